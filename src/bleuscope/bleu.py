@@ -1,0 +1,303 @@
+"""The BLEU metric: a scorer object, its score types, and functional shortcuts.
+
+Pipeline: validate -> tokenize into integer ids (:mod:`bleuscope.encoding`) -> per-segment sufficient
+statistics (:mod:`bleuscope.engine`) -> score (:mod:`bleuscope.scoring`). Everything a score needs later
+(bootstrap, significance, streaming, distributed sums) works on the statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import engine
+from .encoding import CorpusEncoder
+from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
+from .signature import format_signature, nrefs_field, version_field
+from .tokenizers import get_tokenizer
+from .validation import check_bool, check_reference_presence, check_references, check_text_list
+
+#: target language -> default tokenizer, as in sacreBLEU
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+#: segments per engine chunk: bounds the memory of one counting pass
+CHUNK_SEGMENTS = 50_000
+
+
+@dataclass(frozen=True)
+class BLEUScore:
+    """One BLEU score (0-100) with the statistics it came from, like sacreBLEU's ``BLEUScore``."""
+
+    score: float
+    counts: list[int]
+    totals: list[int]
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    signature: str = ""
+    name: str = field(default="BLEU")
+
+    @property
+    def ratio(self) -> float:
+        return self.sys_len / self.ref_len if self.ref_len else 0
+
+    @property
+    def verbose(self) -> str:
+        prec = "/".join(f"{p:.1f}" for p in self.precisions)
+        return (
+            f"{prec} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
+        """sacreBLEU's text form, e.g. ``BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ...)``."""
+        sc = f"{self.score:.{width}f}"
+        if score_only:
+            return sc
+        head = f"{self.name}|{signature}" if signature else self.name
+        return f"{head} = {sc} {self.verbose}"
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name, "score": self.score, "counts": list(self.counts), "totals": list(self.totals),
+            "precisions": list(self.precisions), "bp": self.bp, "sys_len": self.sys_len,
+            "ref_len": self.ref_len, "signature": self.signature,
+        }
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+
+@dataclass(frozen=True)
+class BLEUScores:
+    """Sentence scores for a batch: arrays, plus a :class:`BLEUScore` per segment on indexing."""
+
+    scores: np.ndarray  # float64 [S]
+    stats: np.ndarray  # int64 [S, 2 + 2N]
+    precisions: np.ndarray  # float64 [S, N]
+    bp: np.ndarray  # float64 [S]
+    signature: str = ""
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def __getitem__(self, i: int) -> BLEUScore:
+        n = (self.stats.shape[1] - 2) // 2
+        row = self.stats[i]
+        return BLEUScore(
+            score=float(self.scores[i]), counts=row[2: 2 + n].tolist(), totals=row[2 + n:].tolist(),
+            precisions=self.precisions[i].tolist(), bp=float(self.bp[i]), sys_len=int(row[0]),
+            ref_len=int(row[1]), signature=self.signature,
+        )
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def tolist(self) -> list[float]:
+        return self.scores.tolist()
+
+
+@dataclass(frozen=True)
+class SegmentStatistics:
+    """Per-segment sufficient statistics and the reference count per segment."""
+
+    stats: np.ndarray  # int64 [S, 2 + 2N]: hyp_len, ref_len, correct_1..N, total_1..N
+    nrefs: np.ndarray  # int64 [S]
+
+    def __len__(self) -> int:
+        return len(self.stats)
+
+    def total(self) -> np.ndarray:
+        return self.stats.sum(axis=0)
+
+
+def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise TypeError(f"{name} must be a finite number, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+    return value
+
+
+class BLEU:
+    """BLEU scorer with sacreBLEU 2.6.0's definitions and options (all keyword-only).
+
+    ``tokenize=None`` picks the target language's tokenizer (``trg_lang`` zh/ja/ko) or ``13a``.
+    ``weights`` (beyond sacreBLEU) are per-order weights, non-negative, summing to 1; they set the order.
+    """
+
+    def __init__(
+        self,
+        *,
+        tokenize: str | None = "13a",
+        lowercase: bool = False,
+        smooth_method: str = "exp",
+        smooth_value: float | None = None,
+        max_ngram_order: int | None = None,
+        effective_order: bool = False,
+        weights: Sequence[float] | None = None,
+        trg_lang: str | None = None,
+    ) -> None:
+        self.lowercase = check_bool(lowercase, "lowercase")
+        self.effective_order = check_bool(effective_order, "effective_order")
+        if trg_lang is not None and not isinstance(trg_lang, str):
+            raise TypeError(f"trg_lang must be a language code string, got {trg_lang!r}")
+        self.trg_lang = trg_lang
+        if tokenize is None:
+            tokenize = LANGUAGE_TOKENIZERS.get((trg_lang or "").lower(), "13a")
+        self.tokenizer = get_tokenizer(tokenize)
+        self.tokenize = tokenize
+
+        if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
+            raise ValueError(
+                f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
+            )
+        default_value = SMOOTH_DEFAULTS[smooth_method]
+        if smooth_value is not None:
+            if default_value is None:
+                raise ValueError(f"smooth_value is not used by smooth_method={smooth_method!r}; leave it None")
+            _check_number(smooth_value, "smooth_value")
+        self.smooth_method = smooth_method
+        self.smooth_value = smooth_value
+
+        weights_t = None
+        if weights is not None:
+            if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
+                raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
+            weights_t = tuple(float(_check_number(w, f"weights[{i}]")) for i, w in enumerate(weights))
+            if not weights_t:
+                raise ValueError("weights is empty")
+            if abs(math.fsum(weights_t) - 1.0) > 1e-9:
+                raise ValueError(f"weights must sum to 1, they sum to {math.fsum(weights_t)!r}")
+            if max_ngram_order is not None and max_ngram_order != len(weights_t):
+                raise ValueError(
+                    f"max_ngram_order={max_ngram_order} does not match {len(weights_t)} weights"
+                )
+            max_ngram_order = len(weights_t)
+            if len(set(weights_t)) == 1:
+                weights_t = None  # uniform: use sacreBLEU's exact formula
+        if max_ngram_order is None:
+            max_ngram_order = 4
+        if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral):
+            raise TypeError(f"max_ngram_order must be an integer, got {max_ngram_order!r}")
+        if max_ngram_order < 1:
+            raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+        self.max_ngram_order = int(max_ngram_order)
+        self.weights = weights_t
+        self.config = ScoringConfig(
+            max_ngram_order=self.max_ngram_order,
+            smooth_method=smooth_method,
+            smooth_value=default_value if smooth_value is None else smooth_value,
+            effective_order=self.effective_order,
+            weights=weights_t,
+        )
+        self._last_nrefs: str | None = None
+
+    # -- signature -------------------------------------------------------------------------------------
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        if nrefs is None:
+            nrefs = self._last_nrefs
+        if nrefs is None:
+            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+        smooth = self.smooth_method
+        if SMOOTH_DEFAULTS[smooth] is not None:
+            smooth += f"[{self.config.smooth_value:.2f}]"
+        return {
+            "nrefs": str(nrefs),
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "yes" if self.effective_order else "no",
+            "tok": self.tokenizer.signature(),
+            "smooth": smooth,
+            "order": None if self.max_ngram_order == 4 else str(self.max_ngram_order),
+            "w": None if self.weights is None else ",".join(f"{w:g}" for w in self.weights),
+            "version": version_field(),
+        }
+
+    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
+        """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-...``."""
+        return format_signature(self.signature_fields(nrefs), short=short)
+
+    # -- statistics ------------------------------------------------------------------------------------
+    def new_encoder(self) -> CorpusEncoder:
+        return CorpusEncoder(self.tokenizer, self.lowercase)
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> SegmentStatistics:
+        """Per-segment sufficient statistics (the central object every score is computed from)."""
+        hyps = check_text_list(hypotheses, "hypotheses")
+        if not hyps:
+            raise ValueError("hypotheses is empty: give at least one segment")
+        streams = check_references(references, len(hyps))
+        present = check_reference_presence(streams)
+        stats = self._statistics_checked(hyps, streams, present, self.new_encoder())
+        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
+
+    def _statistics_checked(self, hyps, streams, present, encoder: CorpusEncoder) -> np.ndarray:
+        n_seg = len(hyps)
+        parts = []
+        for a in range(0, n_seg, CHUNK_SEGMENTS):
+            b = min(n_seg, a + CHUNK_SEGMENTS)
+            hyp_enc = encoder.encode(hyps[a:b])
+            ref_encs = [encoder.encode([x if x is not None else "" for x in s[a:b]]) for s in streams]
+            parts.append(
+                engine.segment_statistics(hyp_enc, ref_encs, present[a:b], self.max_ngram_order, encoder.vocab_size)
+            )
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+    # -- scores ----------------------------------------------------------------------------------------
+    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> BLEUScore:
+        """Corpus BLEU from per-segment statistics (summed) or one already summed row."""
+        stats = np.asarray(stats, dtype=np.int64)
+        total = stats.sum(axis=0) if stats.ndim == 2 else stats
+        res = compute_scores(total[None, :], self.config)
+        n = self.max_ngram_order
+        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        return BLEUScore(
+            score=float(res.score[0]), counts=total[2: 2 + n].tolist(), totals=total[2 + n:].tolist(),
+            precisions=res.precisions[0].tolist(), bp=float(res.bp[0]), sys_len=int(total[0]),
+            ref_len=int(total[1]), signature=sig,
+        )
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> BLEUScore:
+        """Corpus BLEU: clipped counts summed over all segments, BP from the summed closest lengths."""
+        seg = self.segment_statistics(hypotheses, references)
+        self._last_nrefs = nrefs_field(seg.nrefs)
+        return self.score_from_statistics(seg.stats, self._last_nrefs)
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> BLEUScores:
+        """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop)."""
+        seg = self.segment_statistics(hypotheses, references)
+        self._last_nrefs = nrefs_field(seg.nrefs)
+        res = compute_scores(seg.stats, self.config)
+        return BLEUScores(scores=res.score, stats=seg.stats, precisions=res.precisions, bp=res.bp,
+                          signature=self.signature(self._last_nrefs))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        """BLEU of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        refs = check_text_list(references, "references", allow_none=True)
+        if not refs:
+            raise ValueError("references is empty: give at least one reference string")
+        return self.corpus_score([hypothesis], [[r] for r in refs])
+
+    def __repr__(self) -> str:
+        return f"BLEU({self.signature_fields('?')!r})"
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> BLEUScore:
+    """Functional shortcut: ``BLEU(**options).corpus_score(hypotheses, references)``."""
+    return BLEU(**options).corpus_score(hypotheses, references)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str], **options) -> BLEUScore:
+    """Functional shortcut: ``BLEU(**options).sentence_score(hypothesis, references)``."""
+    return BLEU(**options).sentence_score(hypothesis, references)
+

@@ -1,0 +1,105 @@
+"""Tokenizer interface.
+
+A tokenizer has two faces:
+
+* ``tok(line) -> str`` is the reference behaviour: exactly what sacreBLEU's tokenizer of the same name
+  returns for one (lowercased, right-stripped) line. It is simple and slow and serves tests and odd input.
+* ``split_units(line)`` / ``tokenize_unit(unit)`` is the fast path used by the engine. A line is cut into
+  *units* (usually whitespace-separated words); every distinct unit is tokenized once per corpus and the
+  result reused for every occurrence. For the regex tokenizers each rule only looks at a character and its
+  immediate neighbour, and the neighbour of a word's edge is always whitespace (or the string boundary),
+  so tokenizing words one by one gives the same tokens as tokenizing the line; the units carry the edge
+  context where a rule can see it (``intl`` and ``zh`` have no padding at the line ends). The property
+  tests in ``tests/test_tokenizers.py`` check the equivalence against sacreBLEU on arbitrary Unicode.
+
+Unit conventions (kept as plain Python objects because they are dictionary keys in the hot loop):
+
+* ``str``: a word that is tokenized without regard to context;
+* ``(word, left, right)``: a word at a line edge; ``left``/``right`` say whether whitespace precedes/follows;
+* ``(token,)``: an already final token (whole-line tokenizers, or lines that the word path cannot take).
+"""
+
+from __future__ import annotations
+
+
+class BaseTokenizer:
+    """Base class: subclasses implement ``__call__`` and may override the fast path."""
+
+    #: registry name, e.g. ``"13a"``
+    name: str = ""
+
+    def signature(self) -> str:
+        """The value shown after ``tok:`` in a BLEU signature."""
+        return self.name
+
+    def __call__(self, line: str) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- fast path -------------------------------------------------------------------------------------
+    def split_units(self, line: str) -> list:
+        """Cut an already lowercased line into units. Default: whole-line tokenization (slow but exact)."""
+        return [(t,) for t in self(line.rstrip()).split()]
+
+    def tokenize_unit(self, unit) -> list[str]:
+        """Tokens of one unit, as returned by ``split_units``."""
+        if isinstance(unit, tuple) and len(unit) == 1:
+            return [unit[0]]
+        raise TypeError(f"{type(self).__name__} cannot tokenize unit {unit!r}")
+
+    def tokenize_batch(self, lines) -> list[list[str]]:
+        """Tokens of many lines; the reference for ``split_units`` + ``tokenize_unit``."""
+        return [self(line.rstrip()).split() for line in lines]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} tok:{self.signature()}>"
+
+
+class WordLocalTokenizer(BaseTokenizer):
+    """A tokenizer whose output for a line is the concatenation of its output for each word."""
+
+    #: True when the rules can see across a line edge differently from across a space (no padding)
+    edge_sensitive: bool = False
+    #: True when leading whitespace of the line is kept (``intl``) rather than stripped (``zh``)
+    keeps_leading_space: bool = True
+
+    def tokenize_word(self, word: str, left: bool = True, right: bool = True) -> list[str]:
+        raise NotImplementedError
+
+    def needs_whole_line(self, line: str) -> bool:
+        """Lines the word path cannot take (e.g. embedded newlines for 13a)."""
+        return False
+
+    def edge_matters(self, word: str, left: bool) -> bool:
+        """Whether a missing neighbour at the word's left (or right) edge can change its tokens."""
+        return True
+
+    def tokenize_words(self, words: list[str]) -> list[list[str]]:
+        """Tokens of many context-free words; subclasses batch the regex work over all of them."""
+        return [self.tokenize_word(w) for w in words]
+
+    def split_units(self, line: str) -> list:
+        line = line.rstrip()
+        if self.needs_whole_line(line):
+            return [(t,) for t in self(line).split()]
+        words = line.split()
+        if self.edge_sensitive and words:
+            left_first = self.keeps_leading_space and line[:1].isspace()
+            first, last = words[0], words[-1]
+            first_left = not left_first and self.edge_matters(first, True)
+            last_right = self.edge_matters(last, False)
+            if len(words) == 1:
+                if first_left or last_right:
+                    words[0] = (first, left_first, False)
+            else:
+                if first_left:
+                    words[0] = (first, left_first, True)
+                if last_right:
+                    words[-1] = (last, True, False)
+        return words
+
+    def tokenize_unit(self, unit) -> list[str]:
+        if isinstance(unit, str):
+            return self.tokenize_word(unit)
+        if len(unit) == 3:
+            return self.tokenize_word(*unit)
+        return [unit[0]]

@@ -1,0 +1,112 @@
+"""Input checks with messages that name the argument, the stream and the line.
+
+bleuscope never truncates or reinterprets input: a wrong layout is an error, not a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
+    """A list of strings (``None`` items allowed when ``allow_none``), returned as a new list."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a list of strings, got a single {type(value).__name__}; "
+            f"wrap it in a list: [{name}]"
+        )
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, Sequence):
+        try:
+            value = list(value)
+        except TypeError:
+            raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}") from None
+    items = list(value)
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            continue
+        if item is None and allow_none:
+            continue
+        kind = "None" if item is None else type(item).__name__
+        if isinstance(item, (list, tuple)):
+            hint = " (a list inside: is this a per-segment reference layout? see `references`)"
+        else:
+            hint = ""
+        raise TypeError(f"{name}[{i}] must be a string, got {kind}{hint}")
+    return items
+
+
+def check_references(references, n_hyps: int, name: str = "references") -> list[list]:
+    """Reference streams ``references[k][i]``; every stream as long as the hypotheses."""
+    if isinstance(references, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a list of reference streams (one list of strings per reference), got a single "
+            "string; for one reference per segment pass [refs]"
+        )
+    if isinstance(references, np.ndarray):
+        references = references.tolist()
+    try:
+        streams = list(references)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of reference streams, got {type(references).__name__}") from None
+    if not streams:
+        raise ValueError(f"{name} is empty: give at least one reference stream")
+    if all(isinstance(s, str) for s in streams):
+        raise TypeError(
+            f"{name} must be a list of reference streams (lists of strings), got a flat list of strings; "
+            f"for one reference per segment pass [{name}]"
+        )
+    lengths = []
+    checked = []
+    for k, stream in enumerate(streams):
+        if isinstance(stream, (str, bytes)) or stream is None:
+            kind = "None" if stream is None else type(stream).__name__
+            raise TypeError(f"{name}[{k}] must be a list of strings (one reference stream), got {kind}")
+        try:
+            stream = list(stream)
+        except TypeError:
+            raise TypeError(f"{name}[{k}] must be a list of strings, got {type(stream).__name__}") from None
+        lengths.append(len(stream))
+        checked.append(stream)
+    if any(n != n_hyps for n in lengths):
+        per_segment = len(streams) == n_hyps and len(set(lengths)) >= 1 and all(
+            isinstance(x, (str, type(None))) for s in checked for x in s
+        )
+        if per_segment and n_hyps > 1:
+            raise ValueError(
+                f"{name} looks like a per-segment layout ({n_hyps} lists of {sorted(set(lengths))} references); "
+                f"bleuscope expects streams, {name}[k][i] = reference k of segment i. "
+                f"Transpose it with list(zip(*{name}))"
+            )
+        bad = next(k for k, n in enumerate(lengths) if n != n_hyps)
+        diff = lengths[bad] - n_hyps
+        raise ValueError(
+            f"{name}[{bad}] has {lengths[bad]} lines but hypotheses has {n_hyps} "
+            f"({abs(diff)} {'more' if diff > 0 else 'fewer'}); nothing is truncated, fix the input"
+        )
+    return [check_text_list(s, f"{name}[{k}]", allow_none=True) for k, s in enumerate(checked)]
+
+
+def check_reference_presence(streams: list[list]) -> np.ndarray:
+    """bool [S, K]: which references exist; every segment needs at least one."""
+    n_seg = len(streams[0]) if streams else 0
+    present = np.ones((n_seg, len(streams)), dtype=bool)
+    for k, stream in enumerate(streams):
+        if None in stream:
+            present[:, k] = np.fromiter((x is not None for x in stream), dtype=bool, count=n_seg)
+    missing = np.flatnonzero(~present.any(axis=1))
+    if len(missing):
+        raise ValueError(
+            f"segment {int(missing[0])} has no reference (every stream is None there); "
+            f"{len(missing)} segment(s) affected"
+        )
+    return present
+
+
+def check_bool(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

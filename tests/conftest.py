@@ -1,0 +1,64 @@
+"""Shared test fixtures: the WMT data in ../shared/data/mt and the --full flag for long sweeps."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mt"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", default=False, help="run the full WMT parity sweeps")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "full: long sweep, only with --full")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full"):
+        return
+    skip = pytest.mark.skip(reason="full sweep: run with --full")
+    for item in items:
+        if "full" in item.keywords:
+            item.add_marker(skip)
+
+
+def read_lines(path: Path) -> list[str]:
+    """One segment per line, split on "\\n" only (never str.splitlines)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    assert lines[-1] == ""
+    return lines[:-1]
+
+
+def wmt_available() -> bool:
+    return (DATA / "expected" / "sacrebleu-2.6.0-corpus.tsv").exists()
+
+
+requires_wmt = pytest.mark.skipif(not wmt_available(), reason="../shared/data/mt not found")
+
+
+def expected_rows(metric: str = "BLEU") -> list[dict]:
+    with open(DATA / "expected" / "sacrebleu-2.6.0-corpus.tsv", encoding="utf-8") as f:
+        return [r for r in csv.DictReader(f, delimiter="\t") if r["metric"] == metric]
+
+
+def pair_dir(testset: str, pair: str) -> Path:
+    return DATA / testset / pair
+
+
+def system_path(testset: str, pair: str, system: str) -> Path:
+    base = pair_dir(testset, pair)
+    return base / f"{system}.txt" if system.startswith("ref.") else base / "sys" / f"{system}.txt"
+
+
+def reference_paths(testset: str, pair: str, refs: str) -> list[Path]:
+    return [pair_dir(testset, pair) / f"ref.{name}.txt" for name in refs.split("+")]
+
+
+def all_pairs() -> list[tuple[str, str]]:
+    return sorted((p.parent.name, p.name) for p in DATA.glob("*/*") if p.is_dir() and p.parent.name != "expected")
