@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from .encoding import CorpusEncoder
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .signature import format_signature, nrefs_field, version_field
 from .tokenizers import get_tokenizer
+from .tokenizers.language import warn_if_mostly_cjk
 from .validation import check_bool, check_reference_presence, check_references, check_text_list
 
 #: target language -> default tokenizer, as in sacreBLEU
@@ -131,6 +133,7 @@ class BLEU:
     """BLEU scorer with sacreBLEU 2.6.0's definitions and options (all keyword-only).
 
     ``tokenize=None`` picks the target language's tokenizer (``trg_lang`` zh/ja/ko) or ``13a``.
+    ``spm_model`` is the model file (or a folder holding ``<name>.model``) of a SentencePiece tokenizer.
     ``weights`` (beyond sacreBLEU) are per-order weights, non-negative, summing to 1; they set the order.
     """
 
@@ -145,6 +148,7 @@ class BLEU:
         effective_order: bool = False,
         weights: Sequence[float] | None = None,
         trg_lang: str | None = None,
+        spm_model: str | os.PathLike | None = None,
     ) -> None:
         self.lowercase = check_bool(lowercase, "lowercase")
         self.effective_order = check_bool(effective_order, "effective_order")
@@ -153,7 +157,12 @@ class BLEU:
         self.trg_lang = trg_lang
         if tokenize is None:
             tokenize = LANGUAGE_TOKENIZERS.get((trg_lang or "").lower(), "13a")
-        self.tokenizer = get_tokenizer(tokenize)
+        if spm_model is not None:  # SentencePiece tokenizers: the model file (never downloaded)
+            from .tokenizers.spm import get_spm_tokenizer
+
+            self.tokenizer = get_spm_tokenizer(tokenize, spm_model)
+        else:
+            self.tokenizer = get_tokenizer(tokenize)
         self.tokenize = tokenize
 
         if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
@@ -232,6 +241,7 @@ class BLEU:
     def segment_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> SegmentStatistics:
         """Per-segment sufficient statistics (the central object every score is computed from)."""
         hyps = check_text_list(hypotheses, "hypotheses")
+        warn_if_mostly_cjk(self.tokenizer.name, hyps)  # CJKTokenizationWarning for CJK text with 13a/intl
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams = check_references(references, len(hyps))

@@ -12,6 +12,7 @@ import threading
 from typing import Callable
 
 from .base import BaseTokenizer, WordLocalTokenizer
+from .language import CJKTokenizationWarning, MissingExtraError
 
 # name -> "module:Class" (imported lazily) or a zero-argument factory
 _REGISTRY: dict[str, str | Callable[[], BaseTokenizer]] = {
@@ -20,6 +21,13 @@ _REGISTRY: dict[str, str | Callable[[], BaseTokenizer]] = {
     "intl": "bleuscope.tokenizers.mteval:TokenizerIntl",
     "char": "bleuscope.tokenizers.simple:TokenizerChar",
     "zh": "bleuscope.tokenizers.zh:TokenizerZh",
+    "ja-mecab": "bleuscope.tokenizers.mecab:TokenizerJaMecab",
+    "ko-mecab": "bleuscope.tokenizers.mecab:TokenizerKoMecab",
+    "flores101": "bleuscope.tokenizers.spm:TokenizerFlores101",
+    "flores200": "bleuscope.tokenizers.spm:TokenizerFlores200",
+    "spBLEU-1K": "bleuscope.tokenizers.spm:TokenizerSpBLEU1K",
+    "spm": "bleuscope.tokenizers.spm:TokenizerSPMAlias",  # deprecated alias of flores101 (warns)
+    "cjk-char": "bleuscope.tokenizers.cjk:TokenizerCJKChar",  # not in sacreBLEU (its issue #171)
 }
 
 _INSTANCES: dict[str, BaseTokenizer] = {}
@@ -61,6 +69,8 @@ def get_tokenizer(name: str) -> BaseTokenizer:
 
 __all__ = [
     "BaseTokenizer",
+    "CJKTokenizationWarning",
+    "MissingExtraError",
     "WordLocalTokenizer",
     "available_tokenizers",
     "get_tokenizer",

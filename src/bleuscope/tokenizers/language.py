@@ -1,0 +1,170 @@
+"""Language support shared by the CJK and SentencePiece tokenizers.
+
+* :class:`CJKTokenizationWarning` and :func:`warn_if_mostly_cjk`: a warning when text that is mostly Chinese,
+  Japanese or Korean is scored with a tokenizer that cannot split it (``13a``, ``intl``), which silently turns
+  whole CJK sentences into single "words" and BLEU into a near-meaningless number.
+* :class:`MissingExtraError` / :func:`import_extra`: one clear error naming the ``pip install`` line of a
+  missing optional extra.
+* :class:`LineCachedTokenizer`: the base of the whole-line tokenizers (MeCab, SentencePiece). Their output
+  for a line is not the concatenation of their output for its words, so they use the whole-line path of
+  :class:`~bleuscope.tokenizers.base.BaseTokenizer`, with a cache of distinct lines (a corpus with repeated
+  lines, or hypotheses equal to references, tokenizes each distinct line once) and a batch interface.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import threading
+import warnings
+from collections.abc import Iterable, Sequence
+
+from .base import BaseTokenizer
+
+#: tokenizers that leave CJK text unsplit (a CJK sentence without spaces becomes one or a few tokens)
+CJK_BLIND_TOKENIZERS = frozenset({"13a", "intl"})
+
+#: a sample is "mostly CJK" when at least this share of its letters are Han, kana or Hangul
+MOSTLY_CJK_SHARE = 0.5
+#: how much text (characters) of the hypotheses the check looks at
+CJK_SAMPLE_CHARS = 200_000
+
+_CJK_LETTER_RANGES = (
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x2E80, 0x2FDF),  # CJK radicals, Kangxi radicals
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3021, 0x3029), (0x3038, 0x303B),  # Hangzhou numerals, more ideographic marks
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3100, 0x312F), (0x3130, 0x318F), (0x31A0, 0x31BF), (0x31F0, 0x31FF),  # Bopomofo, Hangul compat, kana ext
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF),
+    (0xFF66, 0xFFDC),  # half-width katakana and Hangul
+    (0x1B000, 0x1B16F), (0x20000, 0x3FFFF),
+)
+
+
+def _char_class(ranges) -> str:
+    return "".join(f"\\U{a:08X}-\\U{b:08X}" for a, b in ranges)
+
+
+class CJKTokenizationWarning(UserWarning):
+    """Text that is mostly Chinese/Japanese/Korean is scored with a tokenizer that does not split it."""
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first frame outside the bleuscope package."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "bleuscope":
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+_CJK_RE = None
+_LETTER_RE = None
+
+
+def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) -> tuple[int, int]:
+    """(CJK letters, all letters) in the first ``max_chars`` characters of ``lines``."""
+    global _CJK_RE, _LETTER_RE
+    if _CJK_RE is None:
+        import regex
+
+        _CJK_RE = regex.compile(f"[{_char_class(_CJK_LETTER_RANGES)}]")
+        _LETTER_RE = regex.compile(r"\p{L}")
+    parts, size = [], 0
+    for line in lines:
+        if line is None:
+            continue
+        parts.append(line)
+        size += len(line)
+        if size >= max_chars:
+            break
+    sample = "\n".join(parts)[:max_chars]
+    return len(_CJK_RE.findall(sample)), len(_LETTER_RE.findall(sample))
+
+
+def warn_if_mostly_cjk(tokenizer_name: str, lines: Sequence[str]) -> bool:
+    """Warn (:class:`CJKTokenizationWarning`) when ``lines`` are mostly CJK and ``tokenizer_name`` is 13a/intl.
+
+    Returns whether it warned. Silence it with
+    ``warnings.filterwarnings("ignore", category=bleuscope.tokenizers.CJKTokenizationWarning)``.
+    """
+    if tokenizer_name not in CJK_BLIND_TOKENIZERS:
+        return False
+    cjk, letters = cjk_letter_share(lines)
+    if cjk == 0 or cjk < MOSTLY_CJK_SHARE * letters:
+        return False
+    warnings.warn(
+        f"most letters of the hypotheses are Chinese, Japanese or Korean, but they are scored with "
+        f"tokenize={tokenizer_name!r}, which does not split them: BLEU then counts whole sentences as single "
+        f"words. Use tokenize='zh', 'ja-mecab', 'ko-mecab', 'flores200' or 'char' (or trg_lang='zh'/'ja'/'ko' "
+        f"with tokenize=None).",
+        CJKTokenizationWarning,
+        stacklevel=_caller_stacklevel(),
+    )
+    return True
+
+
+# -- optional extras -----------------------------------------------------------------------------------------
+class MissingExtraError(ImportError):
+    """An optional dependency of a tokenizer is not installed."""
+
+
+def import_extra(modules: Sequence[str], extra: str, what: str):
+    """Import ``modules`` (returned as a tuple) or raise one :class:`MissingExtraError` naming the extra."""
+    try:
+        return tuple(importlib.import_module(m) for m in modules)
+    except ImportError as exc:
+        raise MissingExtraError(
+            f"{what} needs optional dependencies that are not installed ({exc.name or exc}). "
+            f'Install them with:  pip install "bleuscope[{extra}]"'
+        ) from exc
+
+
+# -- whole-line tokenizers with a line cache ----------------------------------------------------------------
+class LineCachedTokenizer(BaseTokenizer):
+    """A whole-line tokenizer that tokenizes each distinct line once.
+
+    Subclasses implement :meth:`tokenize_lines` (tokens of many already stripped lines; the batch interface
+    to the underlying library) and ``__call__`` (sacreBLEU's per-line behaviour). ``split_units`` (the
+    engine's path) keeps a bounded cache of line -> units, so repeated lines of a corpus, and references that
+    equal hypotheses, are tokenized once; the cache is emptied when it holds ``cache_lines`` lines.
+    """
+
+    cache_lines: int = 1 << 16
+
+    def __init__(self) -> None:
+        self._line_cache: dict[str, tuple] = {}
+        self._unit_cache: dict[str, tuple] = {}
+        self._cache_lock = threading.Lock()
+
+    def tokenize_lines(self, lines: list[str]) -> list[list[str]]:
+        """Tokens of right-stripped lines; default: ``__call__`` per line."""
+        return [self(line).split() for line in lines]
+
+    def tokenize_batch(self, lines) -> list[list[str]]:
+        """Tokens of many (lowercased) lines, each distinct line tokenized once."""
+        lines = list(lines)
+        distinct = list(dict.fromkeys(line.rstrip() for line in lines))
+        tokens = dict(zip(distinct, self.tokenize_lines(distinct)))
+        return [list(tokens[line.rstrip()]) for line in lines]
+
+    def split_units(self, line: str) -> tuple:
+        units = self._line_cache.get(line)
+        if units is not None:
+            return units
+        tokens = self(line.rstrip()).split()
+        unit_cache = self._unit_cache
+        units = tuple([unit_cache.get(t) or unit_cache.setdefault(t, (t,)) for t in tokens])
+        with self._cache_lock:
+            if len(self._line_cache) >= self.cache_lines:
+                self._line_cache.clear()
+                self._unit_cache.clear()
+            self._line_cache[line] = units
+        return units
+
+    def clear_cache(self) -> None:
+        with self._cache_lock:
+            self._line_cache.clear()
+            self._unit_cache.clear()
