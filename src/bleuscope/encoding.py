@@ -9,13 +9,16 @@ numpy; Python code runs once per *distinct* unit, not per token occurrence.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
+from collections import defaultdict
+from itertools import chain, count, islice
 
 import numpy as np
 
 from .tokenizers.base import BaseTokenizer, WordLocalTokenizer
 
 _EMPTY = np.zeros(0, dtype=np.int64)
+# non-whitespace control characters used to mark line boundaries in a joined text
+_SENTINELS = tuple(chr(c) for c in (1, 2, 3, 4, 5, 6, 7, 8, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27))
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,8 @@ class CorpusEncoder:
         self.tokenizer = tokenizer
         self.lowercase = lowercase
         self.vocab: dict[str, int] = {}
-        self._unit_index: dict = {}
+        # unit -> unit id; a missing unit gets the next id at C speed (ids follow first occurrence)
+        self._unit_index: defaultdict = defaultdict(count().__next__)
         self._unit_token_lists: list[list[int]] = []
         self._unit_start = _EMPTY
         self._unit_ntok = _EMPTY
@@ -64,29 +68,62 @@ class CorpusEncoder:
     def vocab_size(self) -> int:
         return len(self.vocab)
 
-    def _split(self, lines: list[str]) -> list[list]:
-        tok = self.tokenizer
-        if isinstance(tok, WordLocalTokenizer) and not tok.edge_sensitive:
-            # context-free words: plain str.split, unless some line needs the whole-line path
-            if not any(map(tok.needs_whole_line, lines)):
-                return list(map(str.split, lines))
-        return list(map(tok.split_units, lines))
+    def _units_joined(self, lines: list[str]):
+        """Unit ids of all lines with one ``str.split`` over the joined text, or None if not applicable.
 
-    def _register(self, units) -> None:
-        index, vocab, tok = self._unit_index, self.vocab, self.tokenizer
-        new = [u for u in dict.fromkeys(units) if u not in index]
-        if not new:
-            return
-        words = [u for u in new if isinstance(u, str)]
-        others = [u for u in new if not isinstance(u, str)]
-        token_lists = tok.tokenize_words(words) if isinstance(tok, WordLocalTokenizer) else []
-        if len(token_lists) != len(words):  # pragma: no cover - guards the batching invariant
-            raise RuntimeError(f"{tok!r} returned {len(token_lists)} results for {len(words)} words")
-        token_lists = token_lists + [tok.tokenize_unit(u) for u in others]
+        Lines are joined with a sentinel word (a character absent from the text); its occurrences mark the
+        line boundaries. Only for tokenizers whose words are context-free.
+        """
+        tok = self.tokenizer
+        if not isinstance(tok, WordLocalTokenizer) or tok.edge_sensitive or not lines:
+            return None
+        for sentinel in _SENTINELS:
+            text = f" {sentinel} ".join(lines)
+            if text.count(sentinel) == len(lines) - 1:
+                break
+        else:  # pragma: no cover - every sentinel character occurs in the data
+            return None
+        if self.lowercase:
+            text = text.lower()
+        if tok.needs_whole_line(text):
+            return None
+        words = text.split()
+        del text
+        index = self._unit_index
+        uid = np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
+        del words
+        boundary = uid == index[sentinel]
+        cuts = np.flatnonzero(boundary)
+        n_units = np.diff(np.concatenate([[-1], cuts, [len(uid)]])) - 1
+        return uid[~boundary], n_units
+
+    def _units_per_line(self, lines: list[str]):
+        """Unit ids with one ``split_units`` call per line (edge-sensitive or whole-line tokenizers)."""
+        if self.lowercase:
+            lines = [line.lower() for line in lines]
+        units_per_line = list(map(self.tokenizer.split_units, lines))
+        n_units = np.fromiter(map(len, units_per_line), dtype=np.int64, count=len(units_per_line))
+        units = chain.from_iterable(units_per_line)
+        uid = np.fromiter(map(self._unit_index.__getitem__, units), dtype=np.int64, count=int(n_units.sum()))
+        return uid, n_units
+
+    def _register_new_units(self) -> None:
+        """Tokenize the units seen for the first time (each distinct unit exactly once)."""
         store = self._unit_token_lists
-        for unit, tokens in zip(words + others, token_lists):
-            index[unit] = len(store)
-            store.append([vocab.setdefault(t, len(vocab)) for t in tokens])
+        if len(self._unit_index) == len(store):
+            return
+        new = list(islice(self._unit_index, len(store), None))
+        tok, vocab = self.tokenizer, self.vocab
+        words = [u for u in new if isinstance(u, str)]
+        if len(words) == len(new) and isinstance(tok, WordLocalTokenizer):
+            token_lists = tok.tokenize_words(words)
+        else:
+            token_lists = [tok.tokenize_unit(u) for u in new]
+        if len(token_lists) != len(new):  # pragma: no cover - guards the batching invariant
+            raise RuntimeError(f"{tok!r} returned {len(token_lists)} results for {len(new)} units")
+        setdefault = vocab.setdefault
+        for tokens in token_lists:
+            store.append([setdefault(t, len(vocab)) for t in tokens])
 
     def _sync_arrays(self) -> None:
         if self._synced == len(self._unit_token_lists):
@@ -104,17 +141,11 @@ class CorpusEncoder:
 
     def encode(self, lines) -> EncodedLines:
         """Token ids of ``lines`` (a list of str), equal to ``tokenizer(line.rstrip()).split()`` per line."""
-        lines = list(lines)
-        if self.lowercase:
-            lines = [line.lower() for line in lines]
-        units_per_line = self._split(lines)
-        n_units = np.fromiter(map(len, units_per_line), dtype=np.int64, count=len(units_per_line))
-        units = list(chain.from_iterable(units_per_line))
-        del units_per_line
-        self._register(units)
+        lines = lines if isinstance(lines, list) else list(lines)
+        joined = self._units_joined(lines)
+        uid, n_units = joined if joined is not None else self._units_per_line(lines)
+        self._register_new_units()
         self._sync_arrays()
-        uid = np.fromiter(map(self._unit_index.__getitem__, units), dtype=np.int64, count=len(units))
-        del units
         ntok = self._unit_ntok[uid]
         ids = self._unit_flat[expand_ranges(self._unit_start[uid], ntok)]
         # tokens per line = sum of ntok over the line's units

@@ -53,7 +53,7 @@ def _rank(keys: np.ndarray):
     ranks = np.empty(len(keys), dtype=np.int64)
     ranks[order] = group_sorted
     n_groups = int(group_sorted[-1]) + 1 if len(keys) else 0
-    return ranks, n_groups, order[new_group]
+    return ranks, n_groups, order[np.flatnonzero(new_group)]
 
 
 def match_counts(

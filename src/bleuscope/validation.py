@@ -5,7 +5,7 @@ bleuscope never truncates or reinterprets input: a wrong layout is an error, not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 
 import numpy as np
 
@@ -19,6 +19,8 @@ def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
         )
     if isinstance(value, np.ndarray):
         value = value.tolist()
+    if isinstance(value, (Mapping, Set)):
+        raise TypeError(f"{name} must be an ordered list of strings, got {type(value).__name__}")
     if not isinstance(value, Sequence):
         try:
             value = list(value)
@@ -48,6 +50,8 @@ def check_references(references, n_hyps: int, name: str = "references") -> list[
         )
     if isinstance(references, np.ndarray):
         references = references.tolist()
+    if isinstance(references, (Mapping, Set)):
+        raise TypeError(f"{name} must be an ordered list of reference streams, got {type(references).__name__}")
     try:
         streams = list(references)
     except TypeError:
@@ -62,7 +66,7 @@ def check_references(references, n_hyps: int, name: str = "references") -> list[
     lengths = []
     checked = []
     for k, stream in enumerate(streams):
-        if isinstance(stream, (str, bytes)) or stream is None:
+        if isinstance(stream, (str, bytes, Mapping, Set)) or stream is None:
             kind = "None" if stream is None else type(stream).__name__
             raise TypeError(f"{name}[{k}] must be a list of strings (one reference stream), got {kind}")
         try:
