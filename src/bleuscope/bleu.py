@@ -298,6 +298,15 @@ class BLEU:
             raise ValueError("references is empty: give at least one reference string")
         return self.corpus_score([hypothesis], [[r] for r in refs])
 
+    def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
+        """float64 [H, R]: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, each
+        string tokenized once (see :mod:`bleuscope.pairwise`)."""
+        from .pairwise import pairwise_scores
+
+        scores = pairwise_scores(self, hypotheses, references)
+        self._last_nrefs = "1"
+        return scores
+
     def __repr__(self) -> str:
         return f"BLEU({self.signature_fields('?')!r})"
 
