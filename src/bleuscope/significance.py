@@ -471,10 +471,13 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
     return _Inputs(names, tuple(stats), statistic, sig_fields)
 
 
-def _signature(sig_fields: dict | None, inserted: dict) -> str:
-    """The metric's signature with the test fields inserted after ``nrefs`` (sacreBLEU's order)."""
+def signature_with_test(sig_fields: dict | None, inserted: dict, short: bool = False) -> str:
+    """A metric's signature fields with a test's fields (``bs``/``ar``, ``seed``) inserted after ``nrefs``.
+
+    This is sacreBLEU's order, e.g. ``nrefs:1|bs:1000|seed:12345|case:mixed|...``.
+    """
     if sig_fields is None:
-        return format_signature(inserted)
+        return format_signature(inserted, short=short)
     out = {}
     placed = False
     for key, value in sig_fields.items():
@@ -484,7 +487,7 @@ def _signature(sig_fields: dict | None, inserted: dict) -> str:
         out[key] = value
     if not placed:
         out.update(inserted)
-    return format_signature(out)
+    return format_signature(out, short=short)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -622,7 +625,7 @@ def confidence_interval(
     score = float(inputs.statistic.score(x.sum(axis=0)[None, :])[0])
     scores = _bootstrap_scores(inputs.stats, inputs.statistic, n_samples, seed, precision)[0]
     mean, ci, lower, upper = _interval(scores, "statistics")
-    sig = _signature(inputs.sig_fields, {"bs": str(n_samples), "seed": str(seed)})
+    sig = signature_with_test(inputs.sig_fields, {"bs": str(n_samples), "seed": str(seed)})
     return ConfidenceInterval(name, score, mean, ci, lower, upper, n_samples, seed, inputs.statistic.name, sig)
 
 
@@ -680,7 +683,7 @@ def _paired(test: str, systems, references, *, metric, baseline, n_samples, seed
             inserted = {"bs": str(confidence_n), **inserted}
     return PairedTestResult(test, statistic.name, inputs.names[0], tuple(rows), n_samples, seed,
                             n_samples if test == "bs" else confidence_n,
-                            _signature(inputs.sig_fields, inserted))
+                            signature_with_test(inputs.sig_fields, inserted))
 
 
 def paired_bootstrap(
@@ -802,7 +805,7 @@ def all_pairs(
         for i in members:
             cluster_of[i] = c
     names = inputs.names
-    sig = _signature(inputs.sig_fields, {test: str(n_samples), "seed": str(seed)})
+    sig = signature_with_test(inputs.sig_fields, {test: str(n_samples), "seed": str(seed)})
     return AllPairsResult(
         test, statistic.name, names, tuple(float(a) for a in actual), tuple(means), tuple(cis), p, alpha,
         tuple(order), tuple(tuple(names[i] for i in c) for c in clusters), tuple(cluster_of), ranks,
@@ -813,5 +816,5 @@ def all_pairs(
 __all__ = [
     "AR_TRIALS", "BOOTSTRAP_SAMPLES", "DEFAULT_SEED", "AdditiveStatistic", "AllPairsResult", "BLEUStatistic",
     "ConfidenceInterval", "FunctionStatistic", "PairedTestResult", "SystemComparison", "all_pairs",
-    "as_statistic", "confidence_interval", "paired_ar", "paired_bootstrap", "resolve_seed",
+    "as_statistic", "confidence_interval", "paired_ar", "paired_bootstrap", "resolve_seed", "signature_with_test",
 ]
