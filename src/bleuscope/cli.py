@@ -23,6 +23,7 @@ import math
 import os
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from importlib import resources
 
@@ -151,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-tok", "--tokenize", metavar="NAME",
                    help=f"tokenizer: {', '.join(available_tokenizers())} "
                         "(default: 13a; zh, ja-mecab or ko-mecab for a zh/ja/ko target given by -l)")
+    b.add_argument("--spm-model", metavar="PATH",
+                   help="SentencePiece model file (or folder) for -tok flores101/flores200/spBLEU-1K; "
+                        "bleuscope never downloads models")
     b.add_argument("-l", "--language-pair", metavar="SRC-TGT",
                    help="language pair such as en-zh; the target language chooses the default tokenizer")
     b.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")
@@ -313,16 +317,18 @@ def make_bleu(args: argparse.Namespace, warn=None) -> BLEU:
         best = LANGUAGE_TOKENIZERS.get(trg_lang.lower())
         if best is not None and tokenize != best:
             warn(f"-tok {tokenize} for target language {trg_lang!r}: consider -tok {best} (the default for it)")
+    options = {"spm_model": args.spm_model} if args.spm_model is not None else {}
     try:
         return BLEU(
             tokenize=tokenize or "13a", lowercase=args.lowercase, smooth_method=args.smooth_method,
             smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
-            effective_order=args.effective_order or args.sentence_level, trg_lang=trg_lang,
+            effective_order=args.effective_order or args.sentence_level, trg_lang=trg_lang, **options,
         )
     except (ValueError, TypeError) as e:
         raise UsageError(str(e)) from None
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
-        raise InputError(f"tokenizer {tokenize!r} is not usable: {e}") from None
+        hint = " (on the command line: --spm-model PATH)" if "spm_model" in str(e) else ""
+        raise InputError(f"tokenizer {tokenize!r} is not usable: {e}{hint}") from None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -742,7 +748,7 @@ def emit(text: str, args: argparse.Namespace) -> None:
     buffer = getattr(sys.stdout, "buffer", None)
     if buffer is not None:
         sys.stdout.flush()
-        buffer.write(text.encode("utf-8"))
+        buffer.write(text.encode("utf-8", "surrogateescape"))  # file names may hold undecodable bytes
         buffer.flush()
     else:
         sys.stdout.write(text)
@@ -760,6 +766,14 @@ def _stderr_writer(quiet: bool):
 def run(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     warn = _stderr_writer(args.quiet)
+    with warnings.catch_warnings():
+        # library warnings (tokenizer hints, CJK text with 13a, ...) become one-line messages; -q drops them
+        warnings.simplefilter("ignore" if args.quiet else "default")
+        warnings.showwarning = lambda message, *_args, **_kw: warn(str(message))
+        return _run(args, warn)
+
+
+def _run(args: argparse.Namespace, warn) -> int:
     bleu = make_bleu(args, warn)
     if args.example and not args.quiet:
         print("bleuscope: bundled example: WMT22 en-de, first 300 segments, systems Online-B and OpenNMT, "

@@ -226,7 +226,8 @@ def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+        # surrogateescape: file names from the command line may hold undecodable bytes
+        with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
             fd = None
             f.write(text)
             f.flush()

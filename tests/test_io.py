@@ -1,0 +1,216 @@
+"""Strict readers and the atomic writer of bleuscope.io (used by the command line)."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleuscope import io as bio
+from bleuscope.io import InputError, UsageError
+
+from .conftest import DATA, read_lines, requires_wmt
+
+# characters that str.splitlines() treats as line breaks but a segment may contain
+SPLITLINES_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def write(path, data: bytes):
+    path.write_bytes(data)
+    return str(path)
+
+
+# -- splitting --------------------------------------------------------------------------------------------
+def test_split_lines_only_on_newline():
+    text = "a\u2028b\nc\x1dd\re\n\x85\n"
+    assert bio.split_lines(text) == ["a\u2028b", "c\x1dd\re", "\x85"]
+    assert text.splitlines() != bio.split_lines(text)  # the trap this avoids
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("", []), ("\n", [""]), ("a", ["a"]), ("a\n", ["a"]), ("a\n\n", ["a", ""]), ("\n\na", ["", "", "a"]),
+    (" a \t\n", [" a \t"]),
+])
+def test_split_lines_edges(text, lines):
+    assert bio.split_lines(text) == lines
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n") | st.sampled_from(SPLITLINES_BREAKS))))
+def test_split_lines_round_trip(lines):
+    assert bio.split_lines("".join(x + "\n" for x in lines)) == lines
+
+
+@requires_wmt
+def test_control_character_inside_segment_is_kept():
+    # wmt24pp/en-ko ref.orig.txt line 17 holds U+001D, which str.splitlines() would split on
+    path = DATA / "wmt24pp" / "en-ko" / "ref.orig.txt"
+    lines = bio.read_lines(str(path))
+    assert lines == read_lines(path)
+    assert len(lines) == 998 and "\x1d" in lines[16]
+
+
+# -- compression ------------------------------------------------------------------------------------------
+@requires_wmt
+@pytest.mark.parametrize("ext, module", [(".gz", gzip), (".xz", lzma), (".bz2", bz2)])
+def test_compressed_files_read_by_extension(tmp_path, ext, module):
+    src = DATA / "generaltest2022" / "en-de" / "ref.A.txt"
+    data = src.read_bytes()
+    path = write(tmp_path / f"ref{ext}", module.compress(data))
+    assert bio.read_lines(path) == read_lines(src)
+
+
+@pytest.mark.parametrize("ext", [".gz", ".xz", ".bz2"])
+def test_corrupt_compressed_file_is_an_input_error(tmp_path, ext):
+    path = write(tmp_path / f"x{ext}", b"this is not compressed\n")
+    with pytest.raises(InputError, match=rf"x\{ext}: not a valid {ext[1:]} file"):
+        bio.read_lines(path)
+
+
+def test_truncated_gzip_is_an_input_error(tmp_path):
+    path = write(tmp_path / "x.gz", gzip.compress(b"a\nb\nc\n" * 1000)[:-20])
+    with pytest.raises(InputError, match="not a valid gz file or truncated"):
+        bio.read_lines(path)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(InputError, match="nope.txt: no such file"):
+        bio.read_lines(str(tmp_path / "nope.txt"))
+    with pytest.raises(InputError, match="is a directory"):
+        bio.read_lines(str(tmp_path))
+
+
+def test_unreadable_file(tmp_path, monkeypatch):
+    path = write(tmp_path / "locked.txt", b"a\n")
+
+    def deny(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("builtins.open", deny)
+    with pytest.raises(InputError, match="locked.txt: permission denied"):
+        bio.read_lines(path)
+
+
+# -- decoding ---------------------------------------------------------------------------------------------
+def test_invalid_utf8_names_line_column_and_offset(tmp_path):
+    path = write(tmp_path / "h.txt", "première\nzweite Zeile \xff\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
+    with pytest.raises(InputError) as e:
+        bio.read_lines(path)
+    msg = str(e.value)
+    offset = (tmp_path / "h.txt").read_bytes().index(b"\xff")
+    assert msg.startswith(f"{path}:2: invalid UTF-8")
+    assert f"byte offset {offset}" in msg and "column 14" in msg and "0xff" in msg and "--encoding" in msg
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n", blacklist_categories=["Cs"])),
+                min_size=1, max_size=6),
+       st.data())
+def test_invalid_byte_location_is_exact(tmp_path_factory, lines, data):
+    raw = bytearray("".join(x + "\n" for x in lines).encode("utf-8"))
+    # put an invalid byte at a character boundary
+    starts = [i for i in range(len(raw) + 1) if i == len(raw) or raw[i] & 0xC0 != 0x80]
+    pos = data.draw(st.sampled_from(starts))
+    raw[pos:pos] = b"\xff"
+    path = write(tmp_path_factory.mktemp("u") / "f.txt", bytes(raw))
+    with pytest.raises(InputError) as e:
+        bio.read_lines(path)
+    line = raw.count(b"\n", 0, pos) + 1
+    column = pos - (raw.rfind(b"\n", 0, pos) + 1) + 1
+    assert f"{path}:{line}: invalid UTF-8 (byte 0xff at byte offset {pos} of the file, column {column} " in str(e.value)
+
+
+def test_encoding_override(tmp_path):
+    path = write(tmp_path / "l1.txt", "Grüße\nçà\n".encode("latin-1"))
+    with pytest.raises(InputError, match="invalid UTF-8"):
+        bio.read_lines(path)
+    assert bio.read_lines(path, encoding="latin-1") == ["Grüße", "çà"]
+
+
+def test_unknown_encoding_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown encoding 'nope'"):
+        bio.check_encoding("nope")
+    with pytest.raises(UsageError, match="not a text encoding"):
+        bio.check_encoding("rot13")
+    assert bio.check_encoding("UTF8") == "utf-8"
+
+
+def test_byte_order_mark_is_kept_with_a_warning(tmp_path):
+    path = write(tmp_path / "bom.txt", b"\xef\xbb\xbfa\nb\n")
+    seen = []
+    assert bio.read_lines(path, warn=seen.append) == ["\ufeffa", "b"]
+    assert len(seen) == 1 and "byte order mark" in seen[0] and "utf-8-sig" in seen[0]
+    seen.clear()
+    assert bio.read_lines(path, encoding="utf-8-sig", warn=seen.append) == ["a", "b"]
+    assert not seen
+
+
+# -- TSV and JSON Lines -----------------------------------------------------------------------------------
+def test_tsv_columns_and_field_count(tmp_path):
+    path = write(tmp_path / "r.tsv", "a\tb\n\tc\nd\t\n".encode())
+    assert bio.read_tsv(path, 2) == [["a", "", "d"], ["b", "c", ""]]
+    bad = write(tmp_path / "bad.tsv", b"a\tb\nc\nd\te\n")
+    with pytest.raises(InputError, match=r"bad.tsv:2: expected 2 tab-separated references \(-nr 2\), found 1 field$"):
+        bio.read_tsv(bad, 2)
+    with pytest.raises(InputError, match=r"bad.tsv:1: expected 3 .* found 2 fields"):
+        bio.read_tsv(bad, 3)
+
+
+def test_jsonl_fields(tmp_path):
+    path = write(tmp_path / "d.jsonl", (
+        '{"hyp": "a b", "ref": "a b c", "alt": ["x", null]}\n'
+        '{"hyp": "", "ref": null, "alt": []}\n').encode())
+    data = bio.read_jsonl(path, [("hyp", "hyp"), ("ref", "ref"), ("alt", "ref")])
+    assert data == {"hyp": ["a b", ""], "ref": [["a b c"], [None]], "alt": [["x", None], []]}
+    assert bio.ref_streams([["a", "b"], ["c"]]) == [["a", "c"], ["b", None]]
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"hyp": "a", "ref": "b"}\n\n', r"d.jsonl:2: empty line"),
+    ('{"hyp": "a"\n', r"d.jsonl:1: invalid JSON at column \d+"),
+    ('["a"]\n', r"d.jsonl:1: expected a JSON object, found a list"),
+    ('{"out": "a"}\n', r"d.jsonl:1: no field 'hyp' \(--hyp-field\); the object has: 'out'"),
+    ('{"hyp": 3}\n', r"d.jsonl:1: field 'hyp' must be a string, found a number"),
+    ('{"hyp": "a", "ref": [1]}\n', r"d.jsonl:1: field 'ref' must be a string or a list of strings, found a list "
+                                   r"containing a number"),
+    ('{"hyp": "a", "ref": {"x": 1}}\n', r"field 'ref' must be a string or a list of strings, found an object"),
+])
+def test_jsonl_errors(tmp_path, content, message):
+    path = write(tmp_path / "d.jsonl", content.encode())
+    with pytest.raises(InputError, match=message):
+        bio.read_jsonl(path, [("hyp", "hyp"), ("ref", "ref")])
+
+
+# -- atomic output ----------------------------------------------------------------------------------------
+def test_write_atomic_replaces_whole_file(tmp_path):
+    path = tmp_path / "out.json"
+    path.write_text("old\n")
+    bio.write_atomic(str(path), "new ü\n")
+    assert path.read_text(encoding="utf-8") == "new ü\n"
+    assert os.listdir(tmp_path) == ["out.json"]
+
+
+def test_write_atomic_failure_keeps_old_content(tmp_path, monkeypatch):
+    path = tmp_path / "out.json"
+    path.write_text("old\n")
+
+    def fail(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(InputError, match="out.json: cannot write the output"):
+        bio.write_atomic(str(path), "new\n" * 1000)
+    assert path.read_text() == "old\n"
+    assert os.listdir(tmp_path) == ["out.json"]  # no temporary file left behind
+
+
+def test_write_atomic_bad_target(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        bio.write_atomic(str(tmp_path / "no" / "x.txt"), "a")
+    with pytest.raises(InputError, match="is a directory"):
+        bio.write_atomic(str(tmp_path), "a")
