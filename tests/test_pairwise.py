@@ -1,0 +1,230 @@
+"""BLEU.pairwise equals a loop of sacreBLEU sentence_score over every pair; MBR utilities from that loop."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleuscope import BLEU, pairwise
+from bleuscope.pairwise import expected_utility, mbr_select, utilities_from_matrix
+from bleuscope.scoring import ScoringConfig, compute_scores
+
+from .conftest import DATA, read_lines, requires_wmt
+
+sacrebleu = pytest.importorskip("sacrebleu")
+
+
+@functools.lru_cache(maxsize=32)
+def _lines(*parts) -> tuple[str, ...]:
+    return tuple(read_lines(DATA.joinpath(*parts)))
+
+
+def _sacre_matrix(hyps, refs, **options) -> np.ndarray:
+    sb = sacrebleu.BLEU(**options)
+    return np.array([[sb.sentence_score(h, [r]).score for r in refs] for h in hyps], dtype=np.float64)
+
+
+def _ours(hyps, refs, **options) -> np.ndarray:
+    return BLEU(**options).pairwise(hyps, refs)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_sacrebleu(caplog):
+    # sacreBLEU logs a warning per sentence_score call without effective_order
+    caplog.set_level("ERROR", logger="sacrebleu")
+
+
+# -- WMT segments ------------------------------------------------------------------------------------------
+
+WMT_CASES = [
+    ("generaltest2022", "en-de", "Online-B", "ref.A", {}),
+    ("generaltest2022", "en-de", "JDExploreAcademy", "ref.B", {"effective_order": True}),
+    ("generaltest2022", "de-en", "Online-A", "ref.A", {"smooth_method": "floor", "lowercase": True}),
+    ("generaltest2022", "en-zh", "Online-W", "ref.A", {"tokenize": "zh", "effective_order": True}),
+    ("generaltest2022", "cs-en", "Online-B", "ref.B", {"tokenize": "intl", "smooth_method": "add-k"}),
+    ("newstest2021", "en-ru", "Online-G", "ref.A", {"tokenize": "char", "smooth_method": "none"}),
+    ("generaltest2022", "en-de", "Online-W", "ref.A", {"max_ngram_order": 2, "effective_order": True}),
+]
+
+
+@requires_wmt
+@pytest.mark.parametrize("testset,pair,system,ref,options", WMT_CASES, ids=lambda x: str(x))
+def test_pairwise_equals_sacrebleu_loop_on_wmt(testset, pair, system, ref, options):
+    hyps = list(_lines(testset, pair, "sys", f"{system}.txt")[100:130])
+    refs = list(_lines(testset, pair, f"{ref}.txt")[100:126])
+    got = _ours(hyps, refs, **options)
+    want = _sacre_matrix(hyps, refs, **options)
+    assert got.shape == (30, 26)
+    assert np.array_equal(got, want)  # bit-identical, not approximately equal
+    # the diagonal-like pairs (hypothesis i vs its own reference i) are real translations: not all zero
+    assert np.diag(got).max() > 5
+
+
+@requires_wmt
+def test_pairwise_self_mbr_setting_on_wmt():
+    """Hypotheses = pseudo-references: the 8 systems' outputs for a few segments, all against all."""
+    systems = ["JDExploreAcademy", "Lan-Bridge", "Online-A", "Online-B", "Online-G", "Online-W", "OpenNMT", "PROMT"]
+    cands = [_lines("generaltest2022", "en-de", "sys", f"{s}.txt")[i] for i in (7, 8, 9, 10) for s in systems]
+    got = _ours(cands, cands, effective_order=True)
+    assert np.array_equal(got, _sacre_matrix(cands, cands, effective_order=True))
+    assert np.array_equal(got, _ours(cands, list(cands), effective_order=True))
+    assert got[0, 1] > 10  # two systems' translations of the same segment overlap
+
+
+# -- random text and every internal path -------------------------------------------------------------------
+
+WORDS = ["a", "b", "c", "a.", "B", "the", "cat", "Cat", "sat", ",", "on", "mat", "€", "é", "x-y", "..."]
+sentence = st.lists(st.sampled_from(WORDS), min_size=0, max_size=14).map(" ".join)
+options = st.fixed_dictionaries({
+    "tokenize": st.sampled_from(["13a", "none", "char", "intl"]),
+    "lowercase": st.booleans(),
+    "smooth_method": st.sampled_from(["exp", "floor", "add-k", "none"]),
+    "effective_order": st.booleans(),
+    "max_ngram_order": st.integers(1, 5),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(hyps=st.lists(sentence, min_size=1, max_size=8), refs=st.lists(sentence, min_size=1, max_size=8),
+       opts=options, mode=st.sampled_from(["default", "all_dense", "all_sparse", "tiny_blocks"]))
+def test_pairwise_equals_sacrebleu_on_random_text(hyps, refs, opts, mode):
+    with pytest.MonkeyPatch.context() as mp:
+        if mode == "all_dense":
+            mp.setattr(pairwise, "DENSE_RATIO", 10**9)
+        elif mode == "all_sparse":
+            mp.setattr(pairwise, "DENSE_RATIO", 0)
+        elif mode == "tiny_blocks":
+            mp.setattr(pairwise, "DENSE_RATIO", 1)
+            mp.setattr(pairwise, "DENSE_BLOCK_ELEMENTS", 1)
+            mp.setattr(pairwise, "JOIN_PAIRS", 1)
+            mp.setattr(pairwise, "SCORE_ROWS", 3)
+        got = _ours(hyps, refs, **opts)
+        got_self = _ours(hyps, hyps, **opts)
+    assert np.array_equal(got, _sacre_matrix(hyps, refs, **opts))
+    assert np.array_equal(got_self, _sacre_matrix(hyps, hyps, **opts))
+
+
+@settings(max_examples=30, deadline=None)
+@given(n_hyp=st.integers(1, 6), words=st.lists(st.sampled_from(["a", "b", "a a", "b a b"]), min_size=1, max_size=6))
+def test_repeated_ngrams_clip_like_sacrebleu(n_hyp, words):
+    """Long runs of repeated tokens (high counts): the threshold decomposition of min(c_h, c_r)."""
+    hyps = [" ".join(words * (i + 1)) for i in range(n_hyp)]
+    refs = [" ".join(reversed(words * (i + 2))) for i in range(3)]
+    for ratio in (0, 10**9):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(pairwise, "DENSE_RATIO", ratio)
+            got = _ours(hyps, refs, tokenize="none")
+        assert np.array_equal(got, _sacre_matrix(hyps, refs, tokenize="none"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 3000), st.integers(0, 3000)), min_size=1, max_size=30),
+       big=st.booleans())
+def test_distinct_row_scoring_equals_direct_scoring(rows, big):
+    """Scoring each distinct statistics row once (packed int64 keys, or raw bytes when too wide)."""
+    stats = []
+    for hl, rl, m in rows:
+        hl = hl * (10**6 if big else 1)
+        m = min(m, hl)
+        stats.append([hl, rl, m, m // 2, m // 3, m // 4] + [max(hl - n + 1, 0) for n in range(1, 5)])
+    stats = np.array(stats + stats[:3], dtype=np.int64)
+    cfg = ScoringConfig()
+    assert np.array_equal(pairwise._score_distinct_rows(stats, cfg), compute_scores(stats, cfg).score)
+
+
+def test_pairwise_statistics_match_segment_statistics():
+    bleu = BLEU()
+    hyps = ["the cat sat on the mat .", "a b c", ""]
+    refs = ["the cat is on the mat", "", "a b c d"]
+    stats = pairwise.pairwise_statistics(bleu, hyps, refs)
+    assert stats.shape == (3, 3, 10)
+    for h, hyp in enumerate(hyps):
+        for r, ref in enumerate(refs):
+            sb = sacrebleu.BLEU()
+            s = sb.sentence_score(hyp, [ref])
+            assert stats[h, r, 2:6].tolist() == s.counts
+            assert stats[h, r, 6:].tolist() == s.totals
+            assert stats[h, r, :2].tolist() == [s.sys_len, s.ref_len]
+
+
+def test_pairwise_sets_signature():
+    bleu = BLEU(effective_order=True)
+    bleu.pairwise(["a b"], ["a b", "b"])
+    assert bleu.signature().startswith("nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp")
+
+
+@pytest.mark.parametrize("hyps,refs,exc,word", [
+    ("a b", ["a"], TypeError, "hypotheses"),
+    (["a"], "a", TypeError, "references"),
+    ([], ["a"], ValueError, "hypotheses"),
+    (["a"], [], ValueError, "references"),
+    (["a", None], ["a"], TypeError, "hypotheses[1]"),
+    (["a"], [["a"]], TypeError, "references[0]"),
+])
+def test_pairwise_bad_input(hyps, refs, exc, word):
+    with pytest.raises(exc, match=word.replace("[", r"\[").replace("]", r"\]")):
+        BLEU().pairwise(hyps, refs)
+
+
+# -- MBR -----------------------------------------------------------------------------------------------------
+
+MBR_CANDS = ["the cat sat on the mat", "a cat sat on a mat", "the cat sat", "dogs bark loudly", "the cat sat on mat"]
+
+
+def test_expected_utility_uniform_with_self_pairs():
+    loop = _sacre_matrix(MBR_CANDS, MBR_CANDS, effective_order=True)
+    got = expected_utility(MBR_CANDS)  # default scorer: BLEU(effective_order=True), self pairs included
+    assert got == pytest.approx(loop.mean(axis=1), rel=1e-12)
+    res = mbr_select(MBR_CANDS)
+    assert res.index == int(np.argmax(loop.mean(axis=1)))
+    assert res.hypothesis == MBR_CANDS[res.index]
+    assert np.array_equal(res.matrix, loop)
+
+
+def test_expected_utility_without_self_pairs_and_weights():
+    loop = _sacre_matrix(MBR_CANDS, MBR_CANDS, effective_order=True)
+    w = np.array([0.5, 1.0, 2.0, 0.25, 1.5])
+    got = expected_utility(MBR_CANDS, weights=w, include_self=False)
+    for h in range(len(MBR_CANDS)):
+        others = [r for r in range(len(MBR_CANDS)) if r != h]
+        want = sum(w[r] * loop[h, r] for r in others) / sum(w[r] for r in others)
+        assert got[h] == pytest.approx(want, rel=1e-12)
+    res = mbr_select(MBR_CANDS, MBR_CANDS, weights=w.tolist(), include_self=False)
+    assert res.index == int(np.argmax(got))
+
+
+def test_expected_utility_separate_pseudo_references_and_scorer():
+    refs = ["the cat sat on the mat", "the dog sat on the mat"]
+    bleu = BLEU(smooth_method="floor")
+    got = expected_utility(MBR_CANDS, refs, [3, 1], bleu=bleu)
+    loop = _sacre_matrix(MBR_CANDS, refs, smooth_method="floor")
+    assert got == pytest.approx((loop @ np.array([3.0, 1.0])) / 4.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs,exc,word", [
+    ({"pseudo_references": ["x"], "include_self": False}, ValueError, "include_self"),
+    ({"weights": [1, 2]}, ValueError, "weights"),
+    ({"weights": [1, -1, 1, 1, 1]}, ValueError, r"weights\[1\]"),
+    ({"weights": [1, float("nan"), 1, 1, 1]}, ValueError, r"weights\[1\]"),
+    ({"weights": [0, 0, 0, 0, 0]}, ValueError, "weights"),
+    ({"weights": 1.0}, TypeError, "weights"),
+    ({"weights": ["a"] * 5}, TypeError, "weights"),
+    ({"include_self": "no"}, TypeError, "include_self"),
+    ({"bleu": "13a"}, TypeError, "bleu"),
+])
+def test_mbr_bad_input(kwargs, exc, word):
+    with pytest.raises(exc, match=word):
+        mbr_select(MBR_CANDS, **kwargs)
+
+
+def test_mbr_exclude_self_needs_another_candidate():
+    with pytest.raises(ValueError, match="hypothesis 0"):
+        expected_utility(["only one"], include_self=False)
+    with pytest.raises(ValueError, match="hypothesis 2"):  # all the weight on its own entry
+        utilities_from_matrix(np.ones((3, 3)), [0, 0, 1], include_self=False)
+    with pytest.raises(ValueError, match="square"):
+        utilities_from_matrix(np.ones((2, 3)), include_self=False)
