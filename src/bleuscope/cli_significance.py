@@ -28,9 +28,16 @@ import numpy as np
 from . import significance as sig
 from .signature import nrefs_field
 
+try:  # the command's error types: it prints the one-line message and exits with their code
+    from .io import InputError, UsageError
+except ImportError:  # pragma: no cover - the plug-in used without bleuscope.io
+    class UsageError(Exception):
+        exit_code = 2
+
+    class InputError(Exception):
+        exit_code = 1
+
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
-EXIT_USAGE = 2
-EXIT_DATA = 1
 
 
 def _seed_arg(value: str):
@@ -100,36 +107,32 @@ def requested(args: argparse.Namespace) -> bool:
         "paired_alpha", "seed"))
 
 
-class _UsageError(Exception):
-    pass
-
-
 def _plan(args, n_systems: int) -> dict:
     """Decide what to run from the flags; options that do not go together are usage errors."""
     get = lambda name: getattr(args, name, None)  # noqa: E731
     if get("sentence_level"):
-        raise _UsageError("confidence intervals and significance tests are unavailable in sentence-level mode (-sl)")
+        raise UsageError("confidence intervals and significance tests are unavailable in sentence-level mode (-sl)")
     test = "bs" if get("paired_bs") else "ar" if get("paired_ar") else None
     if get("paired_all") and test is None:
         test = "bs"
     if get("confidence_n") is not None and not get("confidence"):
-        raise _UsageError("--confidence-n needs --confidence")
+        raise UsageError("--confidence-n needs --confidence")
     if get("paired_bs_n") is not None and test != "bs":
-        raise _UsageError("--paired-bs-n needs --paired-bs (or --paired-all)")
+        raise UsageError("--paired-bs-n needs --paired-bs (or --paired-all)")
     if get("paired_ar_n") is not None and test != "ar":
-        raise _UsageError("--paired-ar-n needs --paired-ar")
+        raise UsageError("--paired-ar-n needs --paired-ar")
     if get("paired_alpha") is not None and not get("paired_all"):
-        raise _UsageError("--paired-alpha needs --paired-all")
+        raise UsageError("--paired-alpha needs --paired-all")
     if test == "bs" and get("confidence_n") is not None:
-        raise _UsageError("--paired-bs reports confidence intervals from its own resamples: set their number "
+        raise UsageError("--paired-bs reports confidence intervals from its own resamples: set their number "
                           "with --paired-bs-n, not --confidence-n")
     if get("paired_all") and test == "ar" and get("confidence"):
-        raise _UsageError("--paired-all --paired-ar does not report confidence intervals; use --paired-all "
+        raise UsageError("--paired-all --paired-ar does not report confidence intervals; use --paired-all "
                           "(bootstrap) for intervals")
     if test is not None and n_systems < 2:
-        raise _UsageError("paired tests need several hypothesis files (-i BASELINE SYSTEM [SYSTEM ...])")
+        raise UsageError("paired tests need several hypothesis files (-i BASELINE SYSTEM [SYSTEM ...])")
     if test is None and not get("confidence"):
-        raise _UsageError("--seed needs --confidence, --paired-bs, --paired-ar or --paired-all")
+        raise UsageError("--seed needs --confidence, --paired-bs, --paired-ar or --paired-all")
     seed = get("seed")
     return {
         "test": test,
@@ -146,7 +149,7 @@ def _names(hyp_paths, n: int, paired: bool) -> list[str]:
     names = []
     for i in range(n):
         path = hyp_paths[i] if hyp_paths is not None and i < len(hyp_paths) else None
-        names.append(f"System {i + 1}" if path in (None, "-") else str(path))
+        names.append(f"System {i + 1}" if path in (None, "-", "<stdin>") else str(path))
     if paired:
         names[0] = f"Baseline: {names[0]}" if hyp_paths else "Baseline"
     return names
@@ -162,16 +165,13 @@ def run(args: argparse.Namespace, hyp_paths, hyp_lines_list, ref_lines_list, ble
 
     ``hyp_paths``: the hypothesis file names (``None``/``"-"`` for stdin); ``hyp_lines_list``: one list of
     lines per system; ``ref_lines_list``: one list of lines per reference (reference streams); ``bleu``: the
-    configured :class:`~bleuscope.BLEU`; ``out``: a text stream.
+    configured :class:`~bleuscope.BLEU`; ``out``: a text stream. Options that do not go together raise
+    ``bleuscope.io.UsageError`` (exit 2), bad data ``bleuscope.io.InputError`` (exit 1).
     """
     try:
         return _run(args, hyp_paths, list(hyp_lines_list), ref_lines_list, bleu, out)
-    except _UsageError as e:
-        print(f"bleuscope: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
     except (TypeError, ValueError) as e:
-        print(f"bleuscope: error: {e}", file=sys.stderr)
-        return EXIT_DATA
+        raise InputError(str(e)) from None
 
 
 def _run(args, hyp_paths, systems, refs, bleu, out) -> int:
@@ -185,17 +185,17 @@ def _run(args, hyp_paths, systems, refs, bleu, out) -> int:
             paths = [paths[i] for i in keep]
             systems = [systems[i] for i in keep]
         if len(systems) < 2:
-            raise _UsageError("paired tests need at least one system besides the baseline")
+            raise UsageError("paired tests need at least one system besides the baseline")
     names = _names(paths, len(systems), paired and not plan["all"])
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
-        raise _UsageError(f"{dup!r} is given twice; give each system once")
+        raise UsageError(f"{dup!r} is given twice; give each system once")
     segs = [bleu.segment_statistics(h, refs) for h in systems]
     nrefs = nrefs_field(np.concatenate([s.nrefs for s in segs]))
     named = list(zip(names, segs))
     fmt = getattr(args, "format", None) or "json"
     if fmt not in FORMATS:
-        raise _UsageError(f"--format {fmt} is not available with confidence intervals or significance tests; "
+        raise UsageError(f"--format {fmt} is not available with confidence intervals or significance tests; "
                           f"choose one of {', '.join(FORMATS)}")
     width = getattr(args, "width", None)
     width = 1 if width is None else int(width)
