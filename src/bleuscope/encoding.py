@@ -72,10 +72,11 @@ class CorpusEncoder:
         """Unit ids of all lines with one ``str.split`` over the joined text, or None if not applicable.
 
         Lines are joined with a sentinel word (a character absent from the text); its occurrences mark the
-        line boundaries. Only for tokenizers whose words are context-free.
+        line boundaries. For edge-sensitive tokenizers the first and last word of each line are then
+        replaced by edge units where the missing neighbour can change their tokens.
         """
         tok = self.tokenizer
-        if not isinstance(tok, WordLocalTokenizer) or tok.edge_sensitive or not lines:
+        if not isinstance(tok, WordLocalTokenizer) or not lines:
             return None
         for sentinel in _SENTINELS:
             text = f" {sentinel} ".join(lines)
@@ -91,11 +92,34 @@ class CorpusEncoder:
         del text
         index = self._unit_index
         uid = np.fromiter(map(index.__getitem__, words), dtype=np.int64, count=len(words))
-        del words
         boundary = uid == index[sentinel]
         cuts = np.flatnonzero(boundary)
         n_units = np.diff(np.concatenate([[-1], cuts, [len(uid)]])) - 1
+        if tok.edge_sensitive:
+            self._mark_edges(lines, words, uid, cuts, n_units)
         return uid[~boundary], n_units
+
+    def _mark_edges(self, lines, words, uid, cuts, n_units) -> None:
+        """Give line-initial/-final words their edge unit where the tokenizer says the edge matters."""
+        tok, index = self.tokenizer, self._unit_index
+        edge_matters = tok.edge_matters
+        firsts = np.concatenate([[0], cuts + 1])
+        lasts = firsts + n_units - 1
+        for i in np.flatnonzero(n_units).tolist():
+            first, last = int(firsts[i]), int(lasts[i])
+            left_ctx = tok.keeps_leading_space and lines[i][:1].isspace()
+            w_first, w_last = words[first], words[last]
+            # flags are False only where the missing neighbour matters (see WordLocalTokenizer.split_units)
+            left_missing = not left_ctx and edge_matters(w_first, True)
+            right_missing = edge_matters(w_last, False)
+            if first == last:
+                if left_missing or right_missing:
+                    uid[first] = index[(w_first, not left_missing, not right_missing)]
+            else:
+                if left_missing:
+                    uid[first] = index[(w_first, False, True)]
+                if right_missing:
+                    uid[last] = index[(w_last, True, False)]
 
     def _units_per_line(self, lines: list[str]):
         """Unit ids with one ``split_units`` call per line (edge-sensitive or whole-line tokenizers)."""
@@ -114,13 +138,21 @@ class CorpusEncoder:
             return
         new = list(islice(self._unit_index, len(store), None))
         tok, vocab = self.tokenizer, self.vocab
-        words = [u for u in new if isinstance(u, str)]
-        if len(words) == len(new) and isinstance(tok, WordLocalTokenizer):
-            token_lists = tok.tokenize_words(words)
-        else:
-            token_lists = [tok.tokenize_unit(u) for u in new]
-        if len(token_lists) != len(new):  # pragma: no cover - guards the batching invariant
-            raise RuntimeError(f"{tok!r} returned {len(token_lists)} results for {len(new)} units")
+        token_lists: list = [None] * len(new)
+        if isinstance(tok, WordLocalTokenizer):
+            word_pos = [i for i, u in enumerate(new) if isinstance(u, str)]
+            batch = tok.tokenize_words([new[i] for i in word_pos])
+            if len(batch) != len(word_pos):  # pragma: no cover - guards the batching invariant
+                raise RuntimeError(f"{tok!r} returned {len(batch)} results for {len(word_pos)} words")
+            for i, tokens in zip(word_pos, batch):
+                token_lists[i] = tokens
+            edge_pos = [i for i, u in enumerate(new) if isinstance(u, tuple) and len(u) == 3]
+            batch = tok.tokenize_edge_units([new[i] for i in edge_pos])
+            for i, tokens in zip(edge_pos, batch):
+                token_lists[i] = tokens
+        for i, unit in enumerate(new):
+            if token_lists[i] is None:
+                token_lists[i] = tok.tokenize_unit(unit)
         setdefault = vocab.setdefault
         for tokens in token_lists:
             store.append([setdefault(t, len(vocab)) for t in tokens])

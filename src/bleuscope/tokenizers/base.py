@@ -77,6 +77,31 @@ class WordLocalTokenizer(BaseTokenizer):
         """Tokens of many context-free words; subclasses batch the regex work over all of them."""
         return [self.tokenize_word(w) for w in words]
 
+    def tokenize_edge_units(self, units: list[tuple]) -> list[list[str]]:
+        """Tokens of many ``(word, left, right)`` edge units; subclasses may batch."""
+        return [self.tokenize_word(*u) for u in units]
+
+    @staticmethod
+    def _digit_fenced(units: list[tuple]) -> str:
+        """Edge units joined by newlines, a missing neighbour replaced by a "0".
+
+        For rules that only fire next to a *non-digit* neighbour (intl's punctuation rules, 13a's period
+        and comma rules), a digit neighbour acts exactly like no neighbour; the fence is removed again by
+        :meth:`_unfence` (rules only insert spaces, so it stays the first/last character).
+        """
+        return "\n" + "\n".join(("" if left else "0") + w + ("" if right else "0") for w, left, right in units) + "\n"
+
+    @staticmethod
+    def _unfence(processed: str, units: list[tuple]) -> list[list[str]]:
+        out = []
+        for part, (_, left, right) in zip(processed.split("\n")[1:-1], units):
+            if not left:
+                part = part[1:]
+            if not right:
+                part = part[:-1]
+            out.append(part.split())
+        return out
+
     def split_units(self, line: str) -> list:
         line = line.rstrip()
         if self.needs_whole_line(line):
@@ -85,15 +110,17 @@ class WordLocalTokenizer(BaseTokenizer):
         if self.edge_sensitive and words:
             left_first = self.keeps_leading_space and line[:1].isspace()
             first, last = words[0], words[-1]
-            first_left = not left_first and self.edge_matters(first, True)
-            last_right = self.edge_matters(last, False)
+            # a flag is False only where the missing neighbour can change the tokens (edge_matters), so
+            # that equal edge units share one cache entry and batch fences never touch irrelevant edges
+            left_missing = not left_first and self.edge_matters(first, True)
+            right_missing = self.edge_matters(last, False)
             if len(words) == 1:
-                if first_left or last_right:
-                    words[0] = (first, left_first, False)
+                if left_missing or right_missing:
+                    words[0] = (first, not left_missing, not right_missing)
             else:
-                if first_left:
-                    words[0] = (first, left_first, True)
-                if last_right:
+                if left_missing:
+                    words[0] = (first, False, True)
+                if right_missing:
                     words[-1] = (last, True, False)
         return words
 

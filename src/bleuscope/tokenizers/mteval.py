@@ -93,3 +93,7 @@ class TokenizerIntl(WordLocalTokenizer):
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
         joined = self._apply("\n" + "\n".join(words) + "\n")
         return [part.split() for part in joined.split("\n")[1:-1]]
+
+    def tokenize_edge_units(self, units: list[tuple]) -> list[list[str]]:
+        # digits are never part of a match of the three rules, so a digit fence acts like a string edge
+        return self._unfence(self._apply(self._digit_fenced(units)), units)

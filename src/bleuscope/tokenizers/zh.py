@@ -54,6 +54,12 @@ class TokenizerZh(WordLocalTokenizer):
         # of the 13a rules only "." and "," look at a neighbour that may be missing at a line edge
         return (word[0] if left else word[-1]) in ".,"
 
+    def tokenize_edge_units(self, units: list[tuple]) -> list[list[str]]:
+        # edge units start/end with "." or "," (see edge_matters): a digit fence blocks the two period/comma
+        # rules exactly like a string edge and cannot meet the digit-dash rule, which needs a following "-"
+        spaced = [(w.translate(self._spacing), left, right) for w, left, right in units]
+        return self._unfence(apply_v13a_rules(self._digit_fenced(spaced)), units)
+
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
         joined = "\n" + "\n".join(words).translate(self._spacing) + "\n"
         return [part.split() for part in apply_v13a_rules(joined).split("\n")[1:-1]]
