@@ -76,4 +76,6 @@ class TokenizerCJKChar(Tokenizer13a):
         return super().__call__(self.space_cjk(line))
 
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
+        if not words:
+            return []
         return super().tokenize_words(self.space_cjk("\n".join(words)).split("\n"))

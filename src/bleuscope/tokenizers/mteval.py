@@ -51,6 +51,8 @@ class Tokenizer13a(WordLocalTokenizer):
         # One regex pass over all words joined by "\n": every rule sees a whitespace neighbour at a word
         # edge exactly as in a padded line, and no rule inserts or removes "\n". The "-\n" joining of
         # the line-level step must not run here (words hold no newline), only the in-word steps.
+        if not words:  # "\n".join([]) would read as one empty word
+            return []
         joined = "\n".join(words).replace("<skipped>", "")
         if "&" in joined:
             joined = joined.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
@@ -91,6 +93,8 @@ class TokenizerIntl(WordLocalTokenizer):
         return self._punct.match(word[0] if left else word[-1]) is not None
 
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
+        if not words:  # "\n".join([]) would read as one empty word
+            return []
         joined = self._apply("\n" + "\n".join(words) + "\n")
         return [part.split() for part in joined.split("\n")[1:-1]]
 

@@ -61,5 +61,7 @@ class TokenizerZh(WordLocalTokenizer):
         return self._unfence(apply_v13a_rules(self._digit_fenced(spaced)), units)
 
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
+        if not words:  # "\n".join([]) would read as one empty word
+            return []
         joined = "\n" + "\n".join(words).translate(self._spacing) + "\n"
         return [part.split() for part in apply_v13a_rules(joined).split("\n")[1:-1]]
