@@ -70,11 +70,11 @@ def _rows(mat: np.ndarray, lengths: np.ndarray | None, pad_id, side: str, name: 
     cols = np.arange(width, dtype=np.int64)[None, :]
     all_pad = np.zeros(n_rows, dtype=bool)
     if lengths is None:
-        if pad_id is None:
+        if pad_id is None or width == 0:
             lengths = np.full(n_rows, width, dtype=np.int64)
         else:
             is_pad = mat == pad_id
-            all_pad = is_pad.all(axis=1) & (width > 0)
+            all_pad = is_pad.all(axis=1)
             if side == "right":
                 lengths = np.where(is_pad.any(axis=1), is_pad.argmax(axis=1), width).astype(np.int64)
                 stray = ~is_pad & (cols >= lengths[:, None])
