@@ -238,15 +238,25 @@ class BLEU:
     def new_encoder(self) -> CorpusEncoder:
         return CorpusEncoder(self.tokenizer, self.lowercase)
 
-    def segment_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> SegmentStatistics:
-        """Per-segment sufficient statistics (the central object every score is computed from)."""
+    def segment_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> SegmentStatistics:
+        """Per-segment sufficient statistics (the central object every score is computed from).
+
+        ``n_jobs`` > 1 (or -1: every CPU) counts chunks in worker processes (:mod:`bleuscope.parallel`);
+        the rows are identical to the serial ones."""
         hyps = check_text_list(hypotheses, "hypotheses")
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # CJKTokenizationWarning for CJK text with 13a/intl
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams = check_references(references, len(hyps))
         present = check_reference_presence(streams)
-        stats = self._statistics_checked(hyps, streams, present, self.new_encoder())
+        if n_jobs is not None:
+            from .parallel import statistics_checked
+
+            stats = statistics_checked(self, hyps, streams, present, n_jobs)
+        else:
+            stats = self._statistics_checked(hyps, streams, present, self.new_encoder())
         return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def _statistics_checked(self, hyps, streams, present, encoder: CorpusEncoder) -> np.ndarray:
@@ -275,15 +285,27 @@ class BLEU:
             ref_len=int(total[1]), signature=sig,
         )
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> BLEUScore:
-        """Corpus BLEU: clipped counts summed over all segments, BP from the summed closest lengths."""
-        seg = self.segment_statistics(hypotheses, references)
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> BLEUScore:
+        """Corpus BLEU: clipped counts summed over all segments, BP from the summed closest lengths.
+
+        Iterators (generators, open files) and paths (:class:`os.PathLike`) among the inputs are read in
+        chunks with bounded memory (:mod:`bleuscope.streaming`); the score is the in-memory one."""
+        from .streaming import corpus_score_stream, is_streaming_input
+
+        if is_streaming_input(hypotheses, references):
+            return corpus_score_stream(self, hypotheses, references, n_jobs=n_jobs)
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
 
-    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> BLEUScores:
-        """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop)."""
-        seg = self.segment_statistics(hypotheses, references)
+    def sentence_scores(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> BLEUScores:
+        """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop);
+        ``n_jobs`` as in :meth:`segment_statistics`."""
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         res = compute_scores(seg.stats, self.config)
         return BLEUScores(scores=res.score, stats=seg.stats, precisions=res.precisions, bp=res.bp,
