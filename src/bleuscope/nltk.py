@@ -51,7 +51,8 @@ NLTK's behaviour reproduced on purpose (quirks included)
 10. **Strings where token lists are expected** are scored as sequences of characters, like NLTK, but here
     with a ``UserWarning`` that says so (NLTK is silent).
 11. **Mismatched numbers** of hypotheses and reference lists raise an error that is both a ``ValueError``
-    and an ``AssertionError`` (NLTK raises ``AssertionError``).
+    and an ``AssertionError`` (NLTK raises ``AssertionError``); an empty corpus raises an error that is both a
+    ``ValueError`` and a ``ZeroDivisionError`` (NLTK: ``ZeroDivisionError: Fraction(0, 0)``).
 
 Deliberate differences: a segment without any reference raises ``ValueError`` naming it (NLTK fails with a
 ``KeyError``/``ValueError`` deep inside); :class:`Fraction` (returned by :func:`modified_precision`) keeps the
@@ -96,6 +97,10 @@ _NLTK_MODULE = "nltk.translate.bleu_score"
 
 class InputMismatchError(ValueError, AssertionError):
     """Numbers of hypotheses and reference lists differ (NLTK raises ``AssertionError``)."""
+
+
+class EmptyCorpusError(ValueError, ZeroDivisionError):
+    """``corpus_bleu`` of no segments (NLTK raises ``ZeroDivisionError: Fraction(0, 0)``)."""
 
 
 class Fraction(_BaseFraction):
@@ -738,6 +743,8 @@ def _run(list_of_references, hypotheses, weights, smoothing_function, auto_rewei
     n_ord = max(len(w) for _, w in weight_sets)
     method, params = _resolve_smoothing(smoothing_function)
     n_sets = len(weight_sets)
+    if corpus and not hyps and n_ord > 0:
+        raise EmptyCorpusError(f"{hyp_name} is empty: BLEU of an empty corpus is undefined (0/0 precisions)")
     if n_ord == 0 or not hyps:
         zero = 0 if n_sets == 1 else [0] * n_sets
         return zero if corpus else [zero for _ in hyps]
