@@ -7,20 +7,26 @@
 
 from ._version import __version__
 from .bleu import BLEU, BLEUScore, BLEUScores, SegmentStatistics, corpus_bleu, sentence_bleu
+from .pairwise import MBRResult, expected_utility, mbr_select
 from .scoring import ScoringConfig, compute_scores
+from .token_ids import TokenBLEU
 from .tokenizers import available_tokenizers, get_tokenizer, register_tokenizer
 
 __all__ = [
     "BLEU",
     "BLEUScore",
     "BLEUScores",
+    "MBRResult",
     "ScoringConfig",
     "SegmentStatistics",
+    "TokenBLEU",
     "__version__",
     "available_tokenizers",
     "compute_scores",
     "corpus_bleu",
+    "expected_utility",
     "get_tokenizer",
+    "mbr_select",
     "register_tokenizer",
     "sentence_bleu",
 ]
