@@ -378,10 +378,11 @@ def load_inputs(args: argparse.Namespace, warn=None) -> Inputs:
             name = bio.display_name(path)
             if ref_fields:
                 data = bio.read_jsonl(path, [(f, "ref") for f in ref_fields], enc, warn)
-                streams = bio.ref_streams(_merge_ref_fields([data[f] for f in ref_fields]))
+                rows = _merge_ref_fields([data[f] for f in ref_fields])
+                _check_every_segment_has_reference(rows, name)
+                streams = bio.ref_streams(rows)
                 refs.extend(streams)
                 ref_names.extend([name] * len(streams))
-                _check_every_segment_has_reference(streams, name)
             elif args.num_refs > 1:
                 refs.extend(bio.read_tsv(path, args.num_refs, enc, warn))
                 ref_names.extend(f"{name} (column {k + 1})" for k in range(args.num_refs))
@@ -399,9 +400,9 @@ def load_inputs(args: argparse.Namespace, warn=None) -> Inputs:
                         f"{args.hyp_names[s]}:{i + 1}: the references differ from those in {args.hyp_names[0]}; "
                         "systems must be scored against the same references"
                     )
+        _check_every_segment_has_reference(first, args.hyp_names[0])
         refs = bio.ref_streams(first)
         ref_names = [f"{args.hyp_names[0]} ({', '.join(ref_fields)})"] * len(refs)
-        _check_every_segment_has_reference(refs, args.hyp_names[0])
 
     inputs = Inputs(hyp_names=list(args.hyp_names), hyps=hyps, refs=refs, ref_names=ref_names)
     check_inputs(inputs, args, warn)
@@ -415,11 +416,11 @@ def _merge_ref_fields(columns: list[list[list[str | None]]]) -> list[list[str | 
     return [sum(parts, []) for parts in zip(*columns)]
 
 
-def _check_every_segment_has_reference(streams: list[list[str | None]], name: str) -> None:
-    n = len(streams[0]) if streams else 0
-    for i in range(n):
-        if all(s[i] is None for s in streams):
-            raise InputError(f"{name}:{i + 1}: this segment has no reference (empty list or null)")
+def _check_every_segment_has_reference(rows: list[list[str | None]], name: str) -> None:
+    """Per-segment reference lists (JSON Lines): each segment needs at least one reference."""
+    for i, row in enumerate(rows):
+        if all(x is None for x in row):
+            raise InputError(f"{name}:{i + 1}: this segment has no reference (an empty list or null)")
 
 
 def check_inputs(inputs: Inputs, args: argparse.Namespace, warn=None) -> None:
