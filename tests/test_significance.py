@@ -379,6 +379,23 @@ def test_all_pairs_properties_random_statistics(k, n_seg, data):
     _check_clusters(res)
 
 
+@requires_wmt
+@pytest.mark.parametrize("testset,pair,tok,order", [("newstest2021", "en-de", "13a", 4),
+                                                    ("generaltest2022", "en-zh", "zh", 5)])
+def test_system_statistics_equals_segment_statistics(testset, pair, tok, order):
+    hyps, refs = _load(testset, pair, systems=None)
+    hyps = {k: v[:400] for k, v in list(hyps.items())[:3]}
+    refs = [r[:400] for r in refs]
+    refs[-1][7] = None  # a missing reference: nrefs varies
+    bleu = BLEU(tokenize=tok, max_ngram_order=order)
+    shared = sg.system_statistics(bleu, list(hyps.values()), refs)
+    for seg, h in zip(shared, hyps.values()):
+        alone = bleu.segment_statistics(h, refs)
+        assert np.array_equal(seg.stats, alone.stats) and np.array_equal(seg.nrefs, alone.nrefs)
+    with pytest.raises(ValueError, match=r"systems\[1\] has 399 lines"):
+        sg.system_statistics(bleu, [hyps[k][: 400 - i] for i, k in enumerate(hyps)], refs)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # seeds, signatures, results
 # ---------------------------------------------------------------------------------------------------------

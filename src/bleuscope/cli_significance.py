@@ -190,7 +190,7 @@ def _run(args, hyp_paths, systems, refs, bleu, out) -> int:
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
         raise UsageError(f"{dup!r} is given twice; give each system once")
-    segs = [bleu.segment_statistics(h, refs) for h in systems]
+    segs = sig.system_statistics(bleu, systems, refs)  # references encoded once for all systems
     nrefs = nrefs_field(np.concatenate([s.nrefs for s in segs]))
     named = list(zip(names, segs))
     fmt = getattr(args, "format", None) or "json"

@@ -447,9 +447,9 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
         for name, hyps in items:
             if isinstance(hyps, (str, bytes)):
                 raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
-            seg = bleu.segment_statistics(hyps, references)
-            stats.append(seg.stats)
-            nrefs = nrefs_field(seg.nrefs)
+        segs = system_statistics(bleu, [h for _, h in items], references)
+        stats = [seg.stats for seg in segs]
+        nrefs = nrefs_field(segs[0].nrefs)
     else:
         if references is not None:
             raise ValueError("references are only used with hypothesis texts; statistics already include them")
@@ -469,6 +469,45 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
             sig_fields.pop("nrefs")
     names = tuple(n for n, _ in items)
     return _Inputs(names, tuple(stats), statistic, sig_fields)
+
+
+def system_statistics(bleu, systems: Sequence[Sequence[str]], references) -> list:
+    """``[bleu.segment_statistics(h, references) for h in systems]``, with the references encoded once.
+
+    All systems share one encoder (vocabulary and tokenization cache), so the references are tokenized once
+    and every word once; the rows are identical to separate ``segment_statistics`` calls.
+    """
+    from . import engine
+    from .bleu import CHUNK_SEGMENTS, SegmentStatistics
+    from .validation import check_reference_presence, check_references, check_text_list
+
+    hyps_list = [check_text_list(h, f"systems[{k}]") for k, h in enumerate(systems)]
+    if not hyps_list or not hyps_list[0]:
+        raise ValueError("hypotheses is empty: give at least one segment")
+    n_seg = len(hyps_list[0])
+    for k, hyps in enumerate(hyps_list):
+        if len(hyps) != n_seg:
+            raise ValueError(f"systems[{k}] has {len(hyps)} lines but systems[0] has {n_seg}; "
+                             "every system must translate the same segments")
+    try:
+        from .tokenizers.language import warn_if_mostly_cjk
+    except ImportError:  # pragma: no cover - older core without the warning
+        warn_if_mostly_cjk = None
+    if warn_if_mostly_cjk is not None:
+        warn_if_mostly_cjk(bleu.tokenizer.name, hyps_list[0])
+    streams = check_references(references, n_seg)
+    present = check_reference_presence(streams)
+    nrefs = present.sum(axis=1).astype(np.int64)
+    encoder = bleu.new_encoder()
+    parts: list[list[np.ndarray]] = [[] for _ in hyps_list]
+    for a in range(0, n_seg, CHUNK_SEGMENTS):
+        b = min(n_seg, a + CHUNK_SEGMENTS)
+        ref_encs = [encoder.encode([x if x is not None else "" for x in s[a:b]]) for s in streams]
+        for k, hyps in enumerate(hyps_list):
+            hyp_enc = encoder.encode(hyps[a:b])
+            parts[k].append(engine.segment_statistics(
+                hyp_enc, ref_encs, present[a:b], bleu.max_ngram_order, encoder.vocab_size))
+    return [SegmentStatistics(stats=np.concatenate(p) if len(p) > 1 else p[0], nrefs=nrefs) for p in parts]
 
 
 def signature_with_test(sig_fields: dict | None, inserted: dict, short: bool = False) -> str:
@@ -816,5 +855,5 @@ def all_pairs(
 __all__ = [
     "AR_TRIALS", "BOOTSTRAP_SAMPLES", "DEFAULT_SEED", "AdditiveStatistic", "AllPairsResult", "BLEUStatistic",
     "ConfidenceInterval", "FunctionStatistic", "PairedTestResult", "SystemComparison", "all_pairs",
-    "as_statistic", "confidence_interval", "paired_ar", "paired_bootstrap", "resolve_seed", "signature_with_test",
+    "as_statistic", "confidence_interval", "system_statistics", "paired_ar", "paired_bootstrap", "resolve_seed", "signature_with_test",
 ]
