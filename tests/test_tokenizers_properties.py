@@ -119,8 +119,10 @@ def check_against(tok, reference, lines: list[str], lowercase: bool) -> None:
     assert _decode(encoder, encoder.encode(lines)) == expected
     reversed_lines = lines[::-1]  # a second call on the same encoder: warm vocabulary and caches
     assert _decode(encoder, encoder.encode(reversed_lines)) == expected[::-1]
-    batch = tok.tokenize_batch([line.lower() if lowercase else line for line in lines])
-    assert batch == expected
+    prepared = [line.lower() if lowercase else line for line in lines]
+    assert tok.tokenize_batch(prepared) == expected
+    if hasattr(tok, "split_lines"):  # the batch form of split_units (whole-line tokenizers)
+        assert [[u[0] for u in units] for units in tok.split_lines(prepared)] == expected
 
 
 @pytest.mark.parametrize("name", list(SACRE_CLASSES))

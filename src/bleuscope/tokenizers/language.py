@@ -136,7 +136,6 @@ class LineCachedTokenizer(BaseTokenizer):
 
     def __init__(self) -> None:
         self._line_cache: dict[str, tuple] = {}
-        self._unit_cache: dict[str, tuple] = {}
         self._cache_lock = threading.Lock()
 
     def tokenize_lines(self, lines: list[str]) -> list[list[str]]:
@@ -154,17 +153,30 @@ class LineCachedTokenizer(BaseTokenizer):
         units = self._line_cache.get(line)
         if units is not None:
             return units
-        tokens = self(line.rstrip()).split()
-        unit_cache = self._unit_cache
-        units = tuple([unit_cache.get(t) or unit_cache.setdefault(t, (t,)) for t in tokens])
+        units = tuple(zip(self(line.rstrip()).split()))  # one-token units (t,), built in C
         with self._cache_lock:
             if len(self._line_cache) >= self.cache_lines:
                 self._line_cache.clear()
-                self._unit_cache.clear()
             self._line_cache[line] = units
         return units
+
+    def split_lines(self, lines: list[str]) -> list[tuple]:
+        """``split_units`` of many lines: the distinct lines missing from the cache go to
+        :meth:`tokenize_lines` in one batch (one call into the library for SentencePiece)."""
+        cache = self._line_cache
+        missing = [line for line in dict.fromkeys(lines) if line not in cache]
+        if not missing:
+            return [cache[line] for line in lines]
+        tokens = self.tokenize_lines([line.rstrip() for line in missing])
+        fresh = dict(zip(missing, map(tuple, map(zip, tokens))))
+        out = [fresh[line] if line in fresh else cache[line] for line in lines]
+        with self._cache_lock:
+            if len(cache) + len(fresh) > self.cache_lines:
+                cache.clear()
+            if len(fresh) <= self.cache_lines:
+                cache.update(fresh)
+        return out
 
     def clear_cache(self) -> None:
         with self._cache_lock:
             self._line_cache.clear()
-            self._unit_cache.clear()
