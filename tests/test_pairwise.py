@@ -101,7 +101,7 @@ def test_pairwise_equals_sacrebleu_on_random_text(hyps, refs, opts, mode):
             mp.setattr(pairwise, "DENSE_RATIO", 1)
             mp.setattr(pairwise, "DENSE_BLOCK_ELEMENTS", 1)
             mp.setattr(pairwise, "JOIN_PAIRS", 1)
-            mp.setattr(pairwise, "SCORE_ROWS", 3)
+            mp.setattr(pairwise, "PAIR_BLOCK", 3)
         got = _ours(hyps, refs, **opts)
         got_self = _ours(hyps, hyps, **opts)
     assert np.array_equal(got, _sacre_matrix(hyps, refs, **opts))

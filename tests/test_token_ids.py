@@ -202,3 +202,14 @@ def test_padding_errors_and_missing_references():
     # with explicit lengths the pad id may appear as a real token
     assert right.sentence_scores(np.array([[1, 0, 2, 3]]), np.array([[1, 0, 2, 3]]), hyp_lengths=[4],
                                  ref_lengths=[[4]])[0] == pytest.approx(100.0)
+
+
+def test_large_batches_are_counted_in_chunks(monkeypatch):
+    import bleuscope.token_ids as token_ids
+
+    rng = np.random.default_rng(5)
+    hyp = rng.integers(1, 5, size=(7, 9))
+    refs = rng.integers(1, 5, size=(7, 2, 9))
+    whole = TokenBLEU(pad_id=0).statistics(hyp, refs)
+    monkeypatch.setattr(token_ids, "CHUNK_SEGMENTS", 2)
+    assert np.array_equal(TokenBLEU(pad_id=0).statistics(hyp, refs), whole)

@@ -44,8 +44,8 @@ _INT64_MAX = np.iinfo(np.int64).max
 DENSE_BLOCK_ELEMENTS = 1 << 22
 #: (hypothesis, reference) entry pairs generated at once by the sparse join
 JOIN_PAIRS = 1 << 22
-#: statistics rows scored at once
-SCORE_ROWS = 1 << 19
+#: (hypothesis, reference) pairs counted and scored at once (hypotheses are processed in row blocks)
+PAIR_BLOCK = 1 << 19
 #: an n-gram shared by n_h hypotheses and n_r references goes through the matrix product when
 #: ``n_h * n_r * DENSE_RATIO > H * R`` (a product costs about H * R per column, the join n_h * n_r pairs)
 DENSE_RATIO = 256
@@ -200,41 +200,60 @@ def _encode_pair(bleu, hypotheses, references):
     return hyp_enc, ref_enc, encoder.vocab_size
 
 
-def _pair_statistics(hyp_lens, ref_lens, matches, h0: int, h1: int) -> np.ndarray:
-    """Statistics rows, int64 [(h1 - h0) * R, 2 + 2N], of hypotheses h0..h1 against every reference."""
-    n_ord, _, n_ref = matches.shape
-    rows = (h1 - h0) * n_ref
+def _pair_statistics(hyp_lens, ref_lens, matches) -> np.ndarray:
+    """Statistics rows, int64 [H * R, 2 + 2N], of hypotheses (row-major) against every reference."""
+    n_ord, n_hyp, n_ref = matches.shape
+    rows = n_hyp * n_ref
     stats = np.empty((rows, stats_width(n_ord)), dtype=np.int64)
-    hl = hyp_lens[h0:h1]
-    stats[:, 0] = np.repeat(hl, n_ref)
-    stats[:, 1] = np.tile(ref_lens, h1 - h0)
-    stats[:, 2: 2 + n_ord] = matches[:, h0:h1, :].reshape(n_ord, rows).T
+    stats[:, 0] = np.repeat(hyp_lens, n_ref)
+    stats[:, 1] = np.tile(ref_lens, n_hyp)
+    stats[:, 2: 2 + n_ord] = matches.reshape(n_ord, rows).T
     orders = np.arange(1, n_ord + 1, dtype=np.int64)
-    stats[:, 2 + n_ord:] = np.repeat(np.maximum(hl[:, None] - orders[None, :] + 1, 0), n_ref, axis=0)
+    stats[:, 2 + n_ord:] = np.repeat(np.maximum(hyp_lens[:, None] - orders[None, :] + 1, 0), n_ref, axis=0)
     return stats
+
+
+def slice_lines(enc: EncodedLines, a: int, b: int) -> EncodedLines:
+    """Lines ``a..b`` of an encoded batch."""
+    off = enc.offsets
+    return EncodedLines(ids=enc.ids[off[a]: off[b]], lengths=enc.lengths[a:b])
+
+
+def _pair_blocks(bleu, hypotheses, references):
+    """(h0, h1, statistics rows of hypotheses h0..h1 against every reference), in blocks of PAIR_BLOCK pairs.
+
+    Each block counts its hypotheses against all references, so memory is bounded by the block, not H x R.
+    """
+    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
+    n_hyp = len(hyp_enc.lengths)
+    refs = hyp_enc if ref_enc is None else ref_enc
+    n_ref = len(refs.lengths)
+    step = max(1, PAIR_BLOCK // n_ref)
+    for h0 in range(0, n_hyp, step):
+        h1 = min(n_hyp, h0 + step)
+        if h1 - h0 == n_hyp:
+            block, other = hyp_enc, ref_enc  # everything at once (ref None: hypotheses = references)
+        else:
+            block, other = slice_lines(hyp_enc, h0, h1), refs
+        matches = pairwise_match_counts(block, other, bleu.max_ngram_order, vocab_size)
+        yield h0, h1, _pair_statistics(block.lengths, refs.lengths, matches)
 
 
 def pairwise_statistics(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """Sufficient statistics of every (hypothesis, single reference) pair, int64 [H, R, 2 + 2N]."""
-    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
-    matches = pairwise_match_counts(hyp_enc, ref_enc, bleu.max_ngram_order, vocab_size)
-    ref_lens = (hyp_enc if ref_enc is None else ref_enc).lengths
-    stats = _pair_statistics(hyp_enc.lengths, ref_lens, matches, 0, len(hyp_enc.lengths))
-    return stats.reshape(len(hyp_enc.lengths), len(ref_lens), -1)
+    parts = [stats for _, _, stats in _pair_blocks(bleu, hypotheses, references)]
+    stats = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    n_hyp = len(hypotheses)
+    return stats.reshape(n_hyp, len(stats) // n_hyp, -1)
 
 
 def pairwise_scores(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """float64 [H, R]: ``bleu.sentence_score(hypotheses[h], [references[r]]).score`` for every pair."""
-    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
-    matches = pairwise_match_counts(hyp_enc, ref_enc, bleu.max_ngram_order, vocab_size)
-    ref_lens = (hyp_enc if ref_enc is None else ref_enc).lengths
-    n_hyp, n_ref = len(hyp_enc.lengths), len(ref_lens)
-    out = np.empty((n_hyp, n_ref), dtype=np.float64)
-    step = max(1, SCORE_ROWS // n_ref)
-    for h0 in range(0, n_hyp, step):
-        h1 = min(n_hyp, h0 + step)
-        stats = _pair_statistics(hyp_enc.lengths, ref_lens, matches, h0, h1)
-        out[h0:h1] = _score_distinct_rows(stats, bleu.config).reshape(h1 - h0, n_ref)
+    out = None
+    for h0, h1, stats in _pair_blocks(bleu, hypotheses, references):
+        if out is None:
+            out = np.empty((len(hypotheses), len(stats) // (h1 - h0)), dtype=np.float64)
+        out[h0:h1] = _score_distinct_rows(stats, bleu.config).reshape(h1 - h0, -1)
     return out
 
 

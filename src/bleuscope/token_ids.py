@@ -31,6 +31,7 @@ import numpy as np
 from . import engine
 from .bleu import CHUNK_SEGMENTS, BLEU, BLEUScore
 from .encoding import EncodedLines, expand_ranges
+from .pairwise import slice_lines
 from .scoring import compute_scores
 from .signature import nrefs_field
 
@@ -291,7 +292,7 @@ class TokenBLEU:
         for a in range(0, n_seg, CHUNK_SEGMENTS):
             b = min(n_seg, a + CHUNK_SEGMENTS)
             out.append(engine.segment_statistics(
-                _slice(hyp, a, b), [_slice(r, a, b) for r in refs], present[a:b], self.max_ngram_order, vocab))
+                slice_lines(hyp, a, b), [slice_lines(r, a, b) for r in refs], present[a:b], self.max_ngram_order, vocab))
         return np.concatenate(out)
 
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:
@@ -311,11 +312,6 @@ class TokenBLEU:
     def __repr__(self) -> str:
         return (f"TokenBLEU(pad_id={self.pad_id!r}, padding_side={self.padding_side!r}, "
                 f"{self.bleu.signature_fields('?')!r})")
-
-
-def _slice(enc: EncodedLines, a: int, b: int) -> EncodedLines:
-    off = enc.offsets
-    return EncodedLines(ids=enc.ids[off[a]: off[b]], lengths=enc.lengths[a:b])
 
 
 def _uniform(items, depth: int = 1) -> bool:
