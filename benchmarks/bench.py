@@ -1,0 +1,152 @@
+"""Every bleuscope benchmark in one run: imports each ``benchmarks/bench_*.py`` and prints one table.
+
+    python benchmarks/bench.py [--quick] [--only core,pairwise] [--json results.json]
+
+Each module exposes ``run(quick: bool = False) -> list[dict]`` with rows ``{"task", "tool", "seconds",
+"peak_mb", "note"}``. Within a task, the row whose tool is ``"bleuscope"`` is the reference: the ``vs
+bleuscope`` column is ``seconds / bleuscope's seconds`` (``12.0x`` = that tool takes 12 times as long as
+bleuscope; below 1 it is faster). A module that fails (import error, exception, missing optional peer) is
+reported and the run goes on with the next one. The table is Markdown, so it can be pasted into the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import platform
+import sys
+import time
+import traceback
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def discover(only: list[str] | None = None) -> list[Path]:
+    """``bench_*.py`` files next to this script, ``bench_core`` first, then by name."""
+    paths = sorted(HERE.glob("bench_*.py"), key=lambda p: (p.stem != "bench_core", p.stem))
+    if only:
+        wanted = {name if name.startswith("bench_") else f"bench_{name}" for name in only}
+        paths = [p for p in paths if p.stem in wanted]
+    return paths
+
+
+def load_module(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _ratio(seconds, ref) -> str:
+    if ref is None or not _finite(seconds) or not _finite(ref) or ref <= 0:
+        return ""
+    return f"{seconds / ref:.1f}x" if seconds / ref >= 1.5 else f"{seconds / ref:.2f}x"
+
+
+def _finite(x) -> bool:
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+def _seconds(x) -> str:
+    if not _finite(x):
+        return "n/a"
+    return f"{x:.3f}" if x < 10 else f"{x:.1f}"
+
+
+def format_table(rows: list[dict]) -> str:
+    """A Markdown table with per-task ratios against the ``bleuscope`` row."""
+    lines = ["| task | tool | seconds | vs bleuscope | peak MB | note |", "|---|---|---:|---:|---:|---|"]
+    tasks: dict[str, list[dict]] = {}
+    for row in rows:
+        tasks.setdefault(row.get("task", "?"), []).append(row)
+    for task, group in tasks.items():
+        ref = next((r.get("seconds") for r in group if r.get("tool") == "bleuscope"), None)
+        for i, r in enumerate(group):
+            peak = r.get("peak_mb")
+            lines.append(
+                f"| {task if i == 0 else ''} | {r.get('tool', '?')} | {_seconds(r.get('seconds'))} | "
+                f"{_ratio(r.get('seconds'), ref)} | {'' if peak is None else f'{peak:.0f}'} | "
+                f"{str(r.get('note', '')).replace('|', '/')} |"
+            )
+    return "\n".join(lines)
+
+
+def check_rows(rows, module: str) -> list[dict]:
+    if not isinstance(rows, list):
+        raise TypeError(f"{module}.run() returned {type(rows).__name__}, expected a list of dicts")
+    out = []
+    for r in rows:
+        if not isinstance(r, dict) or "task" not in r or "tool" not in r:
+            raise TypeError(f"{module}.run() returned a row without task/tool: {r!r}")
+        out.append(dict(r, module=module))
+    return out
+
+
+def machine() -> str:
+    import os
+
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
+    except OSError:
+        cpu = platform.processor() or "?"
+    try:
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        load = "?"
+    return (f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}, {platform.system()}; "
+            f"load average at the end {load}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="Run every benchmarks/bench_*.py module and print one table.")
+    ap.add_argument("--quick", action="store_true", help="smaller inputs (each module decides what that means)")
+    ap.add_argument("--only", default="", help="comma-separated module names, e.g. core,pairwise")
+    ap.add_argument("--json", default=None, help="also write the rows to this JSON file")
+    args = ap.parse_args(argv)
+
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    rows: list[dict] = []
+    failures: list[str] = []
+    t_all = time.perf_counter()
+    for path in discover([x for x in args.only.split(",") if x] or None):
+        print(f"== {path.stem} ...", file=sys.stderr, flush=True)
+        t0 = time.perf_counter()
+        try:
+            module = load_module(path)
+            run = getattr(module, "run", None)
+            if run is None:
+                raise AttributeError(f"{path.name} has no run(quick) function")
+            got = check_rows(run(quick=args.quick), path.stem)
+            rows.extend(got)
+            print(f"== {path.stem}: {len(got)} rows in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        except BaseException as exc:  # noqa: BLE001 - one failing module must not stop the others
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            msg = f"{path.stem} failed after {time.perf_counter() - t0:.0f} s: {type(exc).__name__}: {exc}"
+            failures.append(msg)
+            print(f"== {msg}", file=sys.stderr)
+            traceback.print_exc(limit=3, file=sys.stderr)
+
+    print(f"bleuscope benchmarks, {started}{' (--quick)' if args.quick else ''}, "
+          f"{time.perf_counter() - t_all:.0f} s in all")
+    print(f"machine: {machine()}")
+    print()
+    print(format_table(rows))
+    if failures:
+        print()
+        for msg in failures:
+            print(f"FAILED: {msg}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"started": started, "quick": args.quick, "machine": machine(), "rows": rows,
+                       "failures": failures}, f, indent=1, default=str)
+    return 1 if failures and not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
