@@ -228,3 +228,24 @@ def test_mbr_exclude_self_needs_another_candidate():
         utilities_from_matrix(np.ones((3, 3)), [0, 0, 1], include_self=False)
     with pytest.raises(ValueError, match="square"):
         utilities_from_matrix(np.ones((2, 3)), include_self=False)
+
+
+@requires_wmt
+@pytest.mark.full
+@pytest.mark.parametrize("testset,pair", [
+    ("generaltest2022", "en-de"), ("generaltest2022", "de-en"), ("generaltest2022", "cs-en"),
+    ("generaltest2022", "en-zh"), ("generaltest2022", "zh-en"), ("generaltest2022", "en-ja"),
+    ("newstest2021", "en-de"), ("newstest2021", "en-ru"), ("wmttest2024", "en-ja"),
+])
+@pytest.mark.parametrize("options", [{}, {"effective_order": True, "lowercase": True}, {"tokenize": "char"}],
+                         ids=["default", "eff-lc", "char"])
+def test_pairwise_full_sweep(testset, pair, options):
+    """Every pair with a system: the first system's first 80 outputs against the first 80 lines of its first
+    reference."""
+    systems = sorted((DATA / testset / pair / "sys").glob("*.txt"))
+    first_ref = sorted((DATA / testset / pair).glob("ref.*.txt"))[0]
+    hyps = list(_lines(testset, pair, "sys", systems[0].name)[:80])
+    refs = list(_lines(testset, pair, first_ref.name)[:80])
+    if "zh" in pair[-2:] and "tokenize" not in options:
+        options = {**options, "tokenize": "zh"}
+    assert np.array_equal(_ours(hyps, refs, **options), _sacre_matrix(hyps, refs, **options))
