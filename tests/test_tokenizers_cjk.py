@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+import pickle
 import sys
 import warnings
 from pathlib import Path
@@ -195,6 +196,16 @@ def test_one_mecab_handle_survives_100000_calls(tok, stem):
     assert BLEU(tokenize=tok).tokenizer is t
 
 
+def test_tokenizers_pickle_to_the_process_wide_instance(spm_model_path):
+    for tok in ("ja-mecab", "ko-mecab"):
+        need(tok)
+        assert pickle.loads(pickle.dumps(get_tokenizer(tok))) is get_tokenizer(tok)
+    spm_tok = bs_spm.get_spm_tokenizer("flores200", spm_model_path)
+    assert pickle.loads(pickle.dumps(spm_tok)) is spm_tok
+    bleu = pickle.loads(pickle.dumps(BLEU(tokenize="ko-mecab")))
+    assert bleu.tokenizer is get_tokenizer("ko-mecab")
+
+
 @pytest.mark.parametrize("cls,module,extra", [
     (bs_mecab.TokenizerJaMecab, "MeCab", "ja"),
     (bs_mecab.TokenizerJaMecab, "ipadic", "ja"),
@@ -253,6 +264,8 @@ def test_mostly_cjk_text_with_13a_warns_and_points_at_the_caller():
 
 def test_cjk_share_counts_letters():
     assert cjk_letter_share(["ab 東京", None, "ｶﾀ 한국 1,2 !"]) == (6, 8)
+    assert cjk_letter_share(["abc, def 1"]) == (0, 6)
+    assert cjk_letter_share(["東京"] * 10, max_chars=5) == (5, 5)  # only a sample is read
     assert warn_if_mostly_cjk("13a", ["abc def 東"]) is False
     assert warn_if_mostly_cjk("zh", ["東京"]) is False
     with pytest.warns(CJKTokenizationWarning):

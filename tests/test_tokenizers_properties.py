@@ -93,7 +93,7 @@ corpus_st = st.lists(line_st, min_size=1, max_size=6).flatmap(
     )
 )
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _prep(line: str, lowercase: bool) -> str:

@@ -27,7 +27,7 @@ CJK_BLIND_TOKENIZERS = frozenset({"13a", "intl"})
 #: a sample is "mostly CJK" when at least this share of its letters are Han, kana or Hangul
 MOSTLY_CJK_SHARE = 0.5
 #: how much text (characters) of the hypotheses the check looks at
-CJK_SAMPLE_CHARS = 200_000
+CJK_SAMPLE_CHARS = 20_000
 
 _CJK_LETTER_RANGES = (
     (0x1100, 0x11FF),  # Hangul Jamo
@@ -81,6 +81,8 @@ def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) ->
         if size >= max_chars:
             break
     sample = "\n".join(parts)[:max_chars]
+    if sample.isascii():  # the common case, at C speed
+        return 0, sum(map(str.isalpha, sample))
     return len(_CJK_RE.findall(sample)), len(_LETTER_RE.findall(sample))
 
 

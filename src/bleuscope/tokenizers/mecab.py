@@ -44,6 +44,12 @@ class _MecabTokenizer(LineCachedTokenizer):
     def signature(self) -> str:
         return self._signature
 
+    def __reduce__(self):
+        # a tagger cannot be pickled: a copy is the process-wide instance of the receiving process
+        from . import get_tokenizer
+
+        return get_tokenizer, (self.name,)
+
     def __call__(self, line: str) -> str:
         with self._lock:
             return self._parse(line.strip()).strip()

@@ -108,6 +108,10 @@ class TokenizerSPM(LineCachedTokenizer):
     def __call__(self, line: str) -> str:
         return " ".join(self._encode_pieces(line))
 
+    def __reduce__(self):
+        # the processor is not pickled: the receiving process loads (once) the same model file
+        return get_spm_tokenizer, (self.key, str(self.model_path))
+
     def tokenize_lines(self, lines: list[str]) -> list[list[str]]:
         # one batched call into the C++ library; a piece could hold whitespace, hence join + split
         pieces = self._sp.encode(list(lines), out_type=str)
