@@ -19,9 +19,11 @@ numpy's bit stream identical to one large draw) so that memory stays bounded on 
 
 **Vectorized.** A block of resamples becomes a count matrix ``C[r, s]`` (how often segment ``s`` is in
 resample ``r``, one ``bincount``), and the resampled corpus statistics of every system are one matrix product
-``C @ [X_1 | ... | X_K]``. AR sums are ``M @ X`` for the 0/1 swap mask ``M``. The products run in float64
-BLAS on integer values, which is exact while every sum stays below 2**53, and are converted to int64. All
-resamples of all systems are then scored at once with :func:`bleuscope.scoring.compute_scores`.
+``C @ [X_1 | ... | X_K]``. AR sums are ``M @ X`` for the 0/1 swap mask ``M``. The products run in BLAS on
+non-negative integers: float32 when a bound of the sums is <= 2**24 (every partial sum is then an exactly
+representable integer, whatever the summation order), float64 otherwise (exact below 2**53); results become
+int64 accumulators. All resamples of all systems are then scored at once with
+:func:`bleuscope.scoring.compute_scores`.
 
 **Exactness vs parity.** sacreBLEU scores *bootstrap* resamples from ``float32`` statistics, and under
 numpy >= 2 the ``Python float * numpy.float32`` products in its ``compute_bleu`` stay in float32, so every
@@ -551,10 +553,25 @@ def _count_matrix(idx: np.ndarray, n_segments: int) -> np.ndarray:
     return np.bincount(flat, minlength=rows * n_segments).reshape(rows, n_segments)
 
 
-def _exact_product(weights: np.ndarray, stacked: np.ndarray) -> np.ndarray:
-    """``weights @ stacked`` for non-negative integer matrices: float64 BLAS, exact below 2**53, as int64."""
-    prod = weights.astype(np.float64) @ stacked
-    return np.rint(prod).astype(np.int64)
+def _stack(stats, bound: int) -> np.ndarray:
+    """Systems side by side ``[S, K*D]`` as BLAS operands: float32 when every product sum stays <= 2**24.
+
+    The operands are non-negative integers, so every partial sum of ``W @ X`` is an integer no larger than
+    the final one; when ``bound`` (an upper bound of the final sums) is <= 2**24, float32 GEMM is exact in
+    any summation order (and twice as fast); otherwise float64, exact below 2**53.
+    """
+    dtype = np.float32 if bound <= _FLOAT32_EXACT else np.float64
+    return np.concatenate(stats, axis=1).astype(dtype)
+
+
+def _exact_product(weights: np.ndarray, stacked: np.ndarray, buf: np.ndarray | None = None) -> np.ndarray:
+    """``weights @ stacked`` for non-negative integer matrices, exactly, as int64 (see :func:`_stack`)."""
+    if buf is None:
+        left = weights.astype(stacked.dtype)
+    else:
+        left = buf[: len(weights)]
+        np.copyto(left, weights, casting="unsafe")
+    return np.rint(left @ stacked).astype(np.int64)
 
 
 def _float32_sums(idx: np.ndarray, stats32: np.ndarray) -> np.ndarray:
@@ -568,7 +585,8 @@ def _float32_sums(idx: np.ndarray, stats32: np.ndarray) -> np.ndarray:
 def _score_bootstrap_block(idx: np.ndarray, stats: tuple[np.ndarray, ...], statistic, precision: str) -> np.ndarray:
     """Scores [K, rows] of every system on the resamples given by ``idx`` (rows x S indices)."""
     n_seg, width = stats[0].shape
-    stacked = np.concatenate(stats, axis=1).astype(np.float64)  # [S, K*D]
+    # a resample sum is at most S * the column maximum
+    stacked = _stack(stats, n_seg * max(int(x.max(initial=0)) for x in stats))
     sums = _exact_product(_count_matrix(idx, n_seg), stacked).reshape(len(idx), len(stats), width)
     out = np.empty((len(stats), len(idx)), dtype=np.float64)
     float32 = precision == "sacrebleu" and hasattr(statistic, "score_float32")
@@ -616,14 +634,15 @@ def _ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.G
     """
     n_seg, width = stats[0].shape
     used = sorted({k for p in pairs for k in p})
-    stacked = np.concatenate([stats[k] for k in used], axis=1).astype(np.float64)
     totals = {k: stats[k].sum(axis=0) for k in used}
+    stacked = _stack([stats[k] for k in used], max(int(t.max(initial=0)) for t in totals.values()))
     out = {p: [] for p in pairs}
     block = _block_rows(n_seg, 32)
+    buf = np.empty((min(block, n_trials), n_seg), dtype=stacked.dtype)
     for start in range(0, n_trials, block):
         rows = min(block, n_trials - start)
         mask = rng.integers(2, size=(rows, n_seg), dtype=bool)
-        prod = _exact_product(mask, stacked).reshape(rows, len(used), width)
+        prod = _exact_product(mask, stacked, buf).reshape(rows, len(used), width)
         picked = {k: prod[:, u, :] for u, k in enumerate(used)}
         for i, j in pairs:
             a = picked[i] + (totals[j] - picked[j])
