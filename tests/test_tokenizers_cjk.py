@@ -244,6 +244,10 @@ def test_line_cache_reuses_lines_and_stays_bounded(monkeypatch):
     more = [f"{i}番目の文です。" for i in range(50)]
     assert [list(tok.split_units(x)) for x in more] == [[(t,) for t in sb(x).split()] for x in more]
     assert len(tok._line_cache) <= 8
+    n_calls = len(calls)
+    batch = tok.split_lines(more + more)  # the batch form: each distinct missing line parsed once
+    assert [[u[0] for u in units] for units in batch] == [sb(x).split() for x in more + more]
+    assert len(calls) - n_calls <= len(more) and len(tok._line_cache) <= 8
 
 
 # -- language default and the CJK warning -----------------------------------------------------------------------
@@ -370,9 +374,10 @@ def test_spm_corpus_equals_sacrebleu_every_name_and_pair(spm_model_path, sacre_m
 
 
 def test_spm_alias_warns_and_signs_as_flores101(spm_model_path):
-    with pytest.warns(FutureWarning, match="deprecated alias"):
+    with pytest.warns(FutureWarning, match="deprecated alias") as record:
         tok = bs_spm.TokenizerSPM("spm", spm_model_path)
     assert tok.signature() == "flores101"
+    assert record[0].filename == __file__
 
 
 def test_spm_model_is_never_downloaded_and_the_error_says_where_to_put_it(tmp_path, monkeypatch, spm_model_path):

@@ -171,7 +171,9 @@ class LineCachedTokenizer(BaseTokenizer):
             return [cache[line] for line in lines]
         tokens = self.tokenize_lines([line.rstrip() for line in missing])
         fresh = dict(zip(missing, map(tuple, map(zip, tokens))))
-        out = [fresh[line] if line in fresh else cache[line] for line in lines]
+        # another thread may empty the cache meanwhile: fall back to split_units (also for empty results)
+        get_fresh, get_cached, split = fresh.get, cache.get, self.split_units
+        out = [get_fresh(line) or get_cached(line) or split(line) for line in lines]
         with self._cache_lock:
             if len(cache) + len(fresh) > self.cache_lines:
                 cache.clear()
