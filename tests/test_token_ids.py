@@ -208,13 +208,13 @@ def test_large_batches_are_counted_in_chunks(monkeypatch):
     import bleuscope.token_ids as token_ids
 
     rng = np.random.default_rng(5)
-    hyp = rng.integers(0, 5, size=(7, 9))  # 0 = padding: ragged rows
-    refs = rng.integers(0, 5, size=(7, 2, 9))
-    refs[:, 0, 0] = 1  # every segment keeps a reference
-    whole = TokenBLEU(pad_id=0).statistics(hyp, refs)
+    hyp = rng.integers(1, 5, size=(7, 9))
+    refs = rng.integers(1, 5, size=(7, 2, 9))
+    lengths = {"hyp_lengths": rng.integers(0, 10, size=7), "ref_lengths": rng.integers(0, 10, size=(7, 2))}
+    whole = TokenBLEU().statistics(hyp, refs, **lengths)
     monkeypatch.setattr(token_ids, "CHUNK_SEGMENTS", 2)
-    assert np.array_equal(TokenBLEU(pad_id=0).statistics(hyp, refs), whole)
+    assert np.array_equal(TokenBLEU().statistics(hyp, refs, **lengths), whole)
     monkeypatch.setattr(token_ids, "CHUNK_SEGMENTS", 50_000)
     for tokens in (1, 5, 13):
         monkeypatch.setattr(token_ids, "CHUNK_TOKENS", tokens)
-        assert np.array_equal(TokenBLEU(pad_id=0).statistics(hyp, refs), whole)
+        assert np.array_equal(TokenBLEU().statistics(hyp, refs, **lengths), whole)
