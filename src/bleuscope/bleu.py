@@ -18,6 +18,8 @@ import numpy as np
 from . import engine
 from .encoding import CorpusEncoder
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
+from .smoothing import check_value as check_chen_cherry_value
+from .smoothing import is_chen_cherry, signature_value, stats_order
 from .signature import format_signature, nrefs_field, version_field
 from .tokenizers import get_tokenizer
 from .tokenizers.language import warn_if_mostly_cjk
@@ -92,10 +94,11 @@ class BLEUScores:
         return len(self.scores)
 
     def __getitem__(self, i: int) -> BLEUScore:
-        n = (self.stats.shape[1] - 2) // 2
+        n = self.precisions.shape[1]
+        n_stat = (self.stats.shape[1] - 2) // 2  # n + 1 for chen-cherry-5/7 (smoothing.py)
         row = self.stats[i]
         return BLEUScore(
-            score=float(self.scores[i]), counts=row[2: 2 + n].tolist(), totals=row[2 + n:].tolist(),
+            score=float(self.scores[i]), counts=row[2: 2 + n].tolist(), totals=row[2 + n_stat: 2 + n_stat + n].tolist(),
             precisions=self.precisions[i].tolist(), bp=float(self.bp[i]), sys_len=int(row[0]),
             ref_len=int(row[1]), signature=self.signature,
         )
@@ -174,6 +177,8 @@ class BLEU:
             if default_value is None:
                 raise ValueError(f"smooth_value is not used by smooth_method={smooth_method!r}; leave it None")
             _check_number(smooth_value, "smooth_value")
+            if is_chen_cherry(smooth_method):
+                check_chen_cherry_value(smooth_method, smooth_value)
         self.smooth_method = smooth_method
         self.smooth_value = smooth_value
 
@@ -201,6 +206,8 @@ class BLEU:
             raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
         self.max_ngram_order = int(max_ngram_order)
         self.weights = weights_t
+        #: n-gram orders counted into the statistics (one more than scored for chen-cherry-5/7)
+        self.stats_order = stats_order(smooth_method, self.max_ngram_order)
         self.config = ScoringConfig(
             max_ngram_order=self.max_ngram_order,
             smooth_method=smooth_method,
@@ -218,7 +225,8 @@ class BLEU:
             raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
         smooth = self.smooth_method
         if SMOOTH_DEFAULTS[smooth] is not None:
-            smooth += f"[{self.config.smooth_value:.2f}]"
+            value = self.config.smooth_value  # chen-cherry: exact (%g), sacreBLEU methods: sacreBLEU's %.2f
+            smooth += f"[{signature_value(value)}]" if is_chen_cherry(smooth) else f"[{value:.2f}]"
         return {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -267,7 +275,7 @@ class BLEU:
             hyp_enc = encoder.encode(hyps[a:b])
             ref_encs = [encoder.encode([x if x is not None else "" for x in s[a:b]]) for s in streams]
             parts.append(
-                engine.segment_statistics(hyp_enc, ref_encs, present[a:b], self.max_ngram_order, encoder.vocab_size)
+                engine.segment_statistics(hyp_enc, ref_encs, present[a:b], self.stats_order, encoder.vocab_size)
             )
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
@@ -277,10 +285,10 @@ class BLEU:
         stats = np.asarray(stats, dtype=np.int64)
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         res = compute_scores(total[None, :], self.config)
-        n = self.max_ngram_order
+        n, n_stat = self.max_ngram_order, self.stats_order
         sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
         return BLEUScore(
-            score=float(res.score[0]), counts=total[2: 2 + n].tolist(), totals=total[2 + n:].tolist(),
+            score=float(res.score[0]), counts=total[2: 2 + n].tolist(), totals=total[2 + n_stat: 2 + n_stat + n].tolist(),
             precisions=res.precisions[0].tolist(), bp=float(res.bp[0]), sys_len=int(total[0]),
             ref_len=int(total[1]), signature=sig,
         )

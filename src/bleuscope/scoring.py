@@ -14,9 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .smoothing import CHEN_CHERRY_DEFAULTS, chen_cherry_precisions, is_chen_cherry, stats_order
+
 LOG_ZERO = -9999999999.0  # sacreBLEU's my_log(0)
 
-SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+SMOOTH_DEFAULTS: dict[str, float | None] = {
+    "none": None, "floor": 0.1, "add-k": 1, "exp": None,
+    **CHEN_CHERRY_DEFAULTS,  # Chen & Cherry (2014) methods 1-7: smoothing.py
+}
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,11 @@ def compute_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays:
     """BLEU for every row of ``stats`` ([S, 2 + 2N] int64)."""
     stats = np.atleast_2d(np.asarray(stats))
     n_ord = config.max_ngram_order
-    if stats.shape[1] != 2 + 2 * n_ord:
+    n_stat = stats_order(config.smooth_method, n_ord)  # chen-cherry-5/7 also need the (N+1)-gram matches
+    if stats.shape[1] != 2 + 2 * n_stat:
         raise ValueError(
-            f"statistics have {stats.shape[1]} columns, expected {2 + 2 * n_ord} for max_ngram_order={n_ord}"
+            f"statistics have {stats.shape[1]} columns, expected {2 + 2 * n_stat} for max_ngram_order={n_ord}"
+            + (f" with smooth_method={config.smooth_method!r} (orders 1..{n_stat})" if n_stat != n_ord else "")
         )
     n_rows = stats.shape[0]
     sys_len, ref_len = stats[:, 0], stats[:, 1]
@@ -85,6 +92,9 @@ def compute_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays:
     running = any_match.copy()  # rows still inside the order loop (no `break` yet)
     eff_order = np.full(n_rows, n_ord, dtype=np.int64)
     smooth_mteval = np.ones(n_rows, dtype=np.float64)
+    if is_chen_cherry(method):  # precisions from smoothing.py; the sacreBLEU loop below then stops at once
+        precisions, eff_order, any_match = chen_cherry_precisions(stats, method, value, n_ord, config.effective_order)
+        running[:] = False
     for i in range(n_ord):
         c, t = correct[:, i], total[:, i]
         if method == "add-k" and i > 0:
