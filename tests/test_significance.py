@@ -396,6 +396,27 @@ def test_system_statistics_equals_segment_statistics(testset, pair, tok, order):
         sg.system_statistics(bleu, [hyps[k][: 400 - i] for i, k in enumerate(hyps)], refs)
 
 
+@settings(max_examples=30, deadline=None)
+@given(
+    rows=st.lists(st.tuples(st.integers(0, 30), st.integers(1, 30), st.integers(0, 30), st.integers(0, 30)),
+                  min_size=1, max_size=30),
+    seed=st.integers(0, 2**63),
+    n=st.integers(1, 80),
+    test=st.sampled_from(["bs", "ar"]),
+)
+def test_identical_systems_and_interval_invariants(rows, seed, n, test):
+    """Any statistics: an identical copy gives p = 1, delta 0, all ties; intervals are ordered."""
+    x = np.array([[h, r, min(c, t), t] for h, r, c, t in rows], dtype=np.int64)
+    metric = ScoringConfig(max_ngram_order=1)
+    run = paired_bootstrap if test == "bs" else paired_ar
+    res = run({"a": x, "b": x.copy()}, metric=metric, n_samples=n, seed=seed)
+    assert (res["b"].p_value, res["b"].delta, res["b"].ties) == (1.0, 0.0, n)
+    assert run({"a": x, "b": x.copy()}, metric=metric, n_samples=n, seed=seed, strict=True)["b"].p_value == 1 / (n + 1)
+    ci = confidence_interval(x, metric=metric, n_samples=n, seed=seed)
+    assert ci.lower <= ci.upper and ci.ci == 0.5 * (ci.upper - ci.lower)
+    assert ci.score == BLEU(max_ngram_order=1).score_from_statistics(x).score
+
+
 # ---------------------------------------------------------------------------------------------------------
 # seeds, signatures, results
 # ---------------------------------------------------------------------------------------------------------
