@@ -60,7 +60,7 @@ SIGNIFICANCE_FLAGS = ("confidence", "paired_bs", "paired_ar", "paired_all")
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 #: below this many hypothesis segments (all systems together) no progress bar is shown
 PROGRESS_MIN_SEGMENTS = 200_000
-PROGRESS_CHUNK = 100_000
+PROGRESS_CHUNK = 50_000
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
 TOKENIZED_WARN_LINES = 100
 
