@@ -19,6 +19,7 @@ word-local, so the engine tokenizes each distinct word once.
 
 from __future__ import annotations
 
+from .language import _char_class
 from .mteval import Tokenizer13a
 
 #: code point ranges whose characters become single tokens
@@ -53,10 +54,6 @@ CJK_ATTACHED_RANGES = (
 )
 
 
-def _class(ranges) -> str:
-    return "".join(f"\\U{a:08X}-\\U{b:08X}" for a, b in ranges)
-
-
 class TokenizerCJKChar(Tokenizer13a):
     """CJK characters (with their combining marks) as single tokens; the rest tokenized like ``13a``."""
 
@@ -65,7 +62,7 @@ class TokenizerCJKChar(Tokenizer13a):
     def __init__(self) -> None:
         import regex
 
-        self._cjk = regex.compile(f"[{_class(CJK_CHAR_RANGES)}][\\p{{M}}{_class(CJK_ATTACHED_RANGES)}]*")
+        self._cjk = regex.compile(f"[{_char_class(CJK_CHAR_RANGES)}][\\p{{M}}{_char_class(CJK_ATTACHED_RANGES)}]*")
 
     def space_cjk(self, text: str) -> str:
         """``text`` with a space on both sides of every CJK character (and its attached marks)."""
