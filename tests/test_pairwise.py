@@ -249,3 +249,12 @@ def test_pairwise_full_sweep(testset, pair, options):
     if "zh" in pair[-2:] and "tokenize" not in options:
         options = {**options, "tokenize": "zh"}
     assert np.array_equal(_ours(hyps, refs, **options), _sacre_matrix(hyps, refs, **options))
+
+
+def test_pairwise_accepts_iterables_and_numpy_string_arrays():
+    hyps = ["the cat sat on the mat", "a dog"]
+    refs = ["the cat sat on a mat", "a dog barks"]
+    want = _sacre_matrix(hyps, refs)
+    assert np.array_equal(BLEU().pairwise(iter(hyps), (r for r in refs)), want)
+    assert np.array_equal(BLEU().pairwise(np.array(hyps), tuple(refs)), want)
+    assert pairwise.pairwise_statistics(BLEU(), iter(hyps), refs).shape == (2, 2, 10)

@@ -60,11 +60,10 @@ def _line_layout(enc: EncodedLines) -> tuple[np.ndarray, np.ndarray]:
     return line, remaining
 
 
-def _entries(line: np.ndarray, gram: np.ndarray, n_grams: int):
+def _entries(line: np.ndarray, gram: np.ndarray):
     """Distinct (line, n-gram) entries with their counts, sorted by n-gram."""
-    key = gram * (int(line.max(initial=0)) + 1) + line
-    uniq, counts = np.unique(key, return_counts=True)
     n_lines = int(line.max(initial=0)) + 1
+    uniq, counts = np.unique(gram * n_lines + line, return_counts=True)
     return uniq % n_lines, uniq // n_lines, counts
 
 
@@ -176,7 +175,7 @@ def pairwise_match_counts(
             gram = [g[k] for g, k in zip(gram, keep)]
         if not shared.any():
             break
-        ents = [_entries(lay[0][p], g, n_grams) for lay, p, g in zip(layouts, pos, gram)]
+        ents = [_entries(lay[0][p], g) for lay, p, g in zip(layouts, pos, gram)]
         out[n - 1] = _clipped_matches(ents[0], ents[-1], n_grams, n_hyp, n_ref)
         if n == max_order:
             break
@@ -219,12 +218,11 @@ def slice_lines(enc: EncodedLines, a: int, b: int) -> EncodedLines:
     return EncodedLines(ids=enc.ids[off[a]: off[b]], lengths=enc.lengths[a:b])
 
 
-def _pair_blocks(bleu, hypotheses, references):
+def _pair_blocks(bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, vocab_size: int):
     """(h0, h1, statistics rows of hypotheses h0..h1 against every reference), in blocks of PAIR_BLOCK pairs.
 
     Each block counts its hypotheses against all references, so memory is bounded by the block, not H x R.
     """
-    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
     n_hyp = len(hyp_enc.lengths)
     refs = hyp_enc if ref_enc is None else ref_enc
     n_ref = len(refs.lengths)
@@ -241,19 +239,20 @@ def _pair_blocks(bleu, hypotheses, references):
 
 def pairwise_statistics(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """Sufficient statistics of every (hypothesis, single reference) pair, int64 [H, R, 2 + 2N]."""
-    parts = [stats for _, _, stats in _pair_blocks(bleu, hypotheses, references)]
+    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
+    parts = [stats for _, _, stats in _pair_blocks(bleu, hyp_enc, ref_enc, vocab_size)]
     stats = np.concatenate(parts) if len(parts) > 1 else parts[0]
-    n_hyp = len(hypotheses)
+    n_hyp = len(hyp_enc.lengths)
     return stats.reshape(n_hyp, len(stats) // n_hyp, -1)
 
 
 def pairwise_scores(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """float64 [H, R]: ``bleu.sentence_score(hypotheses[h], [references[r]]).score`` for every pair."""
-    out = None
-    for h0, h1, stats in _pair_blocks(bleu, hypotheses, references):
-        if out is None:
-            out = np.empty((len(hypotheses), len(stats) // (h1 - h0)), dtype=np.float64)
-        out[h0:h1] = _score_distinct_rows(stats, bleu.config).reshape(h1 - h0, -1)
+    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
+    n_ref = len((hyp_enc if ref_enc is None else ref_enc).lengths)
+    out = np.empty((len(hyp_enc.lengths), n_ref), dtype=np.float64)
+    for h0, h1, stats in _pair_blocks(bleu, hyp_enc, ref_enc, vocab_size):
+        out[h0:h1] = _score_distinct_rows(stats, bleu.config).reshape(h1 - h0, n_ref)
     return out
 
 
@@ -305,7 +304,7 @@ def _check_weights(weights, n_ref: int) -> np.ndarray:
         w = np.asarray(weights)
     except Exception:  # pragma: no cover - exotic containers
         raise TypeError("weights must be a sequence of numbers, one per pseudo-reference") from None
-    if w.ndim != 1 or w.dtype.kind not in "iuf" or w.dtype == np.bool_:
+    if w.ndim != 1 or w.dtype.kind not in "iuf":
         raise TypeError(f"weights must be a 1-D sequence of real numbers, got {w.dtype} with shape {w.shape}")
     if len(w) != n_ref:
         raise ValueError(f"weights has {len(w)} entries but there are {n_ref} pseudo-references")
@@ -403,5 +402,7 @@ def _mbr(hypotheses, pseudo_references, weights, include_self, bleu):
         raise TypeError("weights must be a sequence of numbers, one per pseudo-reference, not a single number")
     if not hyps:
         raise ValueError("hypotheses is empty: give at least one hypothesis")
+    if weights is not None:
+        _check_weights(weights, len(refs))  # before the matrix is computed
     matrix = bleu.pairwise(hyps, refs)
     return utilities_from_matrix(matrix, weights, include_self=include_self), matrix, hyps
