@@ -614,3 +614,32 @@ def test_usage_error_subprocess_exit_code(tmp_path):
     code, out, err = run_cmd(BLEUSCOPE, ["-tok", "nope", str(tmp_path)])
     assert code == 2 and out == "" and err.startswith("bleuscope: error: unknown tokenizer 'nope'")
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_closed_stdin(run_main, files, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", None)
+    code = cli.main([files("ref.txt", "a\n")])
+    assert_one_line_error(code, capsys.readouterr().err, 1, "standard input is closed")
+
+
+@pytest.mark.parametrize("method", ["floor", "add-k", "chen-cherry-5", "chen-cherry-7"])
+def test_sentence_statistics_for_every_smoothing_layout(run_main, files, method):
+    """Methods counting (N+1)-grams keep the printed counts/totals to orders 1..N, as the API's scores do."""
+    from bleuscope import BLEU
+    from bleuscope.scoring import SMOOTH_DEFAULTS
+
+    if method not in SMOOTH_DEFAULTS:
+        pytest.skip(f"{method} not available")
+    hyps = ["the cat sat on the mat today", "a b c d e", "x"]
+    refs = ["the cat sat on a mat today", "a b c d f g", "x y"]
+    code, out, err = run_main([files("ref.txt", "".join(r + "\n" for r in refs)), "-i",
+                               files("hyp.txt", "".join(h + "\n" for h in hyps)), "-sl", "-f", "jsonl", "-s", method])
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.rstrip("\n").split("\n")]
+    api = BLEU(smooth_method=method, effective_order=True).sentence_scores(hyps, [refs])
+    for row, expected in zip(rows, api):
+        assert (row["score"], row["counts"], row["totals"]) == (expected.score, expected.counts, expected.totals)
+        assert len(row["counts"]) == 4
+    if method in ("floor", "add-k"):  # sacreBLEU's own smoothing methods: its sentence scores too
+        metric = sacrebleu.metrics.BLEU(smooth_method=method, effective_order=True)
+        assert [r["score"] for r in rows] == [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]

@@ -702,6 +702,8 @@ def format_sentences(result: SystemResult, bleu: BLEU, args: argparse.Namespace)
     stats = result.stats
     res = compute_scores(stats, bleu.config)
     n = bleu.max_ngram_order
+    n_stat = getattr(bleu, "stats_order", n)  # some smoothing methods also count (N+1)-grams
+    stats = np.concatenate([stats[:, : 2 + n], stats[:, 2 + n_stat: 2 + n_stat + n]], axis=1)
     width = args.width
     scores = res.score.tolist()
     if args.score_only:

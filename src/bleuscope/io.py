@@ -73,7 +73,12 @@ def read_bytes(path: str) -> bytes:
     """The (decompressed) bytes of a file, or of standard input for ``"-"``."""
     name = display_name(path)
     if path == STDIN:
-        return sys.stdin.buffer.read()
+        if sys.stdin is None:
+            raise InputError("<stdin>: standard input is closed; give the hypotheses with -i FILE")
+        try:
+            return sys.stdin.buffer.read()
+        except OSError as e:
+            raise InputError(f"<stdin>: cannot read standard input ({_reason(e)})") from None
     ext = compression_of(path)
     try:
         if ext is None:
