@@ -665,7 +665,7 @@ def _brevity_penalties(ref_len: np.ndarray, hyp_len: np.ndarray) -> np.ndarray:
     calc = short & (hyp_len > 0)
     if calc.any():
         ratio = _rat_to_float(ref_len[calc], hyp_len[calc])
-        bp[calc] = [math.exp(1 - x) for x in ratio.tolist()]
+        bp[calc] = list(map(math.exp, (1.0 - ratio).tolist()))
     return bp
 
 
@@ -678,7 +678,7 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
         p = c.positive()
         pos[:, i] = p
         if p.any():
-            logs[p, i] = [math.log(x) for x in c.floats(p).tolist()]
+            logs[p, i] = list(map(math.log, c.floats(p).tolist()))
     results = []
     for raw, w in weight_sets:
         wmat = np.zeros((n_rows, n_ord))
@@ -691,8 +691,8 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
                     wmat[rows] = 0.0
                     wmat[np.ix_(rows, np.arange(c_len))] = 1 / c_len
         terms = np.where(pos[:, :n_ord], wmat * logs, 0.0)
-        sums = [math.fsum(row) for row in terms.tolist()]
-        results.append(bp * np.array([math.exp(s) for s in sums]))
+        sums = list(map(math.fsum, terms.tolist()))
+        results.append(bp * np.fromiter(map(math.exp, sums), dtype=np.float64, count=n_rows))
     return results
 
 
