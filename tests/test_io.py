@@ -40,7 +40,7 @@ def test_split_lines_edges(text, lines):
     assert bio.split_lines(text) == lines
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n") | st.sampled_from(SPLITLINES_BREAKS))))
 def test_split_lines_round_trip(lines):
     assert bio.split_lines("".join(x + "\n" for x in lines)) == lines
