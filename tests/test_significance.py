@@ -504,6 +504,8 @@ def test_bad_systems():
     (["--seed", "3"], "--seed needs"),
     (["--paired-bs", "-ci", "-cin", "20"], "--paired-bs-n, not --confidence-n"),
     (["--paired-alpha", "0.1"], "--paired-alpha needs --paired-all"),
+    (["-ci", "--paired-jobs", "2"], "--paired-jobs goes with"),
+    (["--paired-ar", "--paired-all", "-ci"], "does not report confidence intervals"),
 ])
 def test_cli_usage_errors(flags, message, capsys):
     from bleuscope import cli

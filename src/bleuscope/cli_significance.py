@@ -90,6 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help=f"resamples for --paired-bs (default {sig.BOOTSTRAP_SAMPLES})")
     pair.add_argument("--paired-ar-n", "-parn", type=_positive_int, default=None, metavar="N",
                       help=f"trials for --paired-ar (default {sig.AR_TRIALS})")
+    pair.add_argument("--paired-jobs", type=int, default=None, metavar="N",
+                      help="accepted for sacreBLEU compatibility; bleuscope's tests are vectorized in one process, "
+                           "so N changes nothing")
     pair.add_argument("--paired-all", action="store_true",
                       help="compare every pair of systems and rank them into significance clusters "
                            "(bootstrap unless --paired-ar is given)")
@@ -104,7 +107,7 @@ def requested(args: argparse.Namespace) -> bool:
     """Whether any option of this plug-in was given (then :func:`run` produces the output)."""
     return any(getattr(args, name, None) not in (None, False) for name in (
         "confidence", "confidence_n", "paired_bs", "paired_ar", "paired_bs_n", "paired_ar_n", "paired_all",
-        "paired_alpha", "seed"))
+        "paired_alpha", "paired_jobs", "seed"))
 
 
 def _plan(args, n_systems: int) -> dict:
@@ -121,6 +124,8 @@ def _plan(args, n_systems: int) -> dict:
         raise UsageError("--paired-bs-n needs --paired-bs (or --paired-all)")
     if get("paired_ar_n") is not None and test != "ar":
         raise UsageError("--paired-ar-n needs --paired-ar")
+    if get("paired_jobs") is not None and test is None:
+        raise UsageError("--paired-jobs goes with --paired-bs or --paired-ar")
     if get("paired_alpha") is not None and not get("paired_all"):
         raise UsageError("--paired-alpha needs --paired-all")
     if test == "bs" and get("confidence_n") is not None:
