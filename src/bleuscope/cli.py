@@ -231,9 +231,9 @@ def check_options(args: argparse.Namespace) -> None:
     """Options that do not go together: :class:`UsageError` (exit 2)."""
     args.encoding = bio.check_encoding(args.encoding)
     if args.smooth_value is not None and SMOOTH_DEFAULTS[args.smooth_method] is None:
-        raise UsageError(
-            f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with -s floor or -s add-k"
-        )
+        takes_value = [m for m, v in SMOOTH_DEFAULTS.items() if v is not None]
+        raise UsageError(f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with "
+                         f"-s {', '.join(takes_value)}")
     if args.tokenize is not None and args.tokenize not in available_tokenizers():
         raise UsageError(
             f"unknown tokenizer {args.tokenize!r} (-tok); choose one of: {', '.join(available_tokenizers())}"
@@ -270,9 +270,9 @@ def check_options(args: argparse.Namespace) -> None:
     if bio.STDIN in args.ref_paths and (bio.STDIN in args.hyp_paths):
         raise UsageError("stdin ('-') cannot be both the hypotheses and a reference")
     if args.output is not None:
-        out = os.path.abspath(args.output)
+        out = os.path.realpath(args.output)
         for path in (*args.hyp_paths, *args.ref_paths):
-            if path != bio.STDIN and os.path.abspath(path) == out:
+            if path != bio.STDIN and os.path.realpath(path) == out:
                 raise UsageError(f"-o {args.output} would overwrite an input file")
 
     n_sys = len(args.hyp_paths)
