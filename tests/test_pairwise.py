@@ -258,3 +258,13 @@ def test_pairwise_accepts_iterables_and_numpy_string_arrays():
     assert np.array_equal(BLEU().pairwise(iter(hyps), (r for r in refs)), want)
     assert np.array_equal(BLEU().pairwise(np.array(hyps), tuple(refs)), want)
     assert pairwise.pairwise_statistics(BLEU(), iter(hyps), refs).shape == (2, 2, 10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hyps=st.lists(sentence, min_size=1, max_size=5), refs=st.lists(sentence, min_size=1, max_size=5),
+       method=st.integers(1, 7), eff=st.booleans(), order=st.integers(1, 4))
+def test_pairwise_chen_cherry_equals_sentence_score_loop(hyps, refs, method, eff, order):
+    """Smoothing methods beyond sacreBLEU (5 and 7 count one more order): the sentence_score loop is the reference."""
+    bleu = BLEU(smooth_method=f"chen-cherry-{method}", effective_order=eff, max_ngram_order=order)
+    want = np.array([[bleu.sentence_score(h, [r]).score for r in refs] for h in hyps])
+    assert np.array_equal(bleu.pairwise(hyps, refs), want, equal_nan=True)

@@ -29,8 +29,9 @@ def _text_path(hyp_rows, ref_rows_per_seg, **options):
     return bleu.sentence_scores(hyps, streams).scores, bleu.corpus_score(hyps, streams)
 
 
+SMOOTH = ["exp", "floor", "add-k", "none"] + [f"chen-cherry-{i}" for i in range(1, 8)]
 options = st.fixed_dictionaries({
-    "smooth_method": st.sampled_from(["exp", "floor", "add-k", "none"]),
+    "smooth_method": st.sampled_from(SMOOTH),
     "effective_order": st.booleans(),
     "max_ngram_order": st.integers(1, 5),
 })

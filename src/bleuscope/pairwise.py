@@ -233,7 +233,7 @@ def _pair_blocks(bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, voca
             block, other = hyp_enc, ref_enc  # everything at once (ref None: hypotheses = references)
         else:
             block, other = slice_lines(hyp_enc, h0, h1), refs
-        matches = pairwise_match_counts(block, other, bleu.max_ngram_order, vocab_size)
+        matches = pairwise_match_counts(block, other, bleu.stats_order, vocab_size)
         yield h0, h1, _pair_statistics(block.lengths, refs.lengths, matches)
 
 
@@ -264,8 +264,8 @@ def _score_distinct_rows(stats: np.ndarray, config) -> np.ndarray:
     determined by ``hyp_len, ref_len, correct_1..N`` (the totals follow from ``hyp_len``); these columns
     are packed into one int64 key when their bit widths fit, else rows are compared as raw bytes.
     """
-    n_ord = config.max_ngram_order
-    cols = stats[:, : 2 + n_ord]
+    n_stat = (stats.shape[1] - 2) // 2  # orders counted (one more than scored for chen-cherry-5/7)
+    cols = stats[:, : 2 + n_stat]
     widths = [int(c).bit_length() for c in cols.max(axis=0, initial=0)]
     if sum(widths) <= 62:
         key = np.zeros(len(stats), dtype=np.int64)

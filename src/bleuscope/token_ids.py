@@ -166,6 +166,8 @@ class TokenBLEU:
         )
         self.config = self.bleu.config
         self.max_ngram_order = self.bleu.max_ngram_order
+        #: n-gram orders counted into the statistics (max_ngram_order, + 1 for chen-cherry-5/7)
+        self.stats_order = self.bleu.stats_order
 
     # -- input -----------------------------------------------------------------------------------------
     def _hypotheses(self, hypotheses, hyp_lengths):
@@ -289,11 +291,11 @@ class TokenBLEU:
         refs = [EncodedLines(ids=p, lengths=s[1]) for p, s in zip(parts[1:], streams)]
         bounds = _chunk_bounds(hyp_lens + sum(s[1] for s in streams))
         if len(bounds) == 2:
-            return engine.segment_statistics(hyp, refs, present, self.max_ngram_order, vocab)
+            return engine.segment_statistics(hyp, refs, present, self.stats_order, vocab)
         out = []
         for a, b in zip(bounds[:-1], bounds[1:]):
             out.append(engine.segment_statistics(
-                slice_lines(hyp, a, b), [slice_lines(r, a, b) for r in refs], present[a:b], self.max_ngram_order, vocab))
+                slice_lines(hyp, a, b), [slice_lines(r, a, b) for r in refs], present[a:b], self.stats_order, vocab))
         return np.concatenate(out)
 
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:

@@ -86,7 +86,7 @@ class TokenBLEUMetric(torch.nn.Module):
             raise TypeError(f"sync_on_compute must be True or False, got {sync_on_compute!r}")
         self.sync_on_compute = sync_on_compute
         self.process_group = process_group
-        width = 2 + 2 * self.scorer.max_ngram_order
+        width = 2 + 2 * self.scorer.stats_order
         self.register_buffer("stats", torch.zeros(width, dtype=torch.int64))
         self.n_segments = 0
 
