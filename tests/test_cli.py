@@ -398,6 +398,19 @@ def test_progress_chunks_give_the_same_statistics():
         cli.PROGRESS_CHUNK = old
     assert (chunked == bleu.segment_statistics(hyps, refs).stats).all()
     assert "250/250" in stream.getvalue()
+    # several systems share one encoder, in chunks too
+    systems = [hyps, [h.replace("x", "y") for h in hyps], list(reversed(hyps))]
+    inputs = cli.Inputs(hyp_names=["a", "b", "c"], hyps=systems, refs=refs, ref_names=["r"])
+    try:
+        cli.PROGRESS_CHUNK = 60
+        many = cli.many_system_statistics(bleu, inputs, cli.Progress(750, stream, min_interval=0))
+    finally:
+        cli.PROGRESS_CHUNK = old
+    if many is None:
+        pytest.skip("shared-encoder path unavailable")
+    assert "750/750" in stream.getvalue()
+    for stats, hyp in zip(many, systems):
+        assert (stats == bleu.segment_statistics(hyp, refs).stats).all()
 
 
 def test_help_and_version(run_main):

@@ -554,19 +554,48 @@ def system_statistics(bleu: BLEU, hyps: list[str], refs: list[list], progress: P
     return np.concatenate(stats), np.concatenate(nrefs)
 
 
+def _shared_encoder_statistics(bleu: BLEU):
+    """``significance.system_statistics`` (several systems, references encoded once), when it applies."""
+    try:
+        from .significance import system_statistics as shared
+    except ImportError:  # pragma: no cover - issue 6 absent
+        return None
+    if getattr(bleu, "stats_order", bleu.max_ngram_order) != bleu.max_ngram_order:
+        return None  # it counts max_ngram_order orders only
+    return shared
+
+
+def many_system_statistics(bleu: BLEU, inputs: Inputs, progress: Progress | None = None) -> list[np.ndarray] | None:
+    """Per-segment statistics of every system with one shared encoder (about 2x faster for 8 systems);
+    ``None`` when that path is unavailable."""
+    shared = _shared_encoder_statistics(bleu)
+    if shared is None or len(inputs.hyps) < 2:
+        return None
+    n_seg, n_sys = len(inputs.hyps[0]), len(inputs.hyps)
+    step = PROGRESS_CHUNK if progress is not None and progress.enabled else n_seg
+    parts: list[list[np.ndarray]] = [[] for _ in inputs.hyps]
+    for a in range(0, n_seg, step):
+        b = min(n_seg, a + step)
+        for k, seg in enumerate(shared(bleu, [h[a:b] for h in inputs.hyps], [s[a:b] for s in inputs.refs])):
+            parts[k].append(seg.stats)
+        if progress is not None:
+            progress.update((b - a) * n_sys, f"{n_sys} systems")
+    return [np.concatenate(p) if len(p) > 1 else p[0] for p in parts]
+
+
 def score_systems(bleu: BLEU, inputs: Inputs, progress: Progress | None = None) -> list[SystemResult]:
-    results = []
-    for name, hyps in zip(inputs.hyp_names, inputs.hyps):
-        try:
-            stats, nrefs = system_statistics(bleu, hyps, inputs.refs, progress, name)
-        except (ValueError, TypeError) as e:  # validation of the API (should be caught by load_inputs already)
-            raise InputError(f"{name}: {e}") from None
-        nref = nrefs_field(nrefs)
-        results.append(SystemResult(name=name, stats=stats, nrefs=nref,
-                                    score=bleu.score_from_statistics(stats, nref)))
+    nref = nrefs_field(np.sum([[x is not None for x in s] for s in inputs.refs], axis=0))
+    try:
+        all_stats = many_system_statistics(bleu, inputs, progress)
+        if all_stats is None:
+            all_stats = [system_statistics(bleu, hyps, inputs.refs, progress, name)[0]
+                         for name, hyps in zip(inputs.hyp_names, inputs.hyps)]
+    except (ValueError, TypeError) as e:  # API validation (load_inputs should have caught it already)
+        raise InputError(str(e)) from None
     if progress is not None:
         progress.close()
-    return results
+    return [SystemResult(name=name, stats=stats, nrefs=nref, score=bleu.score_from_statistics(stats, nref))
+            for name, stats in zip(inputs.hyp_names, all_stats)]
 
 
 # ---------------------------------------------------------------------------------------------------------
