@@ -218,6 +218,16 @@ def test_nltk_smoothing_objects_and_custom_callables():
     assert bn.sentence_bleu_batch(refs, hyps, smoothing_function=custom) == [
         nb.sentence_bleu(r, h, smoothing_function=custom) for r, h in zip(refs, hyps)]
 
+    def two_orders_as_floats(p_n, **kwargs):  # fewer orders than weights: NLTK's zip truncates
+        return [float(p) + 0.01 for p in p_n[:2]]
+
+    for auto in (False, True):
+        assert bn.corpus_bleu(refs, hyps, smoothing_function=two_orders_as_floats, auto_reweigh=auto) == \
+            nb.corpus_bleu(refs, hyps, smoothing_function=two_orders_as_floats, auto_reweigh=auto)
+        assert bn.sentence_bleu([["a", "b", "c"]], ["a", "b"], smoothing_function=two_orders_as_floats,
+                                auto_reweigh=auto) == nb.sentence_bleu(
+            [["a", "b", "c"]], ["a", "b"], smoothing_function=two_orders_as_floats, auto_reweigh=auto)
+
 
 def test_direct_method_calls_match_nltk():
     ref, hyp = REF.split(), HYP.split()

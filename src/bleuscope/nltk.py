@@ -682,6 +682,7 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
     results = []
     for raw, w in weight_sets:
         wmat = np.zeros((n_rows, n_ord))
+        w = w[:n_ord]  # zip(weight, p_n): a custom smoothing function may return fewer orders
         wmat[:, :len(w)] = w
         if auto_reweigh:
             short = hyp_len < 4
@@ -689,7 +690,7 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
                 for c_len in np.unique(hyp_len[short]).tolist():
                     rows = hyp_len == c_len
                     wmat[rows] = 0.0
-                    wmat[np.ix_(rows, np.arange(c_len))] = 1 / c_len
+                    wmat[np.ix_(rows, np.arange(min(c_len, n_ord)))] = 1 / c_len
         terms = np.where(pos[:, :n_ord], wmat * logs, 0.0)
         sums = list(map(math.fsum, terms.tolist()))
         results.append(bp * np.fromiter(map(math.exp, sums), dtype=np.float64, count=n_rows))
@@ -800,7 +801,8 @@ def sentence_bleu_batch(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS,
     """``[sentence_bleu(refs, hyp, ...) for refs, hyp in zip(list_of_references, hypotheses)]``, vectorized.
 
     One list entry per segment, each exactly what :func:`sentence_bleu` returns (float, list of floats, or
-    the int 0). Warnings of method 0 are emitted once per n-gram order, with the number of segments.
+    the int 0). Warnings of method 0 are emitted once per n-gram order, with the number of segments. An
+    error NLTK raises for one segment (e.g. method 6 without a trigram match) is raised for the batch.
     """
     return _run(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, corpus=False,
                 refs_name="list_of_references", hyp_name="hypotheses")
