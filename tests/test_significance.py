@@ -129,14 +129,14 @@ def test_confidence_interval_equals_sacrebleu_corpus_score():
     assert "nrefs:2|bs:500|seed:12345|" in ours.signature
 
 
-def _run_cli(args, *, tool):
+def _run_cli(args, *, tool, where=ENDE):
     if tool == "bleuscope":  # in-process (the installed command's entry point), same working directory
         from bleuscope import cli
 
         out, err = io.StringIO(), io.StringIO()
         cwd = os.getcwd()
         try:
-            os.chdir(pair_dir(*ENDE))
+            os.chdir(pair_dir(*where))
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = cli.main(args)
         finally:
@@ -145,7 +145,7 @@ def _run_cli(args, *, tool):
         return out.getvalue()
     cmd = [sys.executable, "-m", "sacrebleu"]
     env = {k: v for k, v in os.environ.items() if k not in ("SACREBLEU_SEED", "SACREBLEU_FORMAT")}
-    proc = subprocess.run(cmd + args, capture_output=True, text=True, cwd=pair_dir(*ENDE), env=env, timeout=300)
+    proc = subprocess.run(cmd + args, capture_output=True, text=True, cwd=pair_dir(*where), env=env, timeout=900)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
@@ -592,3 +592,27 @@ def test_full_sweep_equals_sacrebleu(testset, pair):
     t = sacrebleu.BLEU(tokenize=tok).corpus_score(first, refs, n_bootstrap=1000)
     ours = confidence_interval(stats[name], metric=bleu)
     assert (ours.score, ours.mean, ours.ci) == (t.score, t._mean, t._ci)
+
+
+@pytest.mark.full
+@requires_wmt
+@pytest.mark.parametrize("testset,pair", [("generaltest2022", "de-en"), ("generaltest2022", "en-zh"),
+                                          ("newstest2021", "en-ru"), ("generaltest2022", "cs-en")])
+def test_full_cli_equals_sacrebleu(testset, pair):
+    base = pair_dir(testset, pair)
+    systems = sorted(p.name for p in (base / "sys").glob("*.txt"))[:4]
+    refs = sorted(p.name for p in base.glob("ref.*.txt"))
+    tok = ["-tok", TOKENIZE.get(pair.split("-")[1], "13a")]
+    files = refs + ["-i"] + [f"sys/{s}" for s in systems] + tok + ["-f", "json", "-q"]
+    for flags in (["--paired-bs"], ["--paired-ar"]):
+        theirs = json.loads(_run_cli(files + flags, tool="sacrebleu", where=(testset, pair)))
+        ours = json.loads(_run_cli(files + flags, tool="bleuscope", where=(testset, pair)))
+        assert [r["system"] for r in ours] == [r["system"] for r in theirs]
+        for mine, their in zip(ours, theirs):
+            for key in ("score", "p_value", "mean", "ci"):
+                assert mine["BLEU"][key] == their["BLEU"][key], (flags, mine["system"], key)
+    single = refs + ["-i", f"sys/{systems[-1]}", "-ci", "-w", "4", "-f", "json", "-q"] + tok
+    t = json.loads(_run_cli(single, tool="sacrebleu", where=(testset, pair)))
+    o = json.loads(_run_cli(single, tool="bleuscope", where=(testset, pair)))
+    for key in ("score", "confidence_mean", "confidence_var", "confidence", "verbose_score", "bs", "seed"):
+        assert o[key] == t[key], key
