@@ -488,7 +488,13 @@ def test_error_reference_passed_as_hypothesis(run_main, files):
     other_ref = files("ref.other.de", "x\ny\n")
     code, _, err = run_main([ref, "-i", hyp, other_ref])
     assert_one_line_error(code, err, 1, f"{other_ref} has 2 lines", f"is {other_ref} a reference file?",
-                          "references go before -i")
+                          "read as a hypothesis (system 2 of 2)", "references go before -i")
+    stray = files("newstest.de", "x\ny\n")  # no "ref" in the name, but the only system whose count differs
+    code, _, err = run_main([ref, "-i", hyp, stray])
+    assert_one_line_error(code, err, 1, f"is {stray} a reference file?")
+    code, _, err = run_main([ref, "-i", stray])  # a short system output: no guess about references
+    assert_one_line_error(code, err, 1, "line counts differ")
+    assert "reference file?" not in err
     code, _, err = run_main(["-i", hyp, ref])
     assert_one_line_error(code, err, 2, "no reference files", "put the references before -i")
 

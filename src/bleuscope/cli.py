@@ -441,18 +441,20 @@ def check_inputs(inputs: Inputs, args: argparse.Namespace, warn=None) -> None:
         if len(stream) != n_ref:
             raise InputError(_count_message("reference", name, stream, "reference", inputs.ref_names[0],
                                             inputs.refs[0]))
-    for name, lines in zip(inputs.hyp_names, inputs.hyps):
+    n_sys = len(inputs.hyps)
+    for k, (name, lines) in enumerate(zip(inputs.hyp_names, inputs.hyps)):
         if len(lines) != n_ref:
             msg = _count_message("hypothesis", name, lines, "reference", inputs.ref_names[0], inputs.refs[0])
-            if _looks_like_reference(name) or (len(inputs.hyps) > 1 and _all_same_but(inputs, lines)):
-                msg += (f"; is {name} a reference file? references go before -i (sacreBLEU order) "
-                        "or after -r")
+            if _looks_like_reference(name) or (n_sys > 1 and _odd_one_out(inputs, lines)):
+                which = f" (system {k + 1} of {n_sys})" if n_sys > 1 else ""
+                msg += (f"; is {name} a reference file? It was read as a hypothesis{which}: references go "
+                        "before -i (sacreBLEU order) or after -r")
             raise InputError(msg)
     if warn is not None:
         for name in inputs.hyp_names:
             if name in inputs.ref_names:
                 warn(f"{name} is both a hypothesis and a reference")
-        if not args.force:
+        if not args.force and not args.quiet:
             for name, lines in zip(inputs.hyp_names, inputs.hyps):
                 n_tok = sum(1 for line in lines if line.rstrip().endswith(" ."))
                 if n_tok >= TOKENIZED_WARN_LINES:
@@ -477,10 +479,10 @@ def _looks_like_reference(name: str) -> bool:
     return base.startswith("ref") or ".ref" in base or "reference" in base
 
 
-def _all_same_but(inputs: Inputs, lines: list[str]) -> bool:
-    """The other systems agree with each other (so this file is the odd one out)."""
-    others = {len(h) for h in inputs.hyps if h is not lines}
-    return len(others) == 1
+def _odd_one_out(inputs: Inputs, lines: list[str]) -> bool:
+    """Every other system has the references' line count: this file is the stray one."""
+    n_ref = len(inputs.refs[0])
+    return all(len(h) == n_ref for h in inputs.hyps if h is not lines)
 
 
 def _isatty(stream) -> bool:
