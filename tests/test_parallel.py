@@ -108,6 +108,9 @@ def test_streaming_with_workers_equals_serial():
     expected = bleu.corpus_score(hyps, refs)
     got = corpus_score_stream(bleu, iter(hyps), [iter(r) for r in refs], chunk_size=16, n_jobs=2)
     assert got == expected
+    # a length mismatch found while workers are busy is still the streaming error, not a pool failure
+    with pytest.raises(ValueError, match=r"references\[0\] ended after line 250, but hypotheses"):
+        corpus_score_stream(bleu, iter(hyps), [iter(refs[0][:250]), iter(refs[1])], chunk_size=16, n_jobs=2)
 
 
 def test_small_inputs_stay_in_process(monkeypatch):
