@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import warnings
 from fractions import Fraction as F
 
 import numpy as np
@@ -140,6 +141,12 @@ def test_strings_where_lists_are_expected_are_type_errors():
         bleu.sentence_score("a b c", "a b c")
     with pytest.raises(TypeError, match="hypothesis"):
         bleu.sentence_score(["a", "b"], ["a b"])
+    with pytest.raises(TypeError, match=r"hypotheses\[0\] must be a string"):  # token lists: NLTK's layout
+        bleu.corpus_score([["a", "b"]], [["a b"]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # alpha = 0 on a short hypothesis: no numpy warning, a finite score
+        assert _score("chen-cherry-6", "a b c", ["a b c"], smooth_value=0, effective_order=True) == \
+            pytest.approx(100.0, rel=1e-12)
 
 
 # -- differential: NLTK (methods 1, 2, 3, 6) and sacreBLEU (add-k = 2, exp = 3) where definitions coincide -------

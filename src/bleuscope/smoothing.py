@@ -146,7 +146,8 @@ def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, 
             prior = np.zeros(n_rows)
             nz = p[:, n - 2] > 0
             prior[nz] = p[nz, n - 1] ** 2 / p[nz, n - 2]
-            p[:, n] = (m[:, n] + value * prior) / (l[:, n] + value)
+            with np.errstate(divide="ignore", invalid="ignore"):  # alpha = 0 and l_n = 0: order not in use
+                p[:, n] = (m[:, n] + value * prior) / (l[:, n] + value)
     else:
         raise ValueError(f"unknown Chen & Cherry method {method!r}")
 
