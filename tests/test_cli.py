@@ -674,3 +674,10 @@ def test_sentence_statistics_for_every_smoothing_layout(run_main, files, method)
     if method in ("floor", "add-k"):  # sacreBLEU's own smoothing methods: its sentence scores too
         metric = sacrebleu.metrics.BLEU(smooth_method=method, effective_order=True)
         assert [r["score"] for r in rows] == [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+
+
+def test_stdin_splits_on_newline_only(run_main, files):
+    """A carriage return or U+2028 inside a piped segment stays in it (sacreBLEU's stdin splits on "\\r" too)."""
+    ref = files("ref.txt", "a b\rc d\nx\u2028y z\n")
+    code, out, err = run_main([ref, "-b", "-tok", "none"], stdin="a b\rc d\nx\u2028y z\n".encode())
+    assert (code, out) == (0, "100.0\n"), err
