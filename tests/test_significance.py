@@ -485,6 +485,10 @@ def test_bad_systems():
         paired_bootstrap({"a": t["s0"][:, :6], "b": t["s1"][:, :6]}, metric=ScoringConfig())
     with pytest.raises(ValueError, match="hypotheses\\[0\\] has|references\\[0\\] has"):
         paired_bootstrap({"a": ["x"] * 3, "b": ["y"] * 3}, [["x"] * 2])
+    with pytest.raises(ValueError, match="system 'b' has 2 lines but system 'a' has 3"):
+        paired_bootstrap({"a": ["x"] * 3, "b": ["y"] * 2}, [["x"] * 3])
+    with pytest.raises(TypeError, match=r"system 'b'\[1\] must be a string"):
+        paired_bootstrap({"a": ["x"] * 2, "b": ["y", 3]}, [["x"] * 2])
     with pytest.raises(ValueError, match="alpha"):
         all_pairs(t, metric=ScoringConfig(), alpha=1.5)
     with pytest.raises(ValueError, match="test must be"):

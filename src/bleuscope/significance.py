@@ -449,7 +449,7 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
         for name, hyps in items:
             if isinstance(hyps, (str, bytes)):
                 raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
-        segs = system_statistics(bleu, [h for _, h in items], references)
+        segs = system_statistics(bleu, [h for _, h in items], references, names=[n for n, _ in items])
         stats = [seg.stats for seg in segs]
         nrefs = nrefs_field(segs[0].nrefs)
     else:
@@ -473,7 +473,7 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
     return _Inputs(names, tuple(stats), statistic, sig_fields)
 
 
-def system_statistics(bleu, systems: Sequence[Sequence[str]], references) -> list:
+def system_statistics(bleu, systems: Sequence[Sequence[str]], references, names: Sequence[str] | None = None) -> list:
     """``[bleu.segment_statistics(h, references) for h in systems]``, with the references encoded once.
 
     All systems share one encoder (vocabulary and tokenization cache), so the references are tokenized once
@@ -483,13 +483,14 @@ def system_statistics(bleu, systems: Sequence[Sequence[str]], references) -> lis
     from .bleu import CHUNK_SEGMENTS, SegmentStatistics
     from .validation import check_reference_presence, check_references, check_text_list
 
-    hyps_list = [check_text_list(h, f"systems[{k}]") for k, h in enumerate(systems)]
+    label = [f"system {n!r}" for n in names] if names is not None else [f"systems[{k}]" for k in range(len(systems))]
+    hyps_list = [check_text_list(h, label[k]) for k, h in enumerate(systems)]
     if not hyps_list or not hyps_list[0]:
-        raise ValueError("hypotheses is empty: give at least one segment")
+        raise ValueError(f"{label[0] if hyps_list else 'systems'} is empty: give at least one segment")
     n_seg = len(hyps_list[0])
     for k, hyps in enumerate(hyps_list):
         if len(hyps) != n_seg:
-            raise ValueError(f"systems[{k}] has {len(hyps)} lines but systems[0] has {n_seg}; "
+            raise ValueError(f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
                              "every system must translate the same segments")
     try:
         from .tokenizers.language import warn_if_mostly_cjk
