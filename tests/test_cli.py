@@ -581,6 +581,7 @@ def test_error_data_formats(run_main, files):
     (["REF", "-i", "HYP", "-nr", "2", "--ref-field", "x"], ["do not go together"]),
     (["-i", "HYP", "--ref-field", "x"], ["needs --hyp-field"]),
     (["REF", "-i", "HYP", "-m", "chrf"], ["invalid choice: 'chrf'"]),
+    (["REF", "-i", "HYP", "-tok", "13a", "--spm-model", "REF"], ["--spm-model is only used by"]),
 ])
 def test_usage_errors(run_main, files, argv, fragments):
     names = {"REF": files("ref.txt", "a b\n"), "HYP": files("hyp.txt", "a b\n"), "HYP2": files("hyp2.txt", "a\n")}
@@ -681,3 +682,9 @@ def test_stdin_splits_on_newline_only(run_main, files):
     ref = files("ref.txt", "a b\rc d\nx\u2028y z\n")
     code, out, err = run_main([ref, "-b", "-tok", "none"], stdin="a b\rc d\nx\u2028y z\n".encode())
     assert (code, out) == (0, "100.0\n"), err
+
+
+def test_missing_sentencepiece_model_is_one_line(run_main, files, tmp_path):
+    ref = files("ref.txt", "a b\n")
+    code, _, err = run_main([ref, "-i", ref, "-tok", "flores101", "--spm-model", str(tmp_path / "none.model"), "-q"])
+    assert_one_line_error(code, err, 1, "tokenizer 'flores101' is not usable", "--spm-model")

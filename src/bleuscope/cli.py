@@ -325,10 +325,20 @@ def make_bleu(args: argparse.Namespace, warn=None) -> BLEU:
             effective_order=args.effective_order or args.sentence_level, trg_lang=trg_lang, **options,
         )
     except (ValueError, TypeError) as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(_option_names(str(e))) from None
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
-        hint = " (on the command line: --spm-model PATH)" if "spm_model" in str(e) else ""
-        raise InputError(f"tokenizer {tokenize!r} is not usable: {e}{hint}") from None
+        raise InputError(f"tokenizer {tokenize!r} is not usable: {_option_names(str(e))}") from None
+
+
+#: the library's argument names -> the command's option names, for messages coming from BLEU()
+_OPTION_NAMES = {"spm_model=": "--spm-model ", "spm_model": "--spm-model", "smooth_value": "-sv/--smooth-value",
+                 "smooth_method=": "-s ", "max_ngram_order": "--max-ngram-order", "tokenize=": "-tok "}
+
+
+def _option_names(message: str) -> str:
+    for api, option in _OPTION_NAMES.items():
+        message = message.replace(api, option)
+    return message
 
 
 # ---------------------------------------------------------------------------------------------------------
