@@ -90,7 +90,7 @@ __all__ = [
 FLOAT_MIN = sys.float_info.min
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 #: segments per engine pass (bounds the memory of one counting pass)
-CHUNK_SEGMENTS = 50_000
+CHUNK_SEGMENTS = 10_000
 _METHOD_NAMES = tuple(f"method{i}" for i in range(8))
 _NLTK_MODULE = "nltk.translate.bleu_score"
 
