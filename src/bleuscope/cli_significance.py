@@ -196,7 +196,7 @@ def _run(args, hyp_paths, systems, refs, bleu, out) -> int:
     if dup is not None:
         raise UsageError(f"{dup!r} is given twice; give each system once")
     segs = sig.system_statistics(bleu, systems, refs)  # references encoded once for all systems
-    nrefs = nrefs_field(np.concatenate([s.nrefs for s in segs]))
+    nrefs = nrefs_field(np.unique(segs[0].nrefs))  # all systems share the references
     named = list(zip(names, segs))
     fmt = getattr(args, "format", None) or "json"
     if fmt not in FORMATS:
