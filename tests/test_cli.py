@@ -688,3 +688,28 @@ def test_missing_sentencepiece_model_is_one_line(run_main, files, tmp_path):
     ref = files("ref.txt", "a b\n")
     code, _, err = run_main([ref, "-i", ref, "-tok", "flores101", "--spm-model", str(tmp_path / "none.model"), "-q"])
     assert_one_line_error(code, err, 1, "tokenizer 'flores101' is not usable", "--spm-model")
+
+
+def _pairs_with_systems():
+    if not DATA.exists():
+        return []
+    return sorted((p.parent.name, p.name) for p in DATA.glob("*/*") if (p / "sys").is_dir())
+
+
+@requires_wmt
+@needs_commands
+@pytest.mark.full
+@pytest.mark.parametrize("testset, pair", _pairs_with_systems())
+def test_every_pair_all_systems_match_sacrebleu(testset, pair):
+    """Every WMT pair: all systems against all references, tokenizer chosen by -l, as the sacrebleu command."""
+    base = DATA / testset / pair
+    refs = sorted(str(p) for p in base.glob("ref.*.txt"))
+    systems = sorted(str(p) for p in (base / "sys").glob("*.txt"))
+    args = [*refs, "-i", *systems, "-l", pair, "-w", "4"]
+    c2, theirs, err2 = run_cmd(SACREBLEU, args)
+    if c2 != 0:
+        pytest.skip(f"sacrebleu failed (a missing tokenizer extra?): {err2.strip()[-200:]}")
+    c1, ours, err1 = run_cmd(BLEUSCOPE, args)
+    assert c1 == 0, err1
+    assert [(d["system"], d["BLEU"]) for d in json.loads(ours)] == [
+        (d["system"], d["BLEU"]) for d in json.loads(theirs)]
