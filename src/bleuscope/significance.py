@@ -583,11 +583,15 @@ def _float32_sums(idx: np.ndarray, stats32: np.ndarray) -> np.ndarray:
     return acc
 
 
-def _score_bootstrap_block(idx: np.ndarray, stats: tuple[np.ndarray, ...], statistic, precision: str) -> np.ndarray:
+def _bootstrap_stack(stats) -> np.ndarray:
+    # a resample sum is at most S * the column maximum
+    return _stack(stats, stats[0].shape[0] * max(int(x.max(initial=0)) for x in stats))
+
+
+def _score_bootstrap_block(idx: np.ndarray, stats: tuple[np.ndarray, ...], stacked: np.ndarray, statistic,
+                           precision: str) -> np.ndarray:
     """Scores [K, rows] of every system on the resamples given by ``idx`` (rows x S indices)."""
     n_seg, width = stats[0].shape
-    # a resample sum is at most S * the column maximum
-    stacked = _stack(stats, n_seg * max(int(x.max(initial=0)) for x in stats))
     sums = _exact_product(_count_matrix(idx, n_seg), stacked).reshape(len(idx), len(stats), width)
     out = np.empty((len(stats), len(idx)), dtype=np.float64)
     float32 = precision == "sacrebleu" and hasattr(statistic, "score_float32")
@@ -605,7 +609,8 @@ def _score_bootstrap_block(idx: np.ndarray, stats: tuple[np.ndarray, ...], stati
 def _bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: str) -> np.ndarray:
     """[K, N] resampled scores; one seeded index matrix shared by all systems, as in sacreBLEU."""
     rng = np.random.default_rng(seed)
-    parts = [_score_bootstrap_block(idx, stats, statistic, precision)
+    stacked = _bootstrap_stack(stats)
+    parts = [_score_bootstrap_block(idx, stats, stacked, statistic, precision)
              for idx in _bootstrap_index_blocks(rng, stats[0].shape[0], n_samples)]
     return np.concatenate(parts, axis=1)
 
@@ -729,7 +734,8 @@ def _paired(test: str, systems, references, *, metric, baseline, n_samples, seed
         diffs = _ar_abs_differences(stats, [(0, k) for k in others], statistic, n_samples, rng)
         ci_scores = None
         if confidence_n is not None:  # indices drawn after the masks, from the same generator
-            parts = [_score_bootstrap_block(idx, stats[1:], statistic, precision)
+            stacked = _bootstrap_stack(stats[1:])
+            parts = [_score_bootstrap_block(idx, stats[1:], stacked, statistic, precision)
                      for idx in _bootstrap_index_blocks(rng, stats[0].shape[0], confidence_n)]
             ci_scores = np.concatenate(parts, axis=1)
         for k in others:
