@@ -317,6 +317,10 @@ def test_ci_coverage_additive_protocol():
 def test_all_pairs_consistent_with_pairwise(ende, test, n):
     _, _, stats = ende
     res = all_pairs(stats, metric=BLEU(), test=test, n_samples=n)
+    assert res == all_pairs(stats, metric=BLEU(), test=test, n_samples=n)  # deterministic for a seed
+    assert res != all_pairs(stats, metric=BLEU(), test=test, n_samples=n, seed=1)
+    with pytest.raises(ValueError):
+        res.p_values[0, 1] = 0.5  # read-only
     names = list(stats)
     assert res.systems == tuple(names)
     assert np.array_equal(res.p_values, res.p_values.T) and (np.diag(res.p_values) == 1).all()

@@ -294,7 +294,7 @@ class PairedTestResult:
         return [{"system": s.system, self.metric: s.to_dict()} for s in self.systems]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AllPairsResult:
     """Every pair of systems compared with one test, and a ranking into significance clusters.
 
@@ -321,6 +321,16 @@ class AllPairsResult:
     n_samples: int
     seed: int
     signature: str
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, AllPairsResult):
+            return NotImplemented
+        return all(
+            np.array_equal(getattr(self, f), getattr(other, f)) if f == "p_values" else
+            getattr(self, f) == getattr(other, f) for f in self.__dataclass_fields__
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # holds an array
 
     def _index(self, name: str) -> int:
         try:
