@@ -435,6 +435,8 @@ def test_seed_none_draws_and_records_a_seed(ende):
     assert confidence_interval(stats["Online-B"], metric=BLEU(), n_samples=50, seed=0).seed == 0
     with pytest.raises(Exception):
         a.seed = 1  # frozen
+    text = str(a)
+    assert f"p = {a.systems[1].p_value:.4f}" in text and f"μ = {a.systems[0].mean:.2f}" in text and a.signature in text
     assert a.to_json()[0] == {"system": "Online-W", "BLEU": {"score": a.systems[0].score, "p_value": None,
                                                               "mean": a.systems[0].mean, "ci": a.systems[0].ci}}
 

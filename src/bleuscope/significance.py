@@ -289,6 +289,21 @@ class PairedTestResult:
     def __len__(self) -> int:
         return len(self.systems)
 
+    def format(self, width: int = 2) -> str:
+        """One line per system: score, ``(μ = mean ± ci)`` when resampled, delta and p-value."""
+        lines = [f"{'bootstrap' if self.test == 'bs' else 'approximate randomization'} "
+                 f"({self.n_samples} {'resamples' if self.test == 'bs' else 'trials'}), {self.signature}"]
+        for s in self.systems:
+            line = f"{s.system}: {self.metric} = {s.score:.{width}f}"
+            if s.mean is not None:
+                line += f" (μ = {s.mean:.{width}f} ± {s.ci:.{width}f})"
+            line += " [baseline]" if s.is_baseline else f" Δ = {s.delta:+.{width}f} p = {s.p_value:.4f}"
+            lines.append(line)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
+
     def to_json(self) -> list[dict]:
         """sacreBLEU's ``--format json`` shape: ``[{"system": ..., "BLEU": {score, p_value, mean, ci}}, ...]``."""
         return [{"system": s.system, self.metric: s.to_dict()} for s in self.systems]
@@ -343,6 +358,20 @@ class AllPairsResult:
 
     def significant(self, a: str, b: str) -> bool:
         return self.p_value(a, b) < self.alpha
+
+    def format(self, width: int = 2) -> str:
+        """One line per system, best first: cluster, rank range, score."""
+        lines = [f"all pairs, {'bootstrap' if self.test == 'bs' else 'approximate randomization'} "
+                 f"({self.n_samples}), alpha {self.alpha:g}, {self.signature}"]
+        for i in self.order:
+            lo, hi = self.rank_ranges[i]
+            rank = f"{lo}" if lo == hi else f"{lo}-{hi}"
+            lines.append(f"cluster {self.cluster_of[i]}  rank {rank:<5} {self.systems[i]}: "
+                         f"{self.metric} = {self.scores[i]:.{width}f}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
 
     def to_json(self) -> list[dict]:
         """A list of systems (best first) in sacreBLEU's shape, plus ``cluster``, ``rank`` and ``p_values``."""
