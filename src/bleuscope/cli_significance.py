@@ -40,36 +40,23 @@ except ImportError:  # pragma: no cover - the plug-in used without bleuscope.io
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 
 
-def _seed_arg(value: str):
-    if value.lower() == "none":
-        return "none"
-    try:
-        seed = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seed must be a non-negative integer or 'none', got {value!r}") from None
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"--seed must be >= 0, got {seed}")
-    return seed
+def _typed(convert, accept, what: str):
+    """An argparse ``type=``: ``convert`` the text, then require ``accept(value)``; errors say ``what``."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not accept(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+    return parse
 
 
-def _positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {n}")
-    return n
-
-
-def _alpha_arg(value: str) -> float:
-    try:
-        a = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value!r}") from None
-    if not 0 < a < 1:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value!r}")
-    return a
+_positive_int = _typed(int, lambda n: n >= 1, "a positive integer")
+_alpha_arg = _typed(float, lambda a: 0 < a < 1, "a number between 0 and 1")
+_seed_arg = _typed(lambda t: "none" if t.lower() == "none" else int(t), lambda v: v == "none" or v >= 0,
+                   "a non-negative integer, or 'none' for a fresh random seed")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
