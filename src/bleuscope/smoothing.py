@@ -4,20 +4,17 @@
 ``m_n`` clipped n-gram matches, ``l_n`` hypothesis n-grams, ``T`` hypothesis length, ``p_n`` the precision
 that enters the geometric mean (``100 * p_n`` on bleuscope's 0-100 scale).
 
-====================  ===========================================================================  =========
-method                definition                                                                   parameter
-====================  ===========================================================================  =========
-``chen-cherry-1``     ``m_n = 0`` is replaced by ``epsilon``: ``p_n = epsilon / l_n``               epsilon 0.1
-``chen-cherry-2``     orders n >= 2: ``p_n = (m_n + 1) / (l_n + 1)`` (Lin & Och 2004)              --
-``chen-cherry-3``     the k-th order with ``m_n = 0`` gets ``m_n = 1 / 2**k`` (NIST geometric)      --
-``chen-cherry-4``     as 3, with ``invcnt *= K / ln(T)`` instead of ``invcnt *= 2``:                K 5
-                      the k-th zero order gets ``m_n = (ln(T) / K)**k`` (0 when ``T = 1``)
-``chen-cherry-5``     ``m'_0 = m_1 + 1``, ``m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3``,                --
-                      ``p_n = m'_n / l_n``; ``m_{N+1}`` is the (N+1)-gram match count
-``chen-cherry-6``     ``p_1, p_2`` unsmoothed; for n >= 3 ``p_n = (m_n + alpha * pi_n) / (l_n + alpha)``  alpha 5
-                      with the prior ``pi_n = p_{n-1}**2 / p_{n-2}`` (0 if ``p_{n-2} = 0``) (Gao & He)
-``chen-cherry-7``     the counts of 4 (zero orders 1..N replaced), then the averaging of 5          K 5
-====================  ===========================================================================  =========
+- ``chen-cherry-1`` (epsilon, default 0.1): ``m_n = 0`` is replaced by epsilon, ``p_n = epsilon / l_n``.
+- ``chen-cherry-2``: orders n >= 2 use ``p_n = (m_n + 1) / (l_n + 1)`` (Lin & Och 2004).
+- ``chen-cherry-3``: the k-th order with ``m_n = 0`` gets ``m_n = 1 / 2**k`` (NIST geometric smoothing).
+- ``chen-cherry-4`` (K, default 5): as 3 with ``invcnt *= K / ln(T)`` instead of ``invcnt *= 2``, i.e. the
+  k-th zero order gets ``m_n = (ln(T) / K)**k`` (0 when ``T = 1``).
+- ``chen-cherry-5``: ``m'_0 = m_1 + 1``, ``m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3``, ``p_n = m'_n / l_n``, where
+  ``m_{N+1}`` is the (N+1)-gram match count.
+- ``chen-cherry-6`` (alpha, default 5): ``p_1, p_2`` unsmoothed; for n >= 3
+  ``p_n = (m_n + alpha * pi_n) / (l_n + alpha)`` with the prior ``pi_n = p_{n-1}**2 / p_{n-2}`` (0 if
+  ``p_{n-2} = 0``) (Gao & He 2013).
+- ``chen-cherry-7`` (K, default 5): the counts of 4 (zero orders 1..N replaced), then the averaging of 5.
 
 The parameter is ``smooth_value`` (``None`` = the paper's default) and is recorded in the signature, e.g.
 ``smooth:chen-cherry-4[5]``. Methods 5 and 7 need the (N+1)-gram matches, so their statistics carry one
