@@ -214,7 +214,8 @@ def test_nltk_smoothing_objects_and_custom_callables():
 
     refs = [[REF.split()], [["a", "b", "c"]]]
     hyps = [HYP.split(), ["a", "b", "x"]]
-    assert bn.corpus_bleu(refs, hyps, smoothing_function=custom) == nb.corpus_bleu(refs, hyps, smoothing_function=custom)
+    ours = bn.corpus_bleu(refs, hyps, smoothing_function=custom)
+    assert ours == nb.corpus_bleu(refs, hyps, smoothing_function=custom)
     assert bn.sentence_bleu_batch(refs, hyps, smoothing_function=custom) == [
         nb.sentence_bleu(r, h, smoothing_function=custom) for r, h in zip(refs, hyps)]
 

@@ -174,8 +174,8 @@ def _warn_strings(hypotheses: list, list_of_references: list, hyp_name: str, ref
     if any(issubclass(t, str) for t in types):
         bad = [i for i, h in enumerate(hypotheses) if isinstance(h, str)]
         _warn(
-            f"{where(hyp_name, bad)} is a string, not a list of tokens: like NLTK, bleuscope.nltk scores its characters as "
-            "tokens; split it first (e.g. text.split()) to score words"
+            f"{where(hyp_name, bad)} is a string, not a list of tokens: like NLTK, bleuscope.nltk scores its "
+            "characters as tokens; split it first (e.g. text.split()) to score words"
         )
     if any(issubclass(t, str) for t in set(map(type, chain.from_iterable(list_of_references)))):
         bad = [
