@@ -55,14 +55,13 @@ class CorpusEncoder:
     def __init__(self, tokenizer: BaseTokenizer, lowercase: bool = False) -> None:
         self.tokenizer = tokenizer
         self.lowercase = lowercase
-        self.vocab: dict[str, int] = {}
-        # unit -> unit id; a missing unit gets the next id at C speed (ids follow first occurrence)
+        # token -> id and unit -> unit id; a missing key gets the next id at C speed (first-occurrence order)
+        self.vocab: defaultdict = defaultdict(count().__next__)
         self._unit_index: defaultdict = defaultdict(count().__next__)
-        self._unit_token_lists: list[list[int]] = []
+        # unit id -> its token ids: self._unit_flat[start : start + ntok]
         self._unit_start = _EMPTY
         self._unit_ntok = _EMPTY
         self._unit_flat = _EMPTY
-        self._synced = 0  # how many units the numpy arrays cover
 
     @property
     def vocab_size(self) -> int:
@@ -131,45 +130,53 @@ class CorpusEncoder:
         uid = np.fromiter(map(self._unit_index.__getitem__, units), dtype=np.int64, count=int(n_units.sum()))
         return uid, n_units
 
-    def _register_new_units(self) -> None:
-        """Tokenize the units seen for the first time (each distinct unit exactly once)."""
-        store = self._unit_token_lists
-        if len(self._unit_index) == len(store):
-            return
-        new = list(islice(self._unit_index, len(store), None))
-        tok, vocab = self.tokenizer, self.vocab
-        token_lists: list = [None] * len(new)
-        if isinstance(tok, WordLocalTokenizer):
-            word_pos = [i for i, u in enumerate(new) if isinstance(u, str)]
-            batch = tok.tokenize_words([new[i] for i in word_pos])
-            if len(batch) != len(word_pos):  # pragma: no cover - guards the batching invariant
-                raise RuntimeError(f"{tok!r} returned {len(batch)} results for {len(word_pos)} words")
-            for i, tokens in zip(word_pos, batch):
-                token_lists[i] = tokens
-            edge_pos = [i for i, u in enumerate(new) if isinstance(u, tuple) and len(u) == 3]
-            batch = tok.tokenize_edge_units([new[i] for i in edge_pos])
-            for i, tokens in zip(edge_pos, batch):
-                token_lists[i] = tokens
-        for i, unit in enumerate(new):
-            if token_lists[i] is None:
-                token_lists[i] = tok.tokenize_unit(unit)
-        setdefault = vocab.setdefault
-        for tokens in token_lists:
-            store.append([setdefault(t, len(vocab)) for t in tokens])
+    def _ids_of_joined(self, text: str, n_units: int):
+        """Token ids and tokens per unit of ``text``: units separated by "\n", tokens by whitespace."""
+        sentinel = next(c for c in _SENTINELS if c not in text)
+        tokens = text.replace("\n", f" {sentinel} ").split()
+        vocab = self.vocab
+        ids = np.fromiter(map(vocab.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        boundary = ids == vocab[sentinel]
+        cuts = np.flatnonzero(boundary)
+        ntok = np.diff(np.concatenate([[-1], cuts, [len(ids)]])) - 1
+        if len(ntok) != n_units:  # pragma: no cover - guards the batching invariant
+            raise RuntimeError(f"{self.tokenizer!r} returned {len(ntok)} results for {n_units} units")
+        return ids[~boundary], ntok
 
-    def _sync_arrays(self) -> None:
-        if self._synced == len(self._unit_token_lists):
+    def _register_new_units(self) -> None:
+        """Tokenize the units seen for the first time (each distinct unit exactly once, in batches)."""
+        n_known = len(self._unit_ntok)
+        if len(self._unit_index) == n_known:
             return
-        added = self._unit_token_lists[self._synced:]
-        ntok = np.fromiter(map(len, added), dtype=np.int64, count=len(added))
-        flat = np.fromiter(chain.from_iterable(added), dtype=np.int64, count=int(ntok.sum()))
-        start = np.zeros(len(added), dtype=np.int64)
-        np.cumsum(ntok[:-1], out=start[1:])
-        start += len(self._unit_flat)
-        self._unit_ntok = np.concatenate([self._unit_ntok, ntok])
-        self._unit_start = np.concatenate([self._unit_start, start])
-        self._unit_flat = np.concatenate([self._unit_flat, flat])
-        self._synced = len(self._unit_token_lists)
+        new = list(islice(self._unit_index, n_known, None))
+        tok = self.tokenizer
+        # group the new units by kind; each group is tokenized in one batch into "\n"-separated text
+        words, edges, others = [], [], []
+        for i, unit in enumerate(new):
+            (words if isinstance(unit, str) else edges if len(unit) == 3 else others).append(i)
+        groups = []
+        if words:
+            groups.append((words, tok.tokenize_words_joined([new[i] for i in words])))
+        if edges:
+            batch = tok.tokenize_edge_units([new[i] for i in edges])
+            groups.append((edges, "\n".join(map(" ".join, batch))))
+        if others:
+            groups.append((others, "\n".join(" ".join(tok.tokenize_unit(new[i])) for i in others)))
+        starts = np.empty(len(new), dtype=np.int64)
+        ntoks = np.empty(len(new), dtype=np.int64)
+        flats = [self._unit_flat]
+        base = len(self._unit_flat)
+        for positions, text in groups:
+            flat, ntok = self._ids_of_joined(text, len(positions))
+            first = np.zeros(len(ntok), dtype=np.int64)
+            np.cumsum(ntok[:-1], out=first[1:])
+            starts[positions] = base + first
+            ntoks[positions] = ntok
+            flats.append(flat)
+            base += len(flat)
+        self._unit_flat = np.concatenate(flats)
+        self._unit_start = np.concatenate([self._unit_start, starts])
+        self._unit_ntok = np.concatenate([self._unit_ntok, ntoks])
 
     def encode(self, lines) -> EncodedLines:
         """Token ids of ``lines`` (a list of str), equal to ``tokenizer(line.rstrip()).split()`` per line."""
@@ -177,7 +184,6 @@ class CorpusEncoder:
         joined = self._units_joined(lines)
         uid, n_units = joined if joined is not None else self._units_per_line(lines)
         self._register_new_units()
-        self._sync_arrays()
         ntok = self._unit_ntok[uid]
         ids = self._unit_flat[expand_ranges(self._unit_start[uid], ntok)]
         # tokens per line = sum of ntok over the line's units
@@ -189,10 +195,7 @@ class CorpusEncoder:
 
     def encode_tokens(self, token_lists) -> EncodedLines:
         """Ids of already tokenized segments (lists of token strings), in the same vocabulary."""
-        vocab = self.vocab
         lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         flat = chain.from_iterable(token_lists)
-        ids = np.fromiter(
-            (vocab.setdefault(t, len(vocab)) for t in flat), dtype=np.int64, count=int(lengths.sum())
-        )
+        ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=np.int64, count=int(lengths.sum()))
         return EncodedLines(ids=ids, lengths=lengths)

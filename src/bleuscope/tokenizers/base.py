@@ -77,6 +77,11 @@ class WordLocalTokenizer(BaseTokenizer):
         """Tokens of many context-free words; subclasses batch the regex work over all of them."""
         return [self.tokenize_word(w) for w in words]
 
+    def tokenize_words_joined(self, words: list[str]) -> str:
+        """``tokenize_words`` as one string: each word's tokens space-separated, words separated by "\n"
+        (the engine turns it into ids without a Python loop per token)."""
+        return "\n".join(map(" ".join, self.tokenize_words(words)))
+
     def tokenize_edge_units(self, units: list[tuple]) -> list[list[str]]:
         """Tokens of many ``(word, left, right)`` edge units; subclasses may batch."""
         return [self.tokenize_word(*u) for u in units]

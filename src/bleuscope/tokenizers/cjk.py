@@ -72,7 +72,6 @@ class TokenizerCJKChar(Tokenizer13a):
         # spacing first is safe: the 13a steps (entities, <skipped>, "-\n") only involve ASCII characters
         return super().__call__(self.space_cjk(line))
 
-    def tokenize_words(self, words: list[str]) -> list[list[str]]:
-        if not words:
-            return []
-        return super().tokenize_words(self.space_cjk("\n".join(words)).split("\n"))
+    def tokenize_words_joined(self, words: list[str]) -> str:
+        # 13a's tokenize_words goes through this method too, so both batch paths space CJK first
+        return super().tokenize_words_joined(self.space_cjk("\n".join(words)).split("\n"))

@@ -47,16 +47,19 @@ class Tokenizer13a(WordLocalTokenizer):
         # the line is padded with spaces, so a word always has a whitespace neighbour on both sides
         return self(word).split()
 
-    def tokenize_words(self, words: list[str]) -> list[list[str]]:
+    def tokenize_words_joined(self, words: list[str]) -> str:
         # One regex pass over all words joined by "\n": every rule sees a whitespace neighbour at a word
         # edge exactly as in a padded line, and no rule inserts or removes "\n". The "-\n" joining of
         # the line-level step must not run here (words hold no newline), only the in-word steps.
-        if not words:  # "\n".join([]) would read as one empty word
-            return []
         joined = "\n".join(words).replace("<skipped>", "")
         if "&" in joined:
             joined = joined.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-        return [part.split() for part in apply_v13a_rules(f"\n{joined}\n").split("\n")[1:-1]]
+        return apply_v13a_rules(f"\n{joined}\n")[1:-1]
+
+    def tokenize_words(self, words: list[str]) -> list[list[str]]:
+        if not words:  # "\n".join([]) would read as one empty word
+            return []
+        return [part.split() for part in self.tokenize_words_joined(words).split("\n")]
 
 
 class TokenizerIntl(WordLocalTokenizer):
@@ -92,11 +95,13 @@ class TokenizerIntl(WordLocalTokenizer):
         # only punctuation looks at its neighbours (a non-digit one); symbols split regardless
         return self._punct.match(word[0] if left else word[-1]) is not None
 
+    def tokenize_words_joined(self, words: list[str]) -> str:
+        return self._apply("\n" + "\n".join(words) + "\n")[1:-1]
+
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
         if not words:  # "\n".join([]) would read as one empty word
             return []
-        joined = self._apply("\n" + "\n".join(words) + "\n")
-        return [part.split() for part in joined.split("\n")[1:-1]]
+        return [part.split() for part in self.tokenize_words_joined(words).split("\n")]
 
     def tokenize_edge_units(self, units: list[tuple]) -> list[list[str]]:
         # digits are never part of a match of the three rules, so a digit fence acts like a string edge

@@ -19,6 +19,9 @@ class TokenizerNone(WordLocalTokenizer):
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
         return [[w] for w in words]
 
+    def tokenize_words_joined(self, words: list[str]) -> str:
+        return "\n".join(words)
+
 
 class TokenizerChar(WordLocalTokenizer):
     """Every non-whitespace character is a token (sacreBLEU ``char``)."""
@@ -33,3 +36,6 @@ class TokenizerChar(WordLocalTokenizer):
 
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
         return list(map(list, words))
+
+    def tokenize_words_joined(self, words: list[str]) -> str:
+        return "\n".join(map(" ".join, words))

@@ -60,8 +60,10 @@ class TokenizerZh(WordLocalTokenizer):
         spaced = [(w.translate(self._spacing), left, right) for w, left, right in units]
         return self._unfence(apply_v13a_rules(self._digit_fenced(spaced)), units)
 
+    def tokenize_words_joined(self, words: list[str]) -> str:
+        return apply_v13a_rules("\n" + "\n".join(words).translate(self._spacing) + "\n")[1:-1]
+
     def tokenize_words(self, words: list[str]) -> list[list[str]]:
         if not words:  # "\n".join([]) would read as one empty word
             return []
-        joined = "\n" + "\n".join(words).translate(self._spacing) + "\n"
-        return [part.split() for part in apply_v13a_rules(joined).split("\n")[1:-1]]
+        return [part.split() for part in self.tokenize_words_joined(words).split("\n")]
