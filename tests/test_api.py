@@ -221,3 +221,16 @@ def test_signature_before_scoring():
     with pytest.raises(ValueError, match="number of references is unknown"):
         bleu.signature()
     assert bleu.signature(nrefs=1).startswith("nrefs:1|case:mixed")
+
+
+def test_tokenized_input_warning_like_sacrebleu():
+    hyps = ["a tokenized line ."] * 100
+    refs = [["a tokenized line ."] * 100]
+    with pytest.warns(bleuscope.TokenizedInputWarning, match="tokenized period"):
+        BLEU().corpus_score(hyps, refs)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        BLEU(force=True).corpus_score(hyps, refs)  # no warning
+        BLEU().corpus_score(hyps[:99], [refs[0][:99]])  # 99 lines: below sacreBLEU's threshold

@@ -6,20 +6,32 @@
 """
 
 from ._version import __version__
-from .bleu import BLEU, BLEUScore, BLEUScores, SegmentStatistics, corpus_bleu, sentence_bleu
+from .bleu import (
+    BLEU,
+    BLEUScore,
+    BLEUScores,
+    SegmentStatistics,
+    TokenizedInputWarning,
+    corpus_bleu,
+    sentence_bleu,
+)
 from .pairwise import MBRResult, expected_utility, mbr_select
 from .scoring import ScoringConfig, compute_scores
 from .token_ids import TokenBLEU
 from .tokenizers import available_tokenizers, get_tokenizer, register_tokenizer
+from .tokenizers.language import CJKTokenizationWarning, MissingExtraError
 
 __all__ = [
     "BLEU",
     "BLEUScore",
     "BLEUScores",
+    "CJKTokenizationWarning",
     "MBRResult",
+    "MissingExtraError",
     "ScoringConfig",
     "SegmentStatistics",
     "TokenBLEU",
+    "TokenizedInputWarning",
     "__version__",
     "available_tokenizers",
     "compute_scores",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -24,6 +25,20 @@ from .signature import format_signature, nrefs_field, version_field
 from .tokenizers import get_tokenizer
 from .tokenizers.language import warn_if_mostly_cjk
 from .validation import check_bool, check_reference_presence, check_references, check_text_list
+
+class TokenizedInputWarning(UserWarning):
+    """Hypotheses look already tokenized (sacreBLEU's check; silence it with ``force=True``)."""
+
+
+def warn_if_tokenized(hyps: Sequence[str]) -> None:
+    """Warn, as sacreBLEU does, when 100 or more hypotheses end in a tokenized period (``" ."``)."""
+    if sum(1 for h in hyps if h.endswith(" .")) >= 100:
+        warnings.warn(
+            "100 or more hypotheses end in a tokenized period (' .'): BLEU expects detokenized text, and "
+            "scoring tokenized text may hurt the score; pass force=True if this is intended",
+            TokenizedInputWarning, stacklevel=3,
+        )
+
 
 #: target language -> default tokenizer, as in sacreBLEU
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
@@ -152,8 +167,10 @@ class BLEU:
         weights: Sequence[float] | None = None,
         trg_lang: str | None = None,
         spm_model: str | os.PathLike | None = None,
+        force: bool = False,
     ) -> None:
         self.lowercase = check_bool(lowercase, "lowercase")
+        self.force = check_bool(force, "force")  # sacreBLEU's switch for the "looks tokenized" warning
         self.effective_order = check_bool(effective_order, "effective_order")
         if trg_lang is not None and not isinstance(trg_lang, str):
             raise TypeError(f"trg_lang must be a language code string, got {trg_lang!r}")
@@ -255,6 +272,8 @@ class BLEU:
         the rows are identical to the serial ones."""
         hyps = check_text_list(hypotheses, "hypotheses")
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # CJKTokenizationWarning for CJK text with 13a/intl
+        if not self.force:
+            warn_if_tokenized(hyps)
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams = check_references(references, len(hyps))

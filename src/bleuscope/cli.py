@@ -322,7 +322,9 @@ def make_bleu(args: argparse.Namespace, warn=None) -> BLEU:
         return BLEU(
             tokenize=tokenize or "13a", lowercase=args.lowercase, smooth_method=args.smooth_method,
             smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
-            effective_order=args.effective_order or args.sentence_level, trg_lang=trg_lang, **options,
+            effective_order=args.effective_order or args.sentence_level, trg_lang=trg_lang,
+            force=True,  # the command checks for tokenized input itself, per file (check_inputs)
+            **options,
         )
     except (ValueError, TypeError) as e:
         raise UsageError(_option_names(str(e))) from None
