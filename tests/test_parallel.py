@@ -40,6 +40,7 @@ def pool_calls(monkeypatch):
         ("newstest2021", "en-ru", "NVIDIA-NeMo", {"tokenize": "intl", "lowercase": True}),
         ("generaltest2022", "en-zh", "LanguageX", {"tokenize": "zh", "smooth_method": "floor"}),
         ("generaltest2022", "en-ja", "Online-W", {"tokenize": "char", "effective_order": True}),
+        ("generaltest2022", "cs-en", "Online-A", {"smooth_method": "chen-cherry-7"}),  # counts N+1 orders
     ],
 )
 def test_wmt_sentence_scores_parallel_equal_serial(pool_calls, testset, pair, system, options):

@@ -120,10 +120,10 @@ def test_random_streams_equal_in_memory(corpus, chunk, tokenize, lowercase):
 
 
 @settings(max_examples=40, deadline=None)
-@given(corpora(), st.data())
-def test_accumulator_split_merge_and_state_sum(corpus, data):
+@given(corpora(), st.data(), st.sampled_from(["floor", "chen-cherry-5"]))
+def test_accumulator_split_merge_and_state_sum(corpus, data, smooth):
     hyps, refs = corpus
-    bleu = BLEU(smooth_method="floor")
+    bleu = BLEU(smooth_method=smooth)  # chen-cherry-5 keeps one more order in the statistics
     expected = bleu.corpus_score(hyps, refs)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(hyps)), max_size=4)))
     bounds = [0] + cuts + [len(hyps)]
@@ -276,3 +276,18 @@ def test_file_edge_cases(tmp_path):
         corpus_score_files(h, h)
     with pytest.raises(ValueError, match="hypotheses is empty"):
         corpus_score_files(tmp_path / "empty.txt", [tmp_path / "empty.txt"])
+
+
+def test_stream_gives_the_in_memory_warnings():
+    from bleuscope.bleu import TokenizedInputWarning
+
+    hyps = ["a b ."] * 120
+    refs = [["a b ."] * 120]
+    with pytest.warns(TokenizedInputWarning):
+        corpus_score_stream(BLEU(), iter(hyps), [iter(r) for r in refs], chunk_size=50)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        corpus_score_stream(BLEU(force=True), iter(hyps), [iter(r) for r in refs], chunk_size=50)
+        corpus_score_stream(BLEU(), iter(hyps[:99]), [iter(r[:99]) for r in refs], chunk_size=50)

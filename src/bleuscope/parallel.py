@@ -63,7 +63,9 @@ def worker_spec(bleu: BLEU) -> tuple:
                 f"tokenizer {bleu.tokenize!r} was registered with a factory that cannot be sent to worker "
                 "processes; register it as a 'module:Class' string to use n_jobs > 1"
             ) from None
-    return (bleu.tokenize, None if model is None else str(model), factory, bleu.lowercase, bleu.max_ngram_order)
+    # the worker counts ``stats_order`` orders (one more than max_ngram_order for some smoothing methods)
+    order = getattr(bleu, "stats_order", bleu.max_ngram_order)
+    return (bleu.tokenize, None if model is None else str(model), factory, bleu.lowercase, order)
 
 
 _WORKER_STATE: dict[tuple, tuple] = {}

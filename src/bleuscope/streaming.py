@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .bleu import BLEU, CHUNK_SEGMENTS, BLEUScore, SegmentStatistics
+from .bleu import BLEU, CHUNK_SEGMENTS, BLEUScore, SegmentStatistics, warn_if_tokenized
 from .encoding import CorpusEncoder
 from .engine import stats_width
 from .tokenizers.language import warn_if_mostly_cjk
@@ -201,12 +201,16 @@ def _check_chunk_size(chunk_size) -> int:
 
 
 def _iter_chunks(
-    hypotheses, references, size: int, encoding: str, tokenizer_name: str
+    hypotheses, references, size: int, encoding: str, tokenizer_name: str, force: bool = True
 ) -> Iterator[tuple[list, list, np.ndarray]]:
-    """Checked ``(hyps, ref_chunks, present)`` chunks of ``size`` segments (the last may be shorter)."""
+    """Checked ``(hyps, ref_chunks, present)`` chunks of ``size`` segments (the last may be shorter).
+
+    The input warnings of the in-memory path are given too: the CJK check on the first chunk, and
+    (unless ``force``) the tokenized-period warning once 100 hypotheses end in ``" ."``."""
     hyp, refs = _open_streams(hypotheses, references, encoding)
     streams = [hyp] + refs
     start = 0
+    tokenized = 0 if not force else None
     try:
         while True:
             chunks = [s.take(size, start) for s in streams]
@@ -220,6 +224,11 @@ def _iter_chunks(
                 return
             if start == 0:  # CJKTokenizationWarning, judged on the first chunk as the in-memory path does
                 warn_if_mostly_cjk(tokenizer_name, chunks[0])
+            if tokenized is not None:
+                tokenized += sum(1 for h in chunks[0] if h.endswith(" ."))
+                if tokenized >= 100:
+                    warn_if_tokenized([" ."] * tokenized)  # the in-memory path's warning, given once
+                    tokenized = None
             yield chunks[0], chunks[1:], _presence(chunks[1:], start)
             del chunks
             start += n
@@ -252,7 +261,7 @@ def iter_statistics(
 
     size = _check_chunk_size(chunk_size)
     jobs = resolve_n_jobs(n_jobs)
-    chunks = _iter_chunks(hypotheses, references, size, encoding, bleu.tokenizer.name)
+    chunks = _iter_chunks(hypotheses, references, size, encoding, bleu.tokenizer.name, getattr(bleu, "force", True))
     if jobs > 1:
         for stats, present in map_statistics(bleu, chunks, jobs):
             yield SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
@@ -279,7 +288,7 @@ class BLEUAccumulator:
         if bleu is not None and not isinstance(bleu, BLEU):
             raise TypeError(f"bleu must be a bleuscope.BLEU, got {type(bleu).__name__}")
         self.bleu = bleu if bleu is not None else BLEU(**options)
-        self._width = stats_width(self.bleu.max_ngram_order)
+        self._width = stats_width(getattr(self.bleu, "stats_order", self.bleu.max_ngram_order))
         self._encoders = _EncoderCache(self.bleu)
         self.reset()
 
@@ -319,8 +328,7 @@ class BLEUAccumulator:
         arr = np.asarray(state)
         if arr.shape != (self._width + 3,):
             raise ValueError(
-                f"state must have shape ({self._width + 3},) for max_ngram_order={self.bleu.max_ngram_order}, "
-                f"got {arr.shape}"
+                f"state must have shape ({self._width + 3},) for these BLEU settings, got {arr.shape}"
             )
         if not np.issubdtype(arr.dtype, np.integer):
             if not np.array_equal(arr, np.round(arr)):
@@ -355,8 +363,8 @@ class BLEUAccumulator:
         arr = np.asarray(stats)
         if arr.ndim != 2 or arr.shape[1] != self._width:
             raise ValueError(
-                f"stats must be per-segment statistics of shape [S, {self._width}] for "
-                f"max_ngram_order={self.bleu.max_ngram_order}, got shape {arr.shape}"
+                f"stats must be per-segment statistics of shape [S, {self._width}] for these BLEU settings, "
+                f"got shape {arr.shape}"
             )
         if not np.issubdtype(arr.dtype, np.integer):
             raise TypeError(f"stats must be an integer array, got dtype {arr.dtype}")
