@@ -108,29 +108,29 @@ def prepare(tool: str, source: str, n: int, data_dir: str | None):
         def stream(path):
             return chain.from_iterable(islice(read_lines(path), limit) for _ in range(reps))
 
-        return lambda: BLEU(tokenize="13a").corpus_score(stream(hyp), [stream(ref)]).score
+        return lambda: BLEU(tokenize="13a", force=True).corpus_score(stream(hyp), [stream(ref)]).score
     if tool == "bleuscope files":
         from bleuscope.streaming import corpus_score_files
 
         if source == "wmt":
             return lambda: corpus_score_files(WMT_DIR / "sys" / "Online-B.txt",
-                                              [WMT_DIR / "ref.A.txt", WMT_DIR / "ref.B.txt"]).score
+                                              [WMT_DIR / "ref.A.txt", WMT_DIR / "ref.B.txt"], force=True).score
         hyp, ref = corpus_paths(data_dir=Path(data_dir) if data_dir else None)
         assert n == 1_000_000, "the files hold 1M lines"
-        return lambda: corpus_score_files(hyp, [ref], tokenize="13a").score
+        return lambda: corpus_score_files(hyp, [ref], tokenize="13a", force=True).score
 
     hyps, refs = load(source, n, data_dir)
     if tool in ("bleuscope", "bleuscope n_jobs=2"):
         from bleuscope import BLEU
 
         jobs = 2 if "n_jobs" in tool else None
-        return lambda: BLEU(tokenize="13a").corpus_score(hyps, refs, n_jobs=jobs).score
+        return lambda: BLEU(tokenize="13a", force=True).corpus_score(hyps, refs, n_jobs=jobs).score
     if tool in ("bleuscope sent", "bleuscope sent n_jobs=2"):
         from bleuscope import BLEU
 
         jobs = 2 if "n_jobs" in tool else None
-        return lambda: float(BLEU(tokenize="13a", effective_order=True).sentence_scores(hyps, refs, n_jobs=jobs)
-                             .scores.mean())
+        bleu_options = {"tokenize": "13a", "effective_order": True, "force": True}
+        return lambda: float(BLEU(**bleu_options).sentence_scores(hyps, refs, n_jobs=jobs).scores.mean())
     if tool == "sacrebleu":
         from sacrebleu.metrics import BLEU as SacreBLEU
 
@@ -356,13 +356,27 @@ def profile(n: int, data_dir: str | None = None) -> None:
 
     hyps, refs = load("big", n, data_dir)
     bleu = BLEU(tokenize="13a")
-    times = dict.fromkeys(["validation", "tokenize + ids (hyp)", "tokenize + ids (refs)", "counting (engine)",
-                           "scoring"], 0.0)
+    times = dict.fromkeys(["validation", "input warnings (CJK share, ' .')", "tokenize + ids (hyp)",
+                           "tokenize + ids (refs)", "counting (engine)", "scoring"], 0.0)
     t = time.perf_counter()
     h = check_text_list(hyps, "hypotheses")
     streams = check_references(refs, len(h))
     present = check_reference_presence(streams)
     times["validation"] = time.perf_counter() - t
+    t = time.perf_counter()
+    try:
+        import warnings
+
+        from bleuscope.bleu import warn_if_tokenized
+        from bleuscope.tokenizers.language import warn_if_mostly_cjk
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warn_if_mostly_cjk(bleu.tokenizer.name, h)
+            warn_if_tokenized(h)
+    except ImportError:  # older layouts without these checks
+        pass
+    times["input warnings (CJK share, ' .')"] = time.perf_counter() - t
     enc = bleu.new_encoder()
     parts = []
     for a in range(0, len(h), CHUNK_SEGMENTS):
@@ -381,10 +395,10 @@ def profile(n: int, data_dir: str | None = None) -> None:
     total = sum(times.values())
     print(f"bleuscope corpus_score phases on {n:,} lines (13a, 1 ref), distinct vocabulary {enc.vocab_size:,}:")
     for k, v in times.items():
-        print(f"  {k:24s} {v:8.2f} s  {100 * v / total:5.1f} %")
+        print(f"  {k:34s} {v:8.2f} s  {100 * v / total:5.1f} %")
     prof = cProfile.Profile()
     prof.enable()
-    BLEU(tokenize="13a").corpus_score(hyps, refs)
+    BLEU(tokenize="13a", force=True).corpus_score(hyps, refs)
     prof.disable()
     pstats.Stats(prof).sort_stats("tottime").print_stats(15)
 
