@@ -13,6 +13,7 @@ import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -32,7 +33,7 @@ class TokenizedInputWarning(UserWarning):
 
 def warn_if_tokenized(hyps: Sequence[str]) -> None:
     """Warn, as sacreBLEU does, when 100 or more hypotheses end in a tokenized period (``" ."``)."""
-    if sum(1 for h in hyps if h.endswith(" .")) >= 100:
+    if sum(map(str.endswith, hyps, repeat(" ."))) >= 100:  # C-level loop over the lines
         warnings.warn(
             "100 or more hypotheses end in a tokenized period (' .'): BLEU expects detokenized text, and "
             "scoring tokenized text may hurt the score; pass force=True if this is intended",
