@@ -82,6 +82,7 @@ def test_sentence_scores_agree_with_sacrebleu_loop(corpus, tok, smooth, eff):
         assert ours.scores[i] == sb.sentence_score(h, seg_refs).score
 
 
+@pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
 @settings(max_examples=100, deadline=None)
 @given(corpora(), st.sampled_from(TOKENIZERS), st.randoms(use_true_random=False))
 def test_statistics_sum_and_permutation_invariance(corpus, tok, rnd):

@@ -12,6 +12,9 @@ from .conftest import all_pairs, expected_rows, read_lines, reference_paths, req
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
+# 13a/intl on the ja/zh/ko targets is part of the parity table; the library rightly warns about it
+pytestmark = pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
+
 ROWS = [r for r in expected_rows() if "mecab" not in r["signature"]] if wmt_available() else []
 
 
