@@ -386,18 +386,23 @@ def test_all_pairs_properties_random_statistics(k, n_seg, data):
 
 
 @requires_wmt
-@pytest.mark.parametrize("testset,pair,tok,order", [("newstest2021", "en-de", "13a", 4),
-                                                    ("generaltest2022", "en-zh", "zh", 5)])
-def test_system_statistics_equals_segment_statistics(testset, pair, tok, order):
+@pytest.mark.parametrize("testset,pair,tok,order,smooth", [("newstest2021", "en-de", "13a", 4, "exp"),
+                                                           ("generaltest2022", "en-zh", "zh", 5, "floor"),
+                                                           ("generaltest2022", "de-en", "13a", 4, "chen-cherry-5")])
+def test_system_statistics_equals_segment_statistics(testset, pair, tok, order, smooth):
     hyps, refs = _load(testset, pair, systems=None)
     hyps = {k: v[:400] for k, v in list(hyps.items())[:3]}
     refs = [r[:400] for r in refs]
     refs[-1][7] = None  # a missing reference: nrefs varies
-    bleu = BLEU(tokenize=tok, max_ngram_order=order)
+    bleu = BLEU(tokenize=tok, max_ngram_order=order, smooth_method=smooth)  # chen-cherry-5 counts N+1-grams
     shared = sg.system_statistics(bleu, list(hyps.values()), refs)
     for seg, h in zip(shared, hyps.values()):
         alone = bleu.segment_statistics(h, refs)
         assert np.array_equal(seg.stats, alone.stats) and np.array_equal(seg.nrefs, alone.nrefs)
+    # every smoothing method works end to end (methods without a sacreBLEU counterpart are scored exactly)
+    res = paired_bootstrap(hyps, refs, metric=bleu, n_samples=50)
+    assert [s.score for s in res] == [bleu.corpus_score(h, refs).score for h in hyps.values()]
+    assert res.systems[1].p_value == paired_bootstrap(dict(zip(hyps, shared)), metric=bleu, n_samples=50).systems[1].p_value
     with pytest.raises(ValueError, match=r"systems\[1\] has 399 lines"):
         sg.system_statistics(bleu, [hyps[k][: 400 - i] for i, k in enumerate(hyps)], refs)
 

@@ -72,6 +72,8 @@ PRECISIONS = ("sacrebleu", "exact")
 _BLOCK_ELEMENTS = 1 << 22
 #: largest integer up to which float32 accumulation of non-negative integers is exact
 _FLOAT32_EXACT = 1 << 24
+#: the smoothing methods sacreBLEU has (others, e.g. Chen & Cherry's, have no float32 counterpart to mimic)
+_SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
 #: does ``Python float * numpy.float32`` stay float32 (numpy >= 2, NEP 50) or promote to float64?
 _SCALARS_STAY_FLOAT32 = (np.float32(1.0) * 1.0).dtype == np.float32
 
@@ -134,8 +136,8 @@ def _bleu_float32(sums: np.ndarray, config: ScoringConfig) -> np.ndarray:
     Mirrors :func:`bleuscope.scoring.compute_scores` step by step, but every ``100. * correct / total``
     (and the smoothing terms) is evaluated as sacreBLEU evaluates it on ``numpy.float32`` scalars.
     """
-    if config.weights is not None:  # no sacreBLEU counterpart: score exactly
-        return compute_scores(sums.astype(np.int64), config).score
+    if config.weights is not None or config.smooth_method not in _SACREBLEU_SMOOTHING:
+        return compute_scores(sums.astype(np.int64), config).score  # no sacreBLEU counterpart: score exactly
     n_ord = config.max_ngram_order
     if sums.shape[1] != 2 + 2 * n_ord:
         raise ValueError(f"statistics have {sums.shape[1]} columns, expected {2 + 2 * n_ord}")
@@ -547,8 +549,9 @@ def system_statistics(bleu, systems: Sequence[Sequence[str]], references, names:
         ref_encs = [encoder.encode([x if x is not None else "" for x in s[a:b]]) for s in streams]
         for k, hyps in enumerate(hyps_list):
             hyp_enc = encoder.encode(hyps[a:b])
-            parts[k].append(engine.segment_statistics(
-                hyp_enc, ref_encs, present[a:b], bleu.max_ngram_order, encoder.vocab_size))
+            # the statistics' order: one more than the BLEU order for smoothing methods that need it
+            order = getattr(bleu, "stats_order", bleu.max_ngram_order)
+            parts[k].append(engine.segment_statistics(hyp_enc, ref_encs, present[a:b], order, encoder.vocab_size))
     return [SegmentStatistics(stats=np.concatenate(p) if len(p) > 1 else p[0], nrefs=nrefs) for p in parts]
 
 
