@@ -8,6 +8,8 @@ scores never share a signature. The version field names bleuscope (``version:ble
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._version import __version__
 
 SHORT_KEYS = {
@@ -28,9 +30,9 @@ def format_signature(fields: dict[str, str], short: bool = False) -> str:
 
 def nrefs_field(counts) -> str:
     """``nrefs`` value from the per-segment reference counts: the count, or ``var`` when it varies."""
-    distinct = set(int(c) for c in counts)
-    if len(distinct) == 1:
-        return str(distinct.pop())
+    counts = np.asarray(counts)
+    if len(counts) and counts.min() == counts.max():
+        return str(int(counts[0]))
     return "var"
 
 

@@ -27,6 +27,9 @@ def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
         except TypeError:
             raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}") from None
     items = list(value)
+    allowed = {str, type(None)} if allow_none else {str}
+    if set(map(type, items)) <= allowed:  # the common case, checked at C speed
+        return items
     for i, item in enumerate(items):
         if isinstance(item, str):
             continue

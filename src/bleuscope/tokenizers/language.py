@@ -13,10 +13,12 @@
 
 from __future__ import annotations
 
+import bisect
 import importlib
 import sys
 import threading
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from .base import BaseTokenizer
@@ -60,18 +62,16 @@ def _caller_stacklevel() -> int:
     return level
 
 
-_CJK_RE = None
-_LETTER_RE = None
+_CJK_STARTS = [a for a, _ in _CJK_LETTER_RANGES]
+
+
+def _is_cjk_letter(cp: int) -> bool:
+    i = bisect.bisect_right(_CJK_STARTS, cp) - 1
+    return i >= 0 and cp <= _CJK_LETTER_RANGES[i][1]
 
 
 def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) -> tuple[int, int]:
     """(CJK letters, all letters) in the first ``max_chars`` characters of ``lines``."""
-    global _CJK_RE, _LETTER_RE
-    if _CJK_RE is None:
-        import regex
-
-        _CJK_RE = regex.compile(f"[{_char_class(_CJK_LETTER_RANGES)}]")
-        _LETTER_RE = regex.compile(r"\p{L}")
     parts, size = [], 0
     for line in lines:
         if line is None:
@@ -81,9 +81,12 @@ def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) ->
         if size >= max_chars:
             break
     sample = "\n".join(parts)[:max_chars]
-    if sample.isascii():  # the common case, at C speed
-        return 0, sum(map(str.isalpha, sample))
-    return len(_CJK_RE.findall(sample)), len(_LETTER_RE.findall(sample))
+    letters = sum(map(str.isalpha, sample))  # C-level; Unicode letters like \p{L} (plus a few marks)
+    if not sample or max(sample) < "\u1100":  # no character in any CJK range: the common case, at C speed
+        return 0, letters
+    # count each distinct character once (Counter is C-accelerated), then test the few distinct ones
+    cjk = sum(n for ch, n in Counter(sample).items() if ch >= "\u1100" and _is_cjk_letter(ord(ch)))
+    return cjk, letters
 
 
 def warn_if_mostly_cjk(tokenizer_name: str, lines: Sequence[str]) -> bool:

@@ -23,9 +23,18 @@ _DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
 def apply_v13a_rules(text: str) -> str:
     """The four substitution rules of mteval-v13a (shared with ``zh``); no padding, no whitespace clean-up."""
     text = text.translate(_PUNCT_TABLE)
-    text = _PERIOD_COMMA_AFTER_NONDIGIT.sub(r"\1 \2 ", text)
-    text = _PERIOD_COMMA_BEFORE_NONDIGIT.sub(r" \1 \2", text)
-    return _DASH_AFTER_DIGIT.sub(r"\1 \2 ", text)
+    # callables instead of "\1 \2 " templates: Python 3.11 expands templates in Python code per match
+    text = _PERIOD_COMMA_AFTER_NONDIGIT.sub(_pair_spaced_after, text)
+    text = _PERIOD_COMMA_BEFORE_NONDIGIT.sub(_pair_spaced_before, text)
+    return _DASH_AFTER_DIGIT.sub(_pair_spaced_after, text)
+
+
+def _pair_spaced_after(m: re.Match) -> str:  # r"\1 \2 "
+    return f"{m[1]} {m[2]} "
+
+
+def _pair_spaced_before(m: re.Match) -> str:  # r" \1 \2"
+    return f" {m[1]} {m[2]}"
 
 
 class Tokenizer13a(WordLocalTokenizer):
