@@ -75,6 +75,26 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def tracemalloc_peak_mb(fn) -> float:
+    """Peak of Python and numpy allocations (tracemalloc) while ``fn()`` runs, in MB."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def standalone_main(run, description: str, quick_help: str) -> None:
+    """``main()`` of a ``bench_<area>.py`` run on its own: ``--quick``, then the same table as ``bench.py``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    args = parser.parse_args()
+    print(format_table(run(quick=args.quick)))
+
+
 def check_rows(rows, module: str) -> list[dict]:
     if not isinstance(rows, list):
         raise TypeError(f"{module}.run() returned {type(rows).__name__}, expected a list of dicts")

@@ -21,10 +21,8 @@ the repetitions and ``peak_mb`` tracemalloc's peak of a separate run.
 
 from __future__ import annotations
 
-import argparse
 import logging
 import time
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -52,12 +50,9 @@ def mbr_samples(n: int = N, segment: int = 5, seed: int = 0) -> list[str]:
 
 
 def _peak_mb(fn) -> float:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    from bench import tracemalloc_peak_mb
+
+    return tracemalloc_peak_mb(fn)
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -108,17 +103,9 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions, smaller sacreBLEU subsample")
-    args = parser.parse_args()
-    rows = run(quick=args.quick)
-    ref = {r["task"]: r["seconds"] for r in rows if r["tool"] == "bleuscope"}
-    for task in dict.fromkeys(r["task"] for r in rows):
-        print(task)
-        for r in (r for r in rows if r["task"] == task):
-            ratio = r["seconds"] / ref[task] if ref.get(task) else float("nan")
-            peak = f"{r['peak_mb']:.1f} MB" if r["peak_mb"] is not None else "-"
-            print(f"  {r['tool']:<14} {r['seconds']:9.3f} s {ratio:8.1f}x {peak:>9}  {r['note']}")
+    from bench import standalone_main
+
+    standalone_main(run, __doc__.splitlines()[0], "fewer repetitions, smaller sacreBLEU subsample")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ Every bleuscope result is checked to be identical to sacreBLEU's (scores, p-valu
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from pathlib import Path
@@ -146,16 +145,9 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="baseline + 2 systems, 2000 AR trials, one repetition")
-    args = parser.parse_args()
-    rows = run(quick=args.quick)
-    ref = {r["task"]: r["seconds"] for r in rows if r["tool"] == "bleuscope"}
-    print(f"{'task':<104} {'tool':<10} {'seconds':>8} {'ratio':>8}")
-    for r in rows:
-        base = ref.get(r["task"])
-        ratio = r["seconds"] / base if base else float("nan")
-        print(f"{r['task']:<104} {r['tool']:<10} {r['seconds']:8.3f} {ratio:7.1f}x  {r['note']}")
+    from bench import standalone_main
+
+    standalone_main(run, __doc__.splitlines()[0], "baseline + 2 systems, 2000 AR trials, one repetition")
 
 
 if __name__ == "__main__":

@@ -21,9 +21,7 @@ repetitions, ``peak_mb`` is tracemalloc's peak of a separate run (Python and num
 
 from __future__ import annotations
 
-import argparse
 import time
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -74,12 +72,9 @@ def _best(fn, repeats: int) -> tuple[float, object]:
 
 
 def _peak_mb(fn) -> float:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    from bench import tracemalloc_peak_mb
+
+    return tracemalloc_peak_mb(fn)
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -146,17 +141,9 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions, peers timed on a subsample")
-    args = parser.parse_args()
-    rows = run(quick=args.quick)
-    ref = {r["task"]: r["seconds"] for r in rows if r["tool"] == "bleuscope"}
-    print(f"{'tool':<16} {'seconds':>9} {'x slower than bleuscope':>24} {'peak MB':>8}  note")
-    for r in rows:
-        base = ref.get(r["task"])
-        ratio = r["seconds"] / base if base else float("nan")
-        peak = f"{r['peak_mb']:.1f}" if r["peak_mb"] is not None else "-"
-        print(f"{r['tool']:<16} {r['seconds']:9.4f} {ratio:24.1f} {peak:>8}  {r['note']}")
+    from bench import standalone_main
+
+    standalone_main(run, __doc__.splitlines()[0], "fewer repetitions, peers timed on a subsample")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ is reported.
 
 from __future__ import annotations
 
-import argparse
 import io
 import tempfile
 import time
@@ -152,16 +151,9 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="two systems per pair, one repetition")
-    args = parser.parse_args()
-    rows = run(quick=args.quick)
-    ref = {r["task"]: r["seconds"] for r in rows if r["tool"] == "bleuscope"}
-    print(f"{'task':<100} {'tool':<10} {'seconds':>8} {'ratio':>7}")
-    for r in rows:
-        base = ref.get(r["task"])
-        ratio = r["seconds"] / base if base and base == base else float("nan")
-        print(f"{r['task']:<100} {r['tool']:<10} {r['seconds']:8.3f} {ratio:7.2f}x  {r['note']}")
+    from bench import standalone_main
+
+    standalone_main(run, __doc__.splitlines()[0], "two systems per pair, one repetition")
 
 
 if __name__ == "__main__":
