@@ -34,10 +34,6 @@ class EncodedLines:
         np.cumsum(self.lengths, out=off[1:])
         return off
 
-    def tokens_of(self, i: int) -> np.ndarray:
-        off = self.offsets
-        return self.ids[off[i]: off[i + 1]]
-
 
 def expand_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Concatenate ``arange(s, s + c)`` for every (s, c) pair, without a Python loop."""
