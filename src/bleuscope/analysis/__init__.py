@@ -1,0 +1,1 @@
+"""Analyses on top of per-segment statistics: significance tests and MBR."""

@@ -1,0 +1,1 @@
+"""Drop-in replacements for other toolkits' BLEU functions (NLTK)."""

@@ -1,0 +1,1 @@
+"""Metrics on additive per-segment statistics (see :mod:`bleuscope.metrics.base`)."""

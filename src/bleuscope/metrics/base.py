@@ -1,0 +1,57 @@
+"""The additive-metric interface every bleuscope metric implements (BLEU, chrF, TER, ...).
+
+A metric is *additive* when its corpus score is a pure function of the column sums of per-segment
+integer statistics rows. Everything above the metrics (significance tests, streaming accumulators, the
+process pool, Ray, the report) only uses this interface, so a new metric plugs in without changes there:
+
+* ``segment_statistics(hypotheses, references)`` -> :class:`SegmentStatistics` (int64 rows + reference
+  count per segment);
+* ``score_rows(rows, float32=False)`` -> float64 score per row, where each row is a (summed) statistics
+  row. ``float32=True`` reproduces sacreBLEU's arithmetic on float32 sums (what its resampling tests do);
+  a metric without a sacreBLEU counterpart may ignore it;
+* ``score_from_statistics(stats, nrefs=None)`` -> the metric's rich score object for the column sums;
+* ``signature_fields(nrefs)`` / ``signature(nrefs, short=False)``;
+* ``name`` (``"BLEU"``, ``"chrF2"``, ``"TER"``), ``higher_is_better`` and ``stats_width``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class SegmentStatistics:
+    """Per-segment sufficient statistics and the number of references each segment was scored against."""
+
+    stats: np.ndarray  # int64 [S, W]
+    nrefs: np.ndarray  # int64 [S]
+
+    def __len__(self) -> int:
+        return len(self.stats)
+
+    def total(self) -> np.ndarray:
+        return self.stats.sum(axis=0)
+
+
+@runtime_checkable
+class AdditiveMetric(Protocol):
+    """See the module docstring."""
+
+    name: str
+    higher_is_better: bool
+
+    @property
+    def stats_width(self) -> int: ...
+
+    def segment_statistics(self, hypotheses, references) -> SegmentStatistics: ...
+
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray: ...
+
+    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None): ...
+
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]: ...
+
+    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str: ...

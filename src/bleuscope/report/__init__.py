@@ -1,0 +1,1 @@
+"""A self-contained HTML report comparing systems (a leaf: nothing imports it)."""
