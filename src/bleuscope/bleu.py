@@ -17,8 +17,9 @@ from itertools import repeat
 
 import numpy as np
 
-from . import engine
-from .encoding import CorpusEncoder
+from .core import backend
+from .core.encoding import CorpusEncoder
+from .core.stats import SegmentStatistics, layout, order_of_width
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
@@ -111,12 +112,13 @@ class BLEUScores:
 
     def __getitem__(self, i: int) -> BLEUScore:
         n = self.precisions.shape[1]
-        n_stat = (self.stats.shape[1] - 2) // 2  # n + 1 for chen-cherry-5/7 (smoothing.py)
+        cols = layout(order_of_width(self.stats.shape[1]))  # n + 1 orders for chen-cherry-5/7 (smoothing.py)
         row = self.stats[i]
         return BLEUScore(
-            score=float(self.scores[i]), counts=row[2: 2 + n].tolist(), totals=row[2 + n_stat: 2 + n_stat + n].tolist(),
-            precisions=self.precisions[i].tolist(), bp=float(self.bp[i]), sys_len=int(row[0]),
-            ref_len=int(row[1]), signature=self.signature,
+            score=float(self.scores[i]), counts=row[cols.correct_upto(n)].tolist(),
+            totals=row[cols.total_upto(n)].tolist(), precisions=self.precisions[i].tolist(),
+            bp=float(self.bp[i]), sys_len=int(row[cols.hyp_len]), ref_len=int(row[cols.ref_len]),
+            signature=self.signature,
         )
 
     def __iter__(self):
@@ -124,20 +126,6 @@ class BLEUScores:
 
     def tolist(self) -> list[float]:
         return self.scores.tolist()
-
-
-@dataclass(frozen=True)
-class SegmentStatistics:
-    """Per-segment sufficient statistics and the reference count per segment."""
-
-    stats: np.ndarray  # int64 [S, 2 + 2N]: hyp_len, ref_len, correct_1..N, total_1..N
-    nrefs: np.ndarray  # int64 [S]
-
-    def __len__(self) -> int:
-        return len(self.stats)
-
-    def total(self) -> np.ndarray:
-        return self.stats.sum(axis=0)
 
 
 def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
@@ -154,6 +142,8 @@ class BLEU:
     ``tokenize=None`` picks the target language's tokenizer (``trg_lang`` zh/ja/ko) or ``13a``.
     ``spm_model`` is the model file (or a folder holding ``<name>.model``) of a SentencePiece tokenizer.
     ``weights`` (beyond sacreBLEU) are per-order weights, non-negative, summing to 1; they set the order.
+    ``engine`` (``"auto"``, ``"native"``, ``"numpy"``) picks the counting engine and ``threads`` its thread
+    count (None: the engine decides); every engine gives the same statistics (:mod:`bleuscope.core.backend`).
     """
 
     def __init__(
@@ -169,7 +159,11 @@ class BLEU:
         trg_lang: str | None = None,
         spm_model: str | os.PathLike | None = None,
         force: bool = False,
+        engine: str = "auto",
+        threads: int | None = None,
     ) -> None:
+        self.engine = backend.check_engine(engine)
+        self.threads = backend.check_threads(threads)
         self.lowercase = check_bool(lowercase, "lowercase")
         self.force = check_bool(force, "force")  # sacreBLEU's switch for the "looks tokenized" warning
         self.effective_order = check_bool(effective_order, "effective_order")
@@ -292,12 +286,17 @@ class BLEU:
         parts = []
         for a in range(0, n_seg, CHUNK_SEGMENTS):
             b = min(n_seg, a + CHUNK_SEGMENTS)
-            hyp_enc = encoder.encode(hyps[a:b])
-            ref_encs = [encoder.encode([x if x is not None else "" for x in s[a:b]]) for s in streams]
-            parts.append(
-                engine.segment_statistics(hyp_enc, ref_encs, present[a:b], self.stats_order, encoder.vocab_size)
-            )
+            parts.append(backend.count_text(
+                hyps[a:b], [s[a:b] for s in streams], tokenizer=self.tokenizer, lowercase=self.lowercase,
+                order=self.stats_order, engine=self.engine, threads=self.threads, encoder=encoder,
+            ))
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+    def count_ids(self, hyp_ids, ref_ids, present=None) -> np.ndarray:
+        """Statistics rows of one chunk of token-id input (see :func:`bleuscope.core.backend.count_ids`)
+        with this scorer's order and engine."""
+        return backend.count_ids(hyp_ids, ref_ids, order=self.stats_order, present=present,
+                                 engine=self.engine, threads=self.threads)
 
     # -- scores ----------------------------------------------------------------------------------------
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> BLEUScore:
@@ -305,12 +304,13 @@ class BLEU:
         stats = np.asarray(stats, dtype=np.int64)
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         res = compute_scores(total[None, :], self.config)
-        n, n_stat = self.max_ngram_order, self.stats_order
+        n, cols = self.max_ngram_order, layout(self.stats_order)
         sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
         return BLEUScore(
-            score=float(res.score[0]), counts=total[2: 2 + n].tolist(), totals=total[2 + n_stat: 2 + n_stat + n].tolist(),
-            precisions=res.precisions[0].tolist(), bp=float(res.bp[0]), sys_len=int(total[0]),
-            ref_len=int(total[1]), signature=sig,
+            score=float(res.score[0]), counts=total[cols.correct_upto(n)].tolist(),
+            totals=total[cols.total_upto(n)].tolist(), precisions=res.precisions[0].tolist(),
+            bp=float(res.bp[0]), sys_len=int(total[cols.hyp_len]), ref_len=int(total[cols.ref_len]),
+            signature=sig,
         )
 
     def corpus_score(

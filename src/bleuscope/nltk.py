@@ -73,7 +73,8 @@ from itertools import chain
 import numpy as np
 
 from . import engine
-from .encoding import CorpusEncoder
+from .core.encoding import CorpusEncoder
+from .core.stats import layout, order_of_width
 from .tokenizers import get_tokenizer
 
 __all__ = [
@@ -256,7 +257,7 @@ def _statistics(list_of_references: list, hypotheses: list, max_order: int) -> n
     """Engine statistics [S, 2 + 2N]: hyp_len, closest ref len (ties to shorter), matches_n, ngrams_n."""
     n_seg = len(hypotheses)
     if n_seg == 0:
-        return np.zeros((0, 2 + 2 * max_order), dtype=np.int64)
+        return layout(max_order).zeros(0)
     nrefs = np.fromiter(map(len, list_of_references), dtype=np.int64, count=n_seg)
     encoder = CorpusEncoder(get_tokenizer("none"))
     parts = []
@@ -700,10 +701,10 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
 def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corpus, custom=None,
                 last_segment=None):
     """Scores (one array per weight set) and the rows returning int 0, from engine statistics."""
-    counted = (stats.shape[1] - 2) // 2
-    hyp_len, ref_len = stats[:, 0], stats[:, 1]
-    matches = stats[:, 2: 2 + counted]
-    ngrams = stats[:, 2 + counted:]
+    cols = layout(order_of_width(stats.shape[1]))
+    hyp_len, ref_len = stats[:, cols.hyp_len], stats[:, cols.ref_len]
+    matches = stats[:, cols.correct]
+    ngrams = stats[:, cols.total]
     denoms = np.maximum(ngrams, 1)
     if corpus:
         last = stats[-1:]
@@ -711,8 +712,8 @@ def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corp
         ref_len = np.array([int(ref_len.sum())], dtype=np.int64)
         matches = np.array([[int(x) for x in matches.sum(axis=0).tolist()]], dtype=object)
         denoms = np.array([[int(x) for x in denoms.sum(axis=0).tolist()]], dtype=object)
-        last_ngrams = last[:, 2 + counted:]
-        last_matches = last[:, 2: 2 + counted]
+        last_ngrams = last[:, cols.total]
+        last_matches = last[:, cols.correct]
     else:
         last_ngrams, last_matches = ngrams, matches
     zero = np.asarray(matches[:, 0] == 0, dtype=bool)

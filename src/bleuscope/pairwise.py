@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .encoding import EncodedLines, expand_ranges
-from .engine import stats_width
+from .core.encoding import EncodedLines, expand_ranges
+from .core.stats import hypothesis_ngram_counts, layout, order_of_width
 from .scoring import compute_scores
 from .validation import check_bool, check_text_list
 
@@ -203,12 +203,12 @@ def _pair_statistics(hyp_lens, ref_lens, matches) -> np.ndarray:
     """Statistics rows, int64 [H * R, 2 + 2N], of hypotheses (row-major) against every reference."""
     n_ord, n_hyp, n_ref = matches.shape
     rows = n_hyp * n_ref
-    stats = np.empty((rows, stats_width(n_ord)), dtype=np.int64)
-    stats[:, 0] = np.repeat(hyp_lens, n_ref)
-    stats[:, 1] = np.tile(ref_lens, n_hyp)
-    stats[:, 2: 2 + n_ord] = matches.reshape(n_ord, rows).T
-    orders = np.arange(1, n_ord + 1, dtype=np.int64)
-    stats[:, 2 + n_ord:] = np.repeat(np.maximum(hyp_lens[:, None] - orders[None, :] + 1, 0), n_ref, axis=0)
+    cols = layout(n_ord)
+    stats = np.empty((rows, cols.width), dtype=np.int64)
+    stats[:, cols.hyp_len] = np.repeat(hyp_lens, n_ref)
+    stats[:, cols.ref_len] = np.tile(ref_lens, n_hyp)
+    stats[:, cols.correct] = matches.reshape(n_ord, rows).T
+    stats[:, cols.total] = np.repeat(hypothesis_ngram_counts(hyp_lens, n_ord), n_ref, axis=0)
     return stats
 
 
@@ -264,8 +264,8 @@ def _score_distinct_rows(stats: np.ndarray, config) -> np.ndarray:
     determined by ``hyp_len, ref_len, correct_1..N`` (the totals follow from ``hyp_len``); these columns
     are packed into one int64 key when their bit widths fit, else rows are compared as raw bytes.
     """
-    n_stat = (stats.shape[1] - 2) // 2  # orders counted (one more than scored for chen-cherry-5/7)
-    cols = stats[:, : 2 + n_stat]
+    # orders counted: one more than scored for chen-cherry-5/7
+    cols = stats[:, : layout(order_of_width(stats.shape[1])).correct.stop]
     widths = [int(c).bit_length() for c in cols.max(axis=0, initial=0)]
     if sum(widths) <= 62:
         key = np.zeros(len(stats), dtype=np.int64)

@@ -65,7 +65,9 @@ def worker_spec(bleu: BLEU) -> tuple:
             ) from None
     # the worker counts ``stats_order`` orders (one more than max_ngram_order for some smoothing methods)
     order = getattr(bleu, "stats_order", bleu.max_ngram_order)
-    return (bleu.tokenize, None if model is None else str(model), factory, bleu.lowercase, order)
+    engine = getattr(bleu, "engine", "auto")
+    threads = getattr(bleu, "threads", None)
+    return (bleu.tokenize, None if model is None else str(model), factory, bleu.lowercase, order, engine, threads)
 
 
 _WORKER_STATE: dict[tuple, tuple] = {}
@@ -77,11 +79,12 @@ def _worker_scorer(spec: tuple):
         from .streaming import _EncoderCache
         from .tokenizers import _REGISTRY, register_tokenizer
 
-        tokenize, model, factory, lowercase, order = spec
+        tokenize, model, factory, lowercase, order, engine, threads = spec
         if factory is not None and _REGISTRY.get(tokenize) != factory:
             register_tokenizer(tokenize, factory)
         extra = {} if model is None else {"spm_model": model}
-        bleu = BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order, **extra)
+        bleu = BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order, engine=engine,
+                    threads=threads, **extra)
         state = (bleu, _EncoderCache(bleu))
         _WORKER_STATE[spec] = state
     return state

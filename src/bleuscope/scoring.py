@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .core.stats import layout
 from .smoothing import CHEN_CHERRY_DEFAULTS, chen_cherry_precisions, is_chen_cherry, stats_order
 
 LOG_ZERO = -9999999999.0  # sacreBLEU's my_log(0)
@@ -75,19 +76,20 @@ def compute_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays:
     stats = np.atleast_2d(np.asarray(stats))
     n_ord = config.max_ngram_order
     n_stat = stats_order(config.smooth_method, n_ord)  # chen-cherry-5/7 also need the (N+1)-gram matches
-    if stats.shape[1] != 2 + 2 * n_stat:
+    cols = layout(n_stat)
+    if stats.shape[1] != cols.width:
         raise ValueError(
-            f"statistics have {stats.shape[1]} columns, expected {2 + 2 * n_stat} for max_ngram_order={n_ord}"
+            f"statistics have {stats.shape[1]} columns, expected {cols.width} for max_ngram_order={n_ord}"
             + (f" with smooth_method={config.smooth_method!r} (orders 1..{n_stat})" if n_stat != n_ord else "")
         )
     n_rows = stats.shape[0]
-    sys_len, ref_len = stats[:, 0], stats[:, 1]
-    correct = stats[:, 2: 2 + n_ord].astype(np.float64)
-    total = stats[:, 2 + n_ord:].astype(np.float64)
+    sys_len, ref_len = stats[:, cols.hyp_len], stats[:, cols.ref_len]
+    correct = stats[:, cols.correct_upto(n_ord)].astype(np.float64)
+    total = stats[:, cols.total_upto(n_ord)].astype(np.float64)
     bp = brevity_penalty(sys_len, ref_len)
 
     method, value = config.smooth_method, config.smooth_value
-    any_match = (stats[:, 2: 2 + n_ord] != 0).any(axis=1)  # early exit of sacreBLEU #141
+    any_match = (stats[:, cols.correct_upto(n_ord)] != 0).any(axis=1)  # early exit of sacreBLEU #141
     precisions = np.zeros((n_rows, n_ord), dtype=np.float64)
     running = any_match.copy()  # rows still inside the order loop (no `break` yet)
     eff_order = np.full(n_rows, n_ord, dtype=np.int64)

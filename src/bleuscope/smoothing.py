@@ -39,6 +39,8 @@ import math
 
 import numpy as np
 
+from .core.stats import layout, order_of_width
+
 #: method -> default parameter (None: the method takes none)
 CHEN_CHERRY_DEFAULTS: dict[str, float | None] = {
     "chen-cherry-1": 0.1,
@@ -111,10 +113,10 @@ def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, 
     """
     if value is None:
         value = CHEN_CHERRY_DEFAULTS[method]
-    n_stat = (stats.shape[1] - 2) // 2
-    hyp_len = stats[:, 0]
-    matches = stats[:, 2: 2 + n_stat].astype(np.float64)
-    ngrams = stats[:, 2 + n_stat: 2 + 2 * n_stat].astype(np.float64)
+    cols = layout(order_of_width(stats.shape[1]))
+    hyp_len = stats[:, cols.hyp_len]
+    matches = stats[:, cols.correct].astype(np.float64)
+    ngrams = stats[:, cols.total].astype(np.float64)
     m, l = matches[:, :max_order], ngrams[:, :max_order]
     n_rows = len(stats)
 

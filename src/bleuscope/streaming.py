@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from .bleu import BLEU, CHUNK_SEGMENTS, BLEUScore, SegmentStatistics, warn_if_tokenized
-from .encoding import CorpusEncoder
-from .engine import stats_width
+from .core.encoding import CorpusEncoder
+from .core.stats import stats_width
 from .tokenizers.language import warn_if_mostly_cjk
 from .validation import check_reference_presence
 

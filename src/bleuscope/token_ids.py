@@ -28,9 +28,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import engine
 from .bleu import CHUNK_SEGMENTS, BLEU, BLEUScore
-from .encoding import EncodedLines, expand_ranges
+from .core import backend
+from .core.encoding import EncodedLines, expand_ranges
 from .pairwise import slice_lines
 from .scoring import compute_scores
 from .signature import nrefs_field
@@ -275,27 +275,15 @@ class TokenBLEU:
         return self._statistics(hyp_ids, hyp_lens, streams, present), nrefs_field(present.sum(axis=1))
 
     def _statistics(self, hyp_ids, hyp_lens, streams, present) -> np.ndarray:
-        parts = [hyp_ids] + [s[0] for s in streams]
-        low = min(int(p.min()) for p in parts if len(p)) if any(len(p) for p in parts) else 0
-        high = max(int(p.max()) for p in parts if len(p)) if any(len(p) for p in parts) else 0
-        n_tok = sum(len(p) for p in parts) + len(hyp_lens) + 1
-        if low < 0 or (high + 1) >= _INT64_MAX // (4 * n_tok):
-            # the engine packs (rank, token) pairs into int64: give it dense ids instead
-            _, inverse = np.unique(np.concatenate(parts), return_inverse=True)
-            inverse = inverse.reshape(-1)
-            cuts = np.cumsum([len(p) for p in parts])[:-1]
-            parts = np.split(inverse.astype(np.int64), cuts)
-            high = int(inverse.max(initial=-1))
-        vocab = high + 1
-        hyp = EncodedLines(ids=parts[0], lengths=hyp_lens)
-        refs = [EncodedLines(ids=p, lengths=s[1]) for p, s in zip(parts[1:], streams)]
+        hyp = EncodedLines(ids=hyp_ids, lengths=hyp_lens)
+        refs = [EncodedLines(ids=ids, lengths=lens) for ids, lens in streams]
         bounds = _chunk_bounds(hyp_lens + sum(s[1] for s in streams))
+        count = self.bleu.count_ids
         if len(bounds) == 2:
-            return engine.segment_statistics(hyp, refs, present, self.stats_order, vocab)
+            return count(hyp, refs, present)
         out = []
         for a, b in zip(bounds[:-1], bounds[1:]):
-            out.append(engine.segment_statistics(
-                slice_lines(hyp, a, b), [slice_lines(r, a, b) for r in refs], present[a:b], self.stats_order, vocab))
+            out.append(count(slice_lines(hyp, a, b), [slice_lines(r, a, b) for r in refs], present[a:b]))
         return np.concatenate(out)
 
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:

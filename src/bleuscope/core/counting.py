@@ -1,6 +1,8 @@
-"""The counting engine: per-segment BLEU sufficient statistics from token ids, vectorized with numpy.
+"""The numpy counting engine: per-segment BLEU sufficient statistics from token ids.
 
-Statistics layout (one int64 row per segment, as in sacreBLEU)::
+This is the reference implementation behind :mod:`bleuscope.core.backend` (the compiled core, when
+present, must give the same rows). Statistics layout (:mod:`bleuscope.core.stats`), one int64 row per
+segment, as in sacreBLEU::
 
     [hyp_len, ref_len, correct_1 .. correct_N, total_1 .. total_N]
 
@@ -24,12 +26,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from .encoding import EncodedLines, expand_ranges
+from .stats import layout, stats_width
 
 _INT64_MAX = np.iinfo(np.int64).max
-
-
-def stats_width(max_order: int) -> int:
-    return 2 + 2 * max_order
 
 
 def closest_ref_lengths(hyp_lens: np.ndarray, ref_lens: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -125,15 +124,16 @@ def segment_statistics(
     vocab_size: int,
 ) -> np.ndarray:
     """Sufficient statistics, int64 [S, 2 + 2N]; ``present`` is bool [S, K] (False = missing reference)."""
+    cols = layout(max_order)
     n_seg = len(hyp.lengths)
-    out = np.zeros((n_seg, stats_width(max_order)), dtype=np.int64)
+    out = cols.zeros(n_seg)
     if n_seg == 0:
         return out
     hyp_lens = hyp.lengths.astype(np.int64)
     ref_lens = np.stack([r.lengths for r in refs], axis=1).astype(np.int64)
-    out[:, 0] = hyp_lens
-    out[:, 1] = closest_ref_lengths(hyp_lens, ref_lens, present)
-    out[:, 2: 2 + max_order] = match_counts(hyp, refs, max_order, vocab_size)
-    orders = np.arange(1, max_order + 1, dtype=np.int64)
-    out[:, 2 + max_order:] = np.maximum(hyp_lens[:, None] - orders[None, :] + 1, 0)
+    cols.fill_lengths_and_totals(out, hyp_lens, closest_ref_lengths(hyp_lens, ref_lens, present))
+    out[:, cols.correct] = match_counts(hyp, refs, max_order, vocab_size)
     return out
+
+
+__all__ = ["closest_ref_lengths", "match_counts", "segment_statistics", "stats_width"]

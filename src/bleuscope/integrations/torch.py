@@ -23,6 +23,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without torch
 import numpy as np
 
 from ..bleu import BLEUScore
+from ..core.stats import stats_width
 from ..token_ids import TokenBLEU
 
 __all__ = ["TokenBLEUMetric", "corpus_bleu", "sentence_bleu", "to_numpy"]
@@ -86,7 +87,7 @@ class TokenBLEUMetric(torch.nn.Module):
             raise TypeError(f"sync_on_compute must be True or False, got {sync_on_compute!r}")
         self.sync_on_compute = sync_on_compute
         self.process_group = process_group
-        width = 2 + 2 * self.scorer.stats_order
+        width = stats_width(self.scorer.stats_order)
         self.register_buffer("stats", torch.zeros(width, dtype=torch.int64))
         self.n_segments = 0
 

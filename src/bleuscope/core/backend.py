@@ -1,0 +1,197 @@
+"""The one seam where text or token ids become BLEU statistics rows.
+
+Every path (the scorer, significance, streaming, the process pool, token ids, the NLTK module, the CLI)
+turns its input into statistics through :func:`count_text` or :func:`count_ids`, one chunk at a time
+(:mod:`bleuscope.core.pipeline` owns the chunk loop). The engine is chosen here:
+
+* ``"numpy"``: the reference implementation (:mod:`bleuscope.core.encoding` + :mod:`bleuscope.core.counting`);
+* ``"native"``: the compiled core (``bleuscope._core``); an error when it is not built;
+* ``"auto"``: the compiled core when it is available and can do the job, numpy otherwise.
+
+Both engines return the same rows, int64 ``[S, 2 + 2 * order]``: ``[hyp_len, ref_len, correct_1..order,
+total_1..order]`` (:mod:`bleuscope.core.stats`). Inputs are validated by the callers.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy and the encoder are imported when something is counted
+    import numpy as np
+
+    from ..tokenizers.base import BaseTokenizer
+    from .encoding import CorpusEncoder, EncodedLines
+
+#: accepted values of the ``engine`` option
+ENGINES = ("auto", "native", "numpy")
+
+_INT64_MAX = (1 << 63) - 1
+_native_module = None
+_native_checked = False
+
+
+class NativeEngineUnavailableError(RuntimeError):
+    """``engine="native"`` was asked for, but the compiled core is not built in this installation."""
+
+
+def native_available() -> bool:
+    """Whether the compiled core (``bleuscope._core``) can be imported (tried once, lazily)."""
+    return _native() is not None
+
+
+def native_supports(job: str) -> bool:
+    """Whether the compiled core can do ``job`` (``"text"`` or ``"ids"``): it is built and exposes
+    ``count_text`` / ``count_ids``."""
+    core = _native()
+    return core is not None and hasattr(core, f"count_{job}")
+
+
+def _native():
+    global _native_module, _native_checked
+    if not _native_checked:
+        try:
+            from .. import _core  # type: ignore[attr-defined]
+        except ImportError:
+            _core = None
+        _native_module, _native_checked = _core, True
+    return _native_module
+
+
+def check_engine(engine) -> str:
+    """``engine`` validated (one of :data:`ENGINES`); ``"native"`` also checks that the core is built."""
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(map(repr, ENGINES))}, got {engine!r}")
+    if engine == "native" and not native_available():
+        raise NativeEngineUnavailableError(
+            "engine='native' needs bleuscope's compiled core (bleuscope._core), which is not built in this "
+            "installation; use engine='auto' or engine='numpy', or install bleuscope with its Rust extension"
+        )
+    return engine
+
+
+def check_threads(threads) -> int | None:
+    """``threads`` validated: None (the engine decides) or a positive integer."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"threads must be a positive integer or None, got {threads!r}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    return int(threads)
+
+
+def resolve_engine(engine: str = "auto", job: str = "text") -> str:
+    """The engine that will do ``job`` (``"text"`` or ``"ids"``): ``"native"`` or ``"numpy"``."""
+    engine = check_engine(engine)
+    if engine == "auto":
+        return "native" if native_supports(job) else "numpy"
+    if engine == "native" and not native_supports(job):
+        raise NativeEngineUnavailableError(f"the compiled core of this installation cannot count {job} input; "
+                                           "use engine='auto' or engine='numpy'")
+    return engine
+
+
+def count_text(
+    hyps: list[str],
+    ref_streams: list[list[str | None]],
+    *,
+    tokenizer: BaseTokenizer,
+    lowercase: bool,
+    order: int,
+    engine: str = "auto",
+    threads: int | None = None,
+    encoder: CorpusEncoder | None = None,
+) -> np.ndarray:
+    """Statistics rows of hypotheses against reference streams (``ref_streams[k][i]``: reference k of
+    segment i; ``None`` = missing: no n-grams, not a length candidate).
+
+    ``encoder`` (a :class:`~bleuscope.core.encoding.CorpusEncoder` for the same tokenizer and case) keeps
+    the tokenization cache across calls; the numpy engine creates one per call without it.
+    """
+    check_threads(threads)
+    if resolve_engine(engine, "text") == "native":
+        return _native().count_text(
+            hyps, ref_streams, tokenizer=tokenizer, lowercase=lowercase, order=order, threads=threads
+        )
+    from .counting import segment_statistics
+    from .encoding import CorpusEncoder
+
+    if encoder is None:
+        encoder = CorpusEncoder(tokenizer, lowercase)
+    present = _presence(ref_streams, len(hyps))
+    hyp_enc = encoder.encode(hyps)
+    ref_encs = [encoder.encode([x if x is not None else "" for x in s]) for s in ref_streams]
+    return segment_statistics(hyp_enc, ref_encs, present, order, encoder.vocab_size)
+
+
+def count_ids(
+    hyp_ids: EncodedLines,
+    ref_ids: Sequence[EncodedLines],
+    *,
+    order: int,
+    present: np.ndarray | None = None,
+    engine: str = "auto",
+    threads: int | None = None,
+) -> np.ndarray:
+    """Statistics rows from token ids: flat ids + lengths per stream (:class:`EncodedLines`).
+
+    ``hyp_ids.ids`` holds the hypotheses' ids back to back, ``hyp_ids.lengths[i]`` of them belong to
+    segment i; ``ref_ids[k]`` is reference stream k in the same form. ``present`` (bool ``[S, K]``, default
+    all True) marks missing references, whose length must be 0. Ids may be any integers of one numpy
+    integer dtype (int64, or uint64 up to 2**64 - 1); equal ids are equal tokens.
+    """
+    check_threads(threads)
+    if resolve_engine(engine, "ids") == "native":
+        return _native().count_ids(hyp_ids, ref_ids, order=order, present=present, threads=threads)
+    import numpy as np
+
+    from .counting import segment_statistics
+    from .encoding import EncodedLines
+
+    n_seg = len(hyp_ids.lengths)
+    if present is None:
+        present = np.ones((n_seg, len(ref_ids)), dtype=bool)
+    parts = [hyp_ids.ids] + [r.ids for r in ref_ids]
+    sizes = [len(p) for p in parts]
+    n_tok = sum(sizes)
+    if n_tok:
+        low = min(int(p.min()) for p in parts if len(p))
+        high = max(int(p.max()) for p in parts if len(p))
+    else:
+        low = high = 0
+    if low < 0 or (high + 1) >= _INT64_MAX // (4 * (n_tok + n_seg + 1)):
+        # the numpy engine packs (rank, token) pairs into int64: give it dense ids instead
+        _, inverse = np.unique(np.concatenate(parts), return_inverse=True)
+        dense = inverse.reshape(-1).astype(np.int64)
+        parts = np.split(dense, np.cumsum(sizes)[:-1])
+        high = int(dense.max(initial=-1))
+    else:
+        parts = [p.astype(np.int64, copy=False) for p in parts]
+    hyp = EncodedLines(ids=parts[0], lengths=hyp_ids.lengths)
+    refs = [EncodedLines(ids=p, lengths=r.lengths) for p, r in zip(parts[1:], ref_ids)]
+    return segment_statistics(hyp, refs, present, order, high + 1)
+
+
+def _presence(ref_streams, n_seg: int):
+    import numpy as np
+
+    present = np.ones((n_seg, len(ref_streams)), dtype=bool)
+    for k, stream in enumerate(ref_streams):
+        if None in stream:
+            present[:, k] = [x is not None for x in stream]
+    return present
+
+
+__all__ = [
+    "ENGINES",
+    "NativeEngineUnavailableError",
+    "check_engine",
+    "check_threads",
+    "count_ids",
+    "count_text",
+    "native_available",
+    "native_supports",
+    "resolve_engine",
+]

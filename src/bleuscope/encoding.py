@@ -1,0 +1,7 @@
+"""Former location of :mod:`bleuscope.core.encoding`; importing this path gives that same module."""
+
+import sys
+
+from .core import encoding
+
+sys.modules[__name__] = encoding
