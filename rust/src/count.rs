@@ -1,0 +1,401 @@
+//! Per-segment BLEU statistics: clipped n-gram matches against any number of references.
+//!
+//! No global vocabulary: each segment interns its hypothesis tokens into local dense ids (hash + byte
+//! comparison); reference tokens are only looked up, since an n-gram absent from the hypothesis cannot
+//! match. Order n+1 ids are interned from (order-n id, next token id) pairs, so every order costs one
+//! table pass, and an n-gram whose prefix never matched is dropped before the next order.
+
+use crate::table::{BytesTable, U64Table, NONE};
+
+/// Tokens of one line: bytes in `buf`, one `(start, end)` range per token.
+#[derive(Clone, Copy)]
+pub struct TokenSpans<'a> {
+    pub buf: &'a [u8],
+    pub spans: &'a [(u32, u32)],
+}
+
+/// Width of a statistics row counting orders `1..=order`: `[hyp_len, ref_len, correct.., total..]`.
+pub fn row_width(order: usize) -> usize {
+    2 + 2 * order
+}
+
+/// Length of the reference closest to `hyp_len`, ties to the shorter one (sacreBLEU); 0 without any.
+pub fn closest_ref_len(hyp_len: usize, ref_lens: impl IntoIterator<Item = usize>) -> usize {
+    let mut best: Option<(usize, usize)> = None; // (diff, len)
+    for r in ref_lens {
+        let d = hyp_len.abs_diff(r);
+        best = match best {
+            Some((bd, bl)) if bd < d || (bd == d && bl <= r) => Some((bd, bl)),
+            _ => Some((d, r)),
+        };
+    }
+    best.map_or(0, |(_, l)| l)
+}
+
+/// Reusable state for counting one segment after another (one per thread).
+pub struct SegmentCounter {
+    order: usize,
+    words: BytesTable,
+    ids: U64Table,
+    pairs: U64Table,
+    hyp_tok: Vec<u32>,
+    hyp: Vec<u32>,
+    ref_tok: Vec<Vec<u32>>,
+    refs: Vec<Vec<u32>>,
+    n_refs: usize,
+    hyp_count: Vec<u32>,
+    max_ref_count: Vec<u32>,
+    ref_count: Vec<u32>,
+}
+
+impl SegmentCounter {
+    pub fn new(order: usize) -> Self {
+        assert!(order >= 1, "n-gram order must be at least 1");
+        SegmentCounter {
+            order,
+            words: BytesTable::default(),
+            ids: U64Table::default(),
+            pairs: U64Table::default(),
+            hyp_tok: Vec::new(),
+            hyp: Vec::new(),
+            ref_tok: Vec::new(),
+            refs: Vec::new(),
+            n_refs: 0,
+            hyp_count: Vec::new(),
+            max_ref_count: Vec::new(),
+            ref_count: Vec::new(),
+        }
+    }
+
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    fn next_ref(&mut self) -> &mut Vec<u32> {
+        if self.ref_tok.len() == self.n_refs {
+            self.ref_tok.push(Vec::new());
+            self.refs.push(Vec::new());
+        }
+        self.n_refs += 1;
+        let v = &mut self.ref_tok[self.n_refs - 1];
+        v.clear();
+        v
+    }
+
+    /// Statistics row of text tokens; `None` references are missing.
+    pub fn count_text(
+        &mut self,
+        hyp: TokenSpans<'_>,
+        refs: &[Option<TokenSpans<'_>>],
+        row: &mut [i64],
+    ) {
+        let bufs = [hyp.buf];
+        self.words.reset(hyp.spans.len());
+        self.hyp_tok.clear();
+        for &(s, e) in hyp.spans {
+            let id = self.words.intern(&bufs, 0, s, e);
+            self.hyp_tok.push(id);
+        }
+        self.n_refs = 0;
+        for r in refs.iter().flatten() {
+            let words = std::mem::take(&mut self.words);
+            let out = self.next_ref();
+            out.extend(
+                r.spans
+                    .iter()
+                    .map(|&(s, e)| words.get(&bufs, &r.buf[s as usize..e as usize])),
+            );
+            self.words = words;
+        }
+        self.finish(self.words.len(), row);
+    }
+
+    /// Statistics row of integer token ids; `None` references are missing.
+    pub fn count_ids(&mut self, hyp: &[u64], refs: &[Option<&[u64]>], row: &mut [i64]) {
+        self.ids.reset(hyp.len());
+        self.hyp_tok.clear();
+        for &t in hyp {
+            let id = self.ids.intern(t);
+            self.hyp_tok.push(id);
+        }
+        self.n_refs = 0;
+        for r in refs.iter().flatten() {
+            let ids = std::mem::take(&mut self.ids);
+            let out = self.next_ref();
+            out.extend(r.iter().map(|&t| ids.get(t)));
+            self.ids = ids;
+        }
+        self.finish(self.ids.len(), row);
+    }
+
+    /// Fills `row` from `hyp_tok` (dense ids `0..n_ids`) and the first `n_refs` entries of `ref_tok`.
+    fn finish(&mut self, mut n_ids: usize, row: &mut [i64]) {
+        let order = self.order;
+        assert_eq!(row.len(), row_width(order), "statistics row width");
+        let n_h = self.hyp_tok.len();
+        row.fill(0);
+        row[0] = n_h as i64;
+        row[1] = closest_ref_len(n_h, self.ref_tok[..self.n_refs].iter().map(Vec::len)) as i64;
+        for n in 1..=order {
+            row[1 + order + n] = (n_h + 1).saturating_sub(n) as i64;
+        }
+        if n_h == 0 || self.n_refs == 0 {
+            return;
+        }
+        self.hyp.clear();
+        self.hyp.extend_from_slice(&self.hyp_tok);
+        for k in 0..self.n_refs {
+            let (tok, cur) = (&self.ref_tok[k], &mut self.refs[k]);
+            cur.clear();
+            cur.extend_from_slice(tok);
+        }
+        for n in 1..=order {
+            if n > 1 {
+                if n_h < n {
+                    break;
+                }
+                n_ids = self.next_order(n);
+            }
+            let correct = self.clipped_matches(n_ids);
+            row[1 + n] = correct as i64;
+            if correct == 0 || n == order {
+                break;
+            }
+            // an n-gram that never matched cannot start a matching (n+1)-gram
+            for id in self.hyp.iter_mut() {
+                if *id != NONE && self.max_ref_count[*id as usize] == 0 {
+                    *id = NONE;
+                }
+            }
+        }
+    }
+
+    /// Turns the order n-1 ids in `hyp`/`refs` into order n ids; returns the number of hypothesis ids.
+    fn next_order(&mut self, n: usize) -> usize {
+        let n_grams = self.hyp_tok.len() + 1 - n;
+        self.pairs.reset(n_grams);
+        let pairs = &mut self.pairs;
+        for i in 0..n_grams {
+            let p = self.hyp[i];
+            self.hyp[i] = if p == NONE {
+                NONE
+            } else {
+                pairs.intern(((p as u64) << 32) | self.hyp_tok[i + n - 1] as u64)
+            };
+        }
+        self.hyp.truncate(n_grams);
+        for k in 0..self.n_refs {
+            let (tok, cur) = (&self.ref_tok[k], &mut self.refs[k]);
+            let m = (tok.len() + 1).saturating_sub(n);
+            for i in 0..m {
+                let (p, t) = (cur[i], tok[i + n - 1]);
+                cur[i] = if p == NONE || t == NONE {
+                    NONE
+                } else {
+                    pairs.get(((p as u64) << 32) | t as u64)
+                };
+            }
+            cur.truncate(m);
+        }
+        pairs.len()
+    }
+
+    /// Sum over hypothesis n-grams of min(count in hypothesis, max count in one reference).
+    fn clipped_matches(&mut self, n_ids: usize) -> u64 {
+        let (hc, mc, rc) = (
+            &mut self.hyp_count,
+            &mut self.max_ref_count,
+            &mut self.ref_count,
+        );
+        for v in [&mut *hc, &mut *mc, &mut *rc] {
+            v.clear();
+            v.resize(n_ids, 0);
+        }
+        for &id in &self.hyp {
+            if id != NONE {
+                hc[id as usize] += 1;
+            }
+        }
+        for cur in &self.refs[..self.n_refs] {
+            for &id in cur {
+                if id != NONE {
+                    rc[id as usize] += 1;
+                }
+            }
+            for &id in cur {
+                if id != NONE {
+                    let i = id as usize;
+                    if rc[i] > mc[i] {
+                        mc[i] = rc[i];
+                    }
+                    rc[i] = 0;
+                }
+            }
+        }
+        hc.iter()
+            .zip(mc.iter())
+            .map(|(&h, &m)| h.min(m) as u64)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn spans(text: &str) -> (Vec<u8>, Vec<(u32, u32)>) {
+        let mut sp = Vec::new();
+        let mut pos = 0usize;
+        for w in text.split(' ') {
+            if !w.is_empty() {
+                sp.push((pos as u32, (pos + w.len()) as u32));
+            }
+            pos += w.len() + 1;
+        }
+        (text.as_bytes().to_vec(), sp)
+    }
+
+    /// Straightforward reference: n-gram maps per reference, max, clip.
+    fn naive(hyp: &[&str], refs: &[Option<Vec<&str>>], order: usize) -> Vec<i64> {
+        let mut row = vec![0i64; row_width(order)];
+        row[0] = hyp.len() as i64;
+        row[1] = closest_ref_len(hyp.len(), refs.iter().flatten().map(Vec::len)) as i64;
+        for n in 1..=order {
+            let grams = |t: &[&str]| {
+                let mut m: HashMap<Vec<String>, i64> = HashMap::new();
+                for w in t.windows(n) {
+                    *m.entry(w.iter().map(|s| s.to_string()).collect())
+                        .or_default() += 1;
+                }
+                m
+            };
+            let h = grams(hyp);
+            let mut mx: HashMap<Vec<String>, i64> = HashMap::new();
+            for r in refs.iter().flatten() {
+                for (g, c) in grams(r) {
+                    let e = mx.entry(g).or_default();
+                    *e = (*e).max(c);
+                }
+            }
+            row[1 + n] = h
+                .iter()
+                .map(|(g, c)| (*c).min(*mx.get(g).unwrap_or(&0)))
+                .sum();
+            row[1 + order + n] = (hyp.len() + 1).saturating_sub(n) as i64;
+        }
+        row
+    }
+
+    fn check(hyp: &str, refs: &[Option<&str>], order: usize) {
+        let (hb, hs) = spans(hyp);
+        let owned: Vec<Option<(Vec<u8>, Vec<(u32, u32)>)>> =
+            refs.iter().map(|r| r.map(spans)).collect();
+        let ref_spans: Vec<Option<TokenSpans>> = owned
+            .iter()
+            .map(|o| o.as_ref().map(|(b, s)| TokenSpans { buf: b, spans: s }))
+            .collect();
+        let mut c = SegmentCounter::new(order);
+        let mut row = vec![0i64; row_width(order)];
+        c.count_text(
+            TokenSpans {
+                buf: &hb,
+                spans: &hs,
+            },
+            &ref_spans,
+            &mut row,
+        );
+        let hw: Vec<&str> = hyp.split(' ').filter(|w| !w.is_empty()).collect();
+        let rw: Vec<Option<Vec<&str>>> = refs
+            .iter()
+            .map(|r| r.map(|r| r.split(' ').filter(|w| !w.is_empty()).collect()))
+            .collect();
+        let expected = naive(&hw, &rw, order);
+        assert_eq!(row, expected, "text {hyp:?} vs {refs:?}");
+        // the same through integer ids
+        let mut vocab: HashMap<&str, u64> = HashMap::new();
+        let mut id = |w: &'static str| -> u64 {
+            let n = vocab.len() as u64;
+            *vocab
+                .entry(w)
+                .or_insert(n.wrapping_mul(0x1234_5678_9abc_def1))
+        };
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+        let hid: Vec<u64> = hw.iter().map(|w| id(leak(w))).collect();
+        let rid: Vec<Option<Vec<u64>>> = rw
+            .iter()
+            .map(|r| r.as_ref().map(|r| r.iter().map(|w| id(leak(w))).collect()))
+            .collect();
+        let rid_ref: Vec<Option<&[u64]>> = rid.iter().map(|r| r.as_deref()).collect();
+        let mut row2 = vec![0i64; row_width(order)];
+        c.count_ids(&hid, &rid_ref, &mut row2);
+        assert_eq!(row2, expected, "ids {hyp:?} vs {refs:?}");
+    }
+
+    #[test]
+    fn clipping_and_lengths() {
+        check(
+            "the the the the",
+            &[Some("the cat"), Some("the the cat")],
+            4,
+        );
+        check(
+            "the cat sat on the mat",
+            &[Some("the cat sat on the mat")],
+            4,
+        );
+        check("a b c d e", &[Some("a b x d e"), None, Some("b c d")], 5);
+        check("", &[Some("a b")], 4);
+        check("a b", &[Some("")], 4);
+        check("a b", &[None, None], 4);
+        check("x y z", &[Some("a b c d e f"), Some("a")], 3);
+        check(
+            "a b a b a b",
+            &[Some("b a b a"), Some("a b a b a b a b")],
+            5,
+        );
+    }
+
+    #[test]
+    fn closest_length_ties_go_to_the_shorter() {
+        assert_eq!(closest_ref_len(5, [7, 3]), 3);
+        assert_eq!(closest_ref_len(5, [3, 7]), 3);
+        assert_eq!(closest_ref_len(5, [6, 4, 5]), 5);
+        assert_eq!(closest_ref_len(5, []), 0);
+    }
+
+    #[test]
+    fn pseudo_random_segments_match_the_naive_count() {
+        let words = ["a", "b", "c", "dd", "e", "ff", "a b"];
+        let mut state = 12345u64;
+        let mut next = |m: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % m as u64) as usize
+        };
+        for _ in 0..300 {
+            let line = |next: &mut dyn FnMut(usize) -> usize| {
+                let n = next(12);
+                (0..n)
+                    .map(|_| words[next(words.len())])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let hyp = line(&mut next);
+            let n_refs = next(4);
+            let refs: Vec<Option<String>> = (0..n_refs)
+                .map(|_| {
+                    if next(5) == 0 {
+                        None
+                    } else {
+                        Some(line(&mut next))
+                    }
+                })
+                .collect();
+            let refs_str: Vec<Option<&str>> = refs.iter().map(|r| r.as_deref()).collect();
+            let order = 1 + next(5);
+            check(&hyp, &refs_str, order);
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! The Python module `bleuscope._core`: thin bindings over the counting core. Inputs are read straight
+//! from Python objects (str data as UTF-8, numpy buffers), the GIL is released around the counting, and a
+//! Rust panic becomes a Python RuntimeError.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyString};
+
+use crate::count::{row_width, SegmentCounter, TokenSpans};
+use crate::par::fill_rows;
+use crate::text::{count_lines, Line};
+use crate::tok::Tokenizer;
+
+/// Lines longer than this are refused (token offsets are 32-bit; lowercasing can grow a line).
+const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
+/// Highest n-gram order accepted (guards allocations sized by the order).
+const MAX_ORDER: usize = 64;
+
+fn as_list<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    match obj.cast::<PyList>() {
+        Ok(list) => Ok(list.clone()),
+        Err(_) => Ok(PyList::new(
+            obj.py(),
+            obj.try_iter()?.collect::<PyResult<Vec<_>>>()?,
+        )?),
+    }
+}
+
+fn check_order(order: usize) -> PyResult<()> {
+    if !(1..=MAX_ORDER).contains(&order) {
+        return Err(PyValueError::new_err(format!(
+            "order must be in 1..={MAX_ORDER}, got {order}"
+        )));
+    }
+    Ok(())
+}
+
+/// Runs `f` without the GIL; a panic inside becomes a RuntimeError.
+fn run_detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyResult<T> {
+    py.detach(|| catch_unwind(AssertUnwindSafe(f)))
+        .map_err(|e| {
+            let msg = e
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| e.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            PyRuntimeError::new_err(format!("internal error in bleuscope._core: {msg}"))
+        })
+}
+
+/// The `Line` of a Python object; `what`/`index` name it in errors.
+fn line_of<'a>(
+    item: &'a Bound<'_, PyAny>,
+    allow_none: bool,
+    what: &str,
+    index: usize,
+) -> PyResult<Line<'a>> {
+    if let Ok(s) = item.cast::<PyString>() {
+        return Ok(match s.to_str() {
+            Ok(text) if text.len() > MAX_LINE_BYTES => {
+                return Err(PyValueError::new_err(format!(
+                    "{what}[{index}] is {} bytes long; lines of at most {MAX_LINE_BYTES} bytes are supported",
+                    text.len()
+                )))
+            }
+            Ok(text) => Line::Text(text),
+            // e.g. lone surrogates: not UTF-8, so only the Python tokenizer can take it
+            Err(_) => Line::Python,
+        });
+    }
+    if allow_none && item.is_none() {
+        return Ok(Line::Missing);
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what}[{index}] must be a str{}, got {}",
+        if allow_none { " or None" } else { "" },
+        item.get_type().name()?
+    )))
+}
+
+/// Bytes of a token returned by the Python tokenizer (surrogates kept as their UTF-8-like bytes).
+fn token_bytes(tok: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
+    let s = tok.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "the fallback tokenizer returned a {} token, expected str",
+            tok.get_type()
+        ))
+    })?;
+    match s.to_str() {
+        Ok(t) => out.extend_from_slice(t.as_bytes()),
+        Err(_) => {
+            let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            out.extend_from_slice(b.cast::<PyBytes>()?.as_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// Tokens (a Python list of str) into a byte buffer and spans.
+fn tokens_into(
+    tokens: &Bound<'_, PyAny>,
+    buf: &mut Vec<u8>,
+    spans: &mut Vec<(u32, u32)>,
+) -> PyResult<()> {
+    buf.clear();
+    spans.clear();
+    for tok in tokens.try_iter()? {
+        let start = buf.len();
+        token_bytes(&tok?, buf)?;
+        if buf.len() > MAX_LINE_BYTES {
+            return Err(PyValueError::new_err(
+                "a tokenized line is longer than the supported size",
+            ));
+        }
+        spans.push((start as u32, buf.len() as u32));
+    }
+    Ok(())
+}
+
+/// Counts the segments whose lines need the Python tokenizer: `fallback(lines)` returns their token
+/// lists (lines in order: each segment's hypothesis, then its present references).
+#[allow(clippy::too_many_arguments)]
+fn count_python_segments(
+    py: Python<'_>,
+    segments: &[usize],
+    hyp_items: &[Bound<'_, PyAny>],
+    ref_items: &[Vec<Bound<'_, PyAny>>],
+    order: usize,
+    fallback: Option<&Bound<'_, PyAny>>,
+    out: &mut [i64],
+) -> PyResult<()> {
+    let Some(fallback) = fallback else {
+        return Err(PyValueError::new_err(format!(
+            "{} segment(s) need the Python tokenizer (first: segment {}), but no fallback was given",
+            segments.len(),
+            segments[0]
+        )));
+    };
+    let batch = PyList::empty(py);
+    for &i in segments {
+        batch.append(&hyp_items[i])?;
+        for stream in ref_items {
+            if !stream[i].is_none() {
+                batch.append(&stream[i])?;
+            }
+        }
+    }
+    let n_lines = batch.len();
+    let result = as_list(&fallback.call1((batch,))?)?;
+    if result.len() != n_lines {
+        return Err(PyValueError::new_err(format!(
+            "the fallback tokenizer returned {} token lists for {n_lines} lines",
+            result.len()
+        )));
+    }
+    let width = row_width(order);
+    let mut counter = SegmentCounter::new(order);
+    let (mut hyp_buf, mut hyp_spans) = (Vec::new(), Vec::new());
+    let mut ref_bufs: Vec<(Vec<u8>, Vec<(u32, u32)>)> =
+        vec![(Vec::new(), Vec::new()); ref_items.len()];
+    let mut next = 0usize;
+    for &i in segments {
+        tokens_into(&result.get_item(next)?, &mut hyp_buf, &mut hyp_spans)?;
+        next += 1;
+        let mut present = vec![false; ref_items.len()];
+        for (k, stream) in ref_items.iter().enumerate() {
+            if !stream[i].is_none() {
+                let (b, s) = &mut ref_bufs[k];
+                tokens_into(&result.get_item(next)?, b, s)?;
+                present[k] = true;
+                next += 1;
+            }
+        }
+        let refs: Vec<Option<TokenSpans>> = ref_bufs
+            .iter()
+            .zip(&present)
+            .map(|((b, s), &p)| p.then_some(TokenSpans { buf: b, spans: s }))
+            .collect();
+        let hyp = TokenSpans {
+            buf: &hyp_buf,
+            spans: &hyp_spans,
+        };
+        counter.count_text(hyp, &refs, &mut out[i * width..(i + 1) * width]);
+    }
+    Ok(())
+}
+
+/// Statistics rows, int64 ``[S, 2 + 2 * order]``, of hypotheses (list of str) against reference streams
+/// (list of lists; ``None`` is a missing reference), tokenized by ``tokenize`` (a built-in tokenizer name)
+/// after Python-exact lowercasing if ``lowercase``. ``threads=0`` picks a count for the input size.
+/// Lines the Rust tokenizer cannot do exactly go to ``fallback(lines) -> list of token lists``.
+#[pyfunction]
+#[pyo3(signature = (hyps, ref_streams, tokenize, lowercase, order, threads=0, fallback=None))]
+#[allow(clippy::too_many_arguments)]
+fn count_text<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    ref_streams: &Bound<'py, PyAny>,
+    tokenize: &str,
+    lowercase: bool,
+    order: usize,
+    threads: usize,
+    fallback: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    check_order(order)?;
+    let tok = Tokenizer::from_name(tokenize).ok_or_else(|| {
+        PyValueError::new_err(format!("the compiled core has no tokenizer {tokenize:?}"))
+    })?;
+    let hyp_items: Vec<Bound<PyAny>> = as_list(hyps)?.iter().collect();
+    let n_seg = hyp_items.len();
+    let mut ref_items: Vec<Vec<Bound<PyAny>>> = Vec::new();
+    for (k, stream) in as_list(ref_streams)?.iter().enumerate() {
+        let items: Vec<Bound<PyAny>> = as_list(&stream)?.iter().collect();
+        if items.len() != n_seg {
+            return Err(PyValueError::new_err(format!(
+                "reference stream {k} has {} lines, the hypotheses have {n_seg}",
+                items.len()
+            )));
+        }
+        ref_items.push(items);
+    }
+    let hyp_lines = hyp_items
+        .iter()
+        .enumerate()
+        .map(|(i, x)| line_of(x, false, "hypotheses", i))
+        .collect::<PyResult<Vec<Line>>>()?;
+    let mut ref_lines: Vec<Vec<Line>> = Vec::with_capacity(ref_items.len());
+    for (k, items) in ref_items.iter().enumerate() {
+        let what = format!("references[{k}]");
+        ref_lines.push(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, x)| line_of(x, true, &what, i))
+                .collect::<PyResult<_>>()?,
+        );
+    }
+    let width = row_width(order);
+    let mut out = vec![0i64; n_seg * width];
+    let python_segments = {
+        let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
+        let out = &mut out;
+        run_detached(py, || {
+            count_lines(tok, lowercase, order, &hyp_lines, &refs, threads, out)
+        })?
+    };
+    if !python_segments.is_empty() {
+        count_python_segments(
+            py,
+            &python_segments,
+            &hyp_items,
+            &ref_items,
+            order,
+            fallback.as_ref(),
+            &mut out,
+        )?;
+    }
+    Ok(PyArray1::from_vec(py, out).reshape([n_seg, width])?)
+}
+
+/// Per-stream token ids split into segments by their lengths.
+struct IdStream<'a> {
+    ids: &'a [u64],
+    offsets: Vec<usize>,
+}
+
+impl<'a> IdStream<'a> {
+    fn new(ids: &'a [u64], lengths: &[i64], n_seg: usize, what: &str) -> PyResult<Self> {
+        if lengths.len() != n_seg {
+            return Err(PyValueError::new_err(format!(
+                "{what} has {} lengths, expected {n_seg}",
+                lengths.len()
+            )));
+        }
+        let mut offsets = Vec::with_capacity(n_seg + 1);
+        offsets.push(0usize);
+        let mut total = 0usize;
+        for (i, &len) in lengths.iter().enumerate() {
+            if len < 0 {
+                return Err(PyValueError::new_err(format!(
+                    "{what}: length {len} of segment {i} is negative"
+                )));
+            }
+            total = total.saturating_add(len as usize);
+            offsets.push(total);
+        }
+        if total != ids.len() {
+            return Err(PyValueError::new_err(format!(
+                "{what}: the lengths add up to {total}, but there are {} ids",
+                ids.len()
+            )));
+        }
+        Ok(IdStream { ids, offsets })
+    }
+
+    fn segment(&self, i: usize) -> &'a [u64] {
+        &self.ids[self.offsets[i]..self.offsets[i + 1]]
+    }
+}
+
+/// Statistics rows, int64 ``[S, 2 + 2 * order]``, from token ids: ``hyp_ids`` (uint64, flat) split by
+/// ``hyp_lens`` (int64 [S]), reference streams likewise; ``present`` (bool [S, K]) marks missing
+/// references, whose length must be 0. Equal ids are equal tokens.
+#[pyfunction]
+#[pyo3(signature = (hyp_ids, hyp_lens, ref_ids, ref_lens, order, present=None, threads=0))]
+#[allow(clippy::too_many_arguments)]
+fn count_ids<'py>(
+    py: Python<'py>,
+    hyp_ids: PyReadonlyArray1<'py, u64>,
+    hyp_lens: PyReadonlyArray1<'py, i64>,
+    ref_ids: Vec<PyReadonlyArray1<'py, u64>>,
+    ref_lens: Vec<PyReadonlyArray1<'py, i64>>,
+    order: usize,
+    present: Option<PyReadonlyArray2<'py, bool>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    check_order(order)?;
+    if ref_ids.len() != ref_lens.len() {
+        return Err(PyValueError::new_err(
+            "ref_ids and ref_lens must have one entry per reference stream",
+        ));
+    }
+    fn contiguous<'a>(r: Result<&'a [u64], numpy::AsSliceError>) -> PyResult<&'a [u64]> {
+        r.map_err(|_| PyValueError::new_err("id arrays must be contiguous"))
+    }
+    let n_seg = hyp_lens.len();
+    let hyp = IdStream::new(
+        contiguous(hyp_ids.as_slice())?,
+        hyp_lens.as_slice()?,
+        n_seg,
+        "hypotheses",
+    )?;
+    let mut refs = Vec::with_capacity(ref_ids.len());
+    for (k, (ids, lens)) in ref_ids.iter().zip(&ref_lens).enumerate() {
+        refs.push(IdStream::new(
+            contiguous(ids.as_slice())?,
+            lens.as_slice()?,
+            n_seg,
+            &format!("reference stream {k}"),
+        )?);
+    }
+    let n_refs = refs.len();
+    let mask: Vec<bool> = match &present {
+        None => vec![true; n_seg * n_refs],
+        Some(p) => {
+            if p.shape() != [n_seg, n_refs] {
+                return Err(PyValueError::new_err(format!(
+                    "present has shape {:?}, expected [{n_seg}, {n_refs}]",
+                    p.shape()
+                )));
+            }
+            p.as_array().iter().copied().collect()
+        }
+    };
+    for (k, r) in refs.iter().enumerate() {
+        for i in 0..n_seg {
+            if !mask[i * n_refs + k] && r.offsets[i + 1] != r.offsets[i] {
+                return Err(PyValueError::new_err(format!(
+                    "reference {k} of segment {i} is marked missing but has {} ids",
+                    r.offsets[i + 1] - r.offsets[i]
+                )));
+            }
+        }
+    }
+    let width = row_width(order);
+    let mut out = vec![0i64; n_seg * width];
+    {
+        let (hyp, refs, mask, out) = (&hyp, &refs, &mask, &mut out);
+        run_detached(py, || {
+            fill_rows(
+                out,
+                width,
+                threads,
+                || (SegmentCounter::new(order), Vec::with_capacity(n_refs)),
+                |(counter, seg_refs): &mut (SegmentCounter, Vec<Option<&[u64]>>), i, row| {
+                    seg_refs.clear();
+                    seg_refs.extend(
+                        refs.iter()
+                            .enumerate()
+                            .map(|(k, r)| mask[i * n_refs + k].then(|| r.segment(i))),
+                    );
+                    counter.count_ids(hyp.segment(i), seg_refs, row);
+                    true
+                },
+            )
+        })?;
+    }
+    Ok(PyArray1::from_vec(py, out).reshape([n_seg, width])?)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(count_text, m)?)?;
+    m.add_function(wrap_pyfunction!(count_ids, m)?)?;
+    crate::tok::py::register(m)?;
+    Ok(())
+}

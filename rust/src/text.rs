@@ -1,0 +1,181 @@
+//! Text lines to statistics rows: tokenize each segment's lines and count them, in parallel.
+
+use crate::count::{row_width, SegmentCounter, TokenSpans};
+use crate::par::fill_rows;
+use crate::tok::Tokenizer;
+
+/// One input line as the counting loop sees it.
+#[derive(Clone, Copy, Debug)]
+pub enum Line<'a> {
+    Text(&'a str),
+    /// A missing reference: no n-grams, not a length candidate.
+    Missing,
+    /// A line only the Python tokenizer can handle (e.g. a `str` that is not valid UTF-8).
+    Python,
+}
+
+/// A thread's reusable buffers.
+pub struct Worker {
+    counter: SegmentCounter,
+    hyp_buf: String,
+    hyp_spans: Vec<(u32, u32)>,
+    ref_bufs: Vec<String>,
+    ref_spans: Vec<Vec<(u32, u32)>>,
+}
+
+impl Worker {
+    pub fn new(order: usize) -> Self {
+        Worker {
+            counter: SegmentCounter::new(order),
+            hyp_buf: String::new(),
+            hyp_spans: Vec::new(),
+            ref_bufs: Vec::new(),
+            ref_spans: Vec::new(),
+        }
+    }
+
+    /// Counts one segment into `row`; false if a line needs the Python tokenizer (row left as is).
+    pub fn segment(
+        &mut self,
+        tok: Tokenizer,
+        lowercase: bool,
+        hyp: Line<'_>,
+        refs: &[Line<'_>],
+        row: &mut [i64],
+    ) -> bool {
+        let Line::Text(h) = hyp else { return false };
+        if tok
+            .tokenize(h, lowercase, &mut self.hyp_buf, &mut self.hyp_spans)
+            .is_err()
+        {
+            return false;
+        }
+        if self.ref_bufs.len() < refs.len() {
+            self.ref_bufs.resize_with(refs.len(), String::new);
+            self.ref_spans.resize_with(refs.len(), Vec::new);
+        }
+        for (k, r) in refs.iter().enumerate() {
+            match *r {
+                Line::Text(t) => {
+                    if tok
+                        .tokenize(t, lowercase, &mut self.ref_bufs[k], &mut self.ref_spans[k])
+                        .is_err()
+                    {
+                        return false;
+                    }
+                }
+                Line::Missing => {}
+                Line::Python => return false,
+            }
+        }
+        let ref_tokens: Vec<Option<TokenSpans>> = refs
+            .iter()
+            .enumerate()
+            .map(|(k, r)| match r {
+                Line::Text(_) => Some(TokenSpans {
+                    buf: self.ref_bufs[k].as_bytes(),
+                    spans: &self.ref_spans[k],
+                }),
+                _ => None,
+            })
+            .collect();
+        let hyp_tokens = TokenSpans {
+            buf: self.hyp_buf.as_bytes(),
+            spans: &self.hyp_spans,
+        };
+        self.counter.count_text(hyp_tokens, &ref_tokens, row);
+        true
+    }
+}
+
+/// Statistics rows (`out`, row-major `[S, 2 + 2 * order]`) of `hyps` against the reference streams
+/// (`refs[k][i]`: reference k of segment i). Returns the segments that need the Python tokenizer, sorted;
+/// their rows are left zero. The rows do not depend on `threads`.
+pub fn count_lines(
+    tok: Tokenizer,
+    lowercase: bool,
+    order: usize,
+    hyps: &[Line<'_>],
+    refs: &[&[Line<'_>]],
+    threads: usize,
+    out: &mut [i64],
+) -> Vec<usize> {
+    let width = row_width(order);
+    let n_seg = hyps.len();
+    assert_eq!(out.len(), n_seg * width, "output size");
+    assert!(
+        refs.iter().all(|r| r.len() == n_seg),
+        "reference streams must have one line per hypothesis"
+    );
+    fill_rows(
+        out,
+        width,
+        threads,
+        || (Worker::new(order), Vec::with_capacity(refs.len())),
+        |(worker, seg_refs): &mut (Worker, Vec<Line>), i, row| {
+            seg_refs.clear();
+            seg_refs.extend(refs.iter().map(|r| r[i]));
+            worker.segment(tok, lowercase, hyps[i], seg_refs, row)
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_do_not_depend_on_the_thread_count() {
+        let words = ["a", "b", "c", "d", "e"];
+        let lines: Vec<String> = (0..5000)
+            .map(|i| {
+                (0..(i % 17))
+                    .map(|j| words[(i * 7 + j * j) % 5])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let refs_text: Vec<String> = (0..5000)
+            .map(|i| {
+                (0..(i % 13))
+                    .map(|j| words[(i + j * 3) % 5])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let hyps: Vec<Line> = lines.iter().map(|l| Line::Text(l)).collect();
+        let refs: Vec<Line> = refs_text
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                if i % 11 == 0 {
+                    Line::Missing
+                } else {
+                    Line::Text(l)
+                }
+            })
+            .collect();
+        let order = 4;
+        let mut one = vec![0i64; hyps.len() * row_width(order)];
+        let fb1 = count_lines(Tokenizer::None, false, order, &hyps, &[&refs], 1, &mut one);
+        for t in [2, 3, 8] {
+            let mut many = vec![0i64; hyps.len() * row_width(order)];
+            let fb = count_lines(Tokenizer::None, false, order, &hyps, &[&refs], t, &mut many);
+            assert_eq!(one, many);
+            assert_eq!(fb1, fb);
+        }
+        assert!(fb1.is_empty());
+        assert!(one.iter().any(|&v| v > 0));
+    }
+
+    #[test]
+    fn python_lines_are_reported_not_counted() {
+        let hyps = [Line::Text("a b"), Line::Python, Line::Text("c")];
+        let refs = [Line::Text("a b"), Line::Text("x"), Line::Python];
+        let mut out = vec![0i64; 3 * row_width(1)];
+        let fb = count_lines(Tokenizer::None, false, 1, &hyps, &[&refs], 1, &mut out);
+        assert_eq!(fb, vec![1, 2]);
+        assert_eq!(&out[..4], &[2, 2, 2, 2]);
+        assert_eq!(&out[4..], &[0; 8]);
+    }
+}
