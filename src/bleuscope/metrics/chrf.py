@@ -1,0 +1,312 @@
+"""chrF and chrF++ (Popović 2015, 2017) with sacreBLEU 2.6.0's definitions, on additive integer statistics.
+
+A segment's statistics row has three integers per order -- character orders 1..``char_order`` first, then
+word orders 1..``word_order``: hypothesis n-grams, reference n-grams, clipped matches. With several
+references a segment keeps the row of the reference with the best sentence-level F (ties: the first), as
+sacreBLEU does. The corpus score is a function of the column sums, so summing rows of any shards gives the
+same score, bit for bit, as sacreBLEU's ``corpus_score``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..signature import format_signature, nrefs_field, version_field
+from ..validation import check_bool, check_reference_presence, check_references, check_text_list
+from ._chrf_arith import Mixed, binary, select
+from ._chrf_count import match_row, ngram_counters
+from .base import SegmentStatistics
+
+#: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
+EPSILON = 1e-16
+
+#: segments per counting pass: bounds the memory of the candidate rows
+CHUNK_SEGMENTS = 50_000
+
+
+@dataclass(frozen=True)
+class CHRFScore:
+    """One chrF score (0-100), like sacreBLEU's ``CHRFScore`` (``name`` is ``chrF2``, ``chrF2++``, ...)."""
+
+    score: float
+    char_order: int
+    word_order: int
+    beta: int
+    signature: str = ""
+    name: str = field(default="chrF2")
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
+        """sacreBLEU's text form, e.g. ``chrF2 = 55.12`` or ``chrF2|nrefs:1|...|version:... = 55.12``."""
+        sc = f"{self.score:.{width}f}"
+        if score_only:
+            return sc
+        head = f"{self.name}|{signature}" if signature else self.name
+        return f"{head} = {sc}"
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "score": self.score, "char_order": self.char_order,
+                "word_order": self.word_order, "beta": self.beta, "signature": self.signature}
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+
+@dataclass(frozen=True)
+class CHRFScores:
+    """Sentence chrF scores of a batch: an array, plus a :class:`CHRFScore` per segment on indexing."""
+
+    scores: np.ndarray  # float64 [S]
+    stats: np.ndarray  # int64 [S, 3 * (char_order + word_order)]
+    char_order: int
+    word_order: int
+    beta: int
+    signature: str = ""
+    name: str = "chrF2"
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def __getitem__(self, i: int) -> CHRFScore:
+        return CHRFScore(float(self.scores[i]), self.char_order, self.word_order, self.beta,
+                         self.signature, self.name)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def tolist(self) -> list[float]:
+        return self.scores.tolist()
+
+
+def _check_order(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
+def f_scores(rows, order: int, beta: int, eps_smoothing: bool, *, float32: bool = False) -> np.ndarray:
+    """chrF of each statistics row, with sacreBLEU's arithmetic (float32: its bootstrap arithmetic).
+
+    Effective-order rule (default): precision and recall are averaged over the orders where both the
+    hypothesis and the reference have n-grams, and F-beta is taken of the averages. ``eps_smoothing``:
+    the mean of the per-order F-beta values, with 1e-16 for empty precisions/recalls/F (chrF++.py, NLTK).
+    """
+    rows = np.asarray(rows)
+    if rows.ndim == 1:
+        rows = rows[None, :]
+    n_rows = rows.shape[0]
+    if rows.shape[1] != 3 * order:
+        raise ValueError(f"chrF statistics rows must have {3 * order} columns, got {rows.shape[1]}")
+    factor = beta ** 2
+    score: Mixed | float = 0.0
+    avg_prec: Mixed | float = 0.0
+    avg_rec: Mixed | float = 0.0
+    effective = np.zeros(n_rows, dtype=np.int64)
+    for i in range(order):
+        n_hyp = Mixed.of(rows[:, 3 * i], float32)
+        n_ref = Mixed.of(rows[:, 3 * i + 1], float32)
+        n_match = Mixed.of(rows[:, 3 * i + 2], float32)
+        has_hyp = n_hyp.value > 0
+        has_ref = n_ref.value > 0
+        prec = select(has_hyp, n_match / n_hyp, EPSILON)
+        rec = select(has_ref, n_match / n_ref, EPSILON)
+        denom = factor * prec + rec
+        term = (1 + factor) * prec * rec / denom
+        score = score + select(denom.value > 0, term, EPSILON)
+        both = has_hyp & has_ref
+        avg_prec = select(both, avg_prec + prec, avg_prec)
+        avg_rec = select(both, avg_rec + rec, avg_rec)
+        effective += both
+    if eps_smoothing:
+        return _value(100 * score / order, n_rows)
+    any_order = effective > 0
+    safe = np.maximum(effective, 1)
+    avg_prec = select(any_order, binary(avg_prec, safe, np.divide), 0.0)
+    avg_rec = select(any_order, binary(avg_rec, safe, np.divide), 0.0)
+    total = avg_prec + avg_rec
+    out = (1 + factor) * avg_prec * avg_rec
+    out = out / (factor * avg_prec + avg_rec)
+    out = 100 * out
+    return np.where(total.value != 0, out.value, 0.0)
+
+
+def _value(x, n_rows: int) -> np.ndarray:
+    return np.broadcast_to(x.value if isinstance(x, Mixed) else np.float64(x), (n_rows,)).astype(np.float64)
+
+
+class CHRF:
+    """chrF / chrF++ scorer with sacreBLEU 2.6.0's options, defaults and numbers (all keyword-only).
+
+    ``word_order=2`` is chrF++. ``whitespace=True`` keeps whitespace inside character n-grams.
+    ``eps_smoothing=True`` uses the chrF++.py / NLTK / Moses smoothing instead of the effective order.
+    """
+
+    higher_is_better = True
+
+    def __init__(
+        self,
+        *,
+        char_order: int = 6,
+        word_order: int = 0,
+        beta: int = 2,
+        lowercase: bool = False,
+        whitespace: bool = False,
+        eps_smoothing: bool = False,
+    ) -> None:
+        self.char_order = _check_order(char_order, "char_order")
+        self.word_order = _check_order(word_order, "word_order")
+        if self.char_order + self.word_order == 0:
+            raise ValueError("char_order + word_order must be >= 1 (there is nothing to count)")
+        self.beta = _check_order(beta, "beta")
+        self.lowercase = check_bool(lowercase, "lowercase")
+        self.whitespace = check_bool(whitespace, "whitespace")
+        self.eps_smoothing = check_bool(eps_smoothing, "eps_smoothing")
+        self.order = self.char_order + self.word_order
+        self._last_nrefs: str | None = None
+
+    @property
+    def name(self) -> str:
+        """``chrF2``, ``chrF2++`` (one ``+`` per word order), ``chrF1``, ..."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    @property
+    def stats_width(self) -> int:
+        return 3 * self.order
+
+    # -- signature -------------------------------------------------------------------------------------
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        if nrefs is None:
+            nrefs = self._last_nrefs
+        if nrefs is None:
+            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+        return {
+            "nrefs": str(nrefs),
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "no" if self.eps_smoothing else "yes",
+            "nc": str(self.char_order),
+            "nw": str(self.word_order),
+            "space": "yes" if self.whitespace else "no",
+            "version": version_field(),
+        }
+
+    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
+        """``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:bleuscope-...``."""
+        fields = self.signature_fields(nrefs)
+        if short:
+            keys = {"nrefs": "#", "case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "version": "v"}
+            return "|".join(f"{keys[k]}:{v}" for k, v in fields.items() if v is not None)
+        return format_signature(fields)
+
+    # -- statistics ------------------------------------------------------------------------------------
+    def _prepare(self, text: str) -> str:
+        return text.lower() if self.lowercase else text
+
+    def candidate_rows(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
+        """int64 [S, K, W]: the statistics row of every hypothesis against each of its K references
+        (rows of absent references are zero)."""
+        n_seg, n_ref = present.shape
+        out = np.zeros((n_seg, n_ref, self.stats_width), dtype=np.int64)
+        args = (self.char_order, self.word_order, self.whitespace)
+        ref_counters = []
+        for stream in streams:
+            cache: dict[str, list] = {}  # repeated references are counted once
+            counted = []
+            for ref in stream:
+                if ref is not None and ref not in cache:
+                    cache[ref] = ngram_counters(self._prepare(ref), *args)
+                counted.append(None if ref is None else cache[ref])
+            ref_counters.append(counted)
+        for i, hyp in enumerate(hyps):
+            counters = ngram_counters(self._prepare(hyp), *args)
+            for k, counted in enumerate(ref_counters):
+                if present[i, k]:
+                    out[i, k] = match_row(counters, counted[i])
+        return out
+
+    def best_rows(self, candidates: np.ndarray, present: np.ndarray) -> np.ndarray:
+        """Each segment's row against the reference with the best sentence F (ties: the first)."""
+        n_seg, n_ref, width = candidates.shape
+        if n_ref == 1:
+            return candidates[:, 0, :]
+        f = f_scores(candidates.reshape(-1, width), self.order, self.beta, self.eps_smoothing)
+        f = np.where(present, f.reshape(n_seg, n_ref), -np.inf)
+        best = np.argmax(f, axis=1)
+        return candidates[np.arange(n_seg), best]
+
+    def segment_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> SegmentStatistics:
+        """Per-segment statistics rows (int64 [S, 3 * (char_order + word_order)])."""
+        hyps = check_text_list(hypotheses, "hypotheses")
+        if not hyps:
+            raise ValueError("hypotheses is empty: give at least one segment")
+        streams = check_references(references, len(hyps))
+        present = check_reference_presence(streams)
+        parts = []
+        for a in range(0, len(hyps), CHUNK_SEGMENTS):
+            b = min(len(hyps), a + CHUNK_SEGMENTS)
+            cand = self._candidates(hyps[a:b], [s[a:b] for s in streams], present[a:b])
+            parts.append(self.best_rows(cand, present[a:b]))
+        stats = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        return SegmentStatistics(stats=np.ascontiguousarray(stats), nrefs=present.sum(axis=1).astype(np.int64))
+
+    def _candidates(self, hyps, streams, present) -> np.ndarray:
+        from ._chrf_native import native_candidate_rows
+
+        rows = native_candidate_rows(self, hyps, streams, present)
+        return rows if rows is not None else self.candidate_rows(hyps, streams, present)
+
+    # -- scores ----------------------------------------------------------------------------------------
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+        """float64 chrF per row of (summed) statistics; ``float32=True``: sacreBLEU's bootstrap arithmetic
+        on float32 sums (every intermediate value rounded where sacreBLEU's numpy.float32 code rounds)."""
+        return f_scores(rows, self.order, self.beta, self.eps_smoothing, float32=float32)
+
+    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> CHRFScore:
+        """Corpus chrF from per-segment rows (summed here) or one already summed row."""
+        stats = np.asarray(stats, dtype=np.int64)
+        total = stats.sum(axis=0) if stats.ndim == 2 else stats
+        score = float(self.score_rows(total[None, :])[0])
+        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        return CHRFScore(score, self.char_order, self.word_order, self.beta, sig, self.name)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> CHRFScore:
+        """Corpus chrF: the statistics of every segment summed, then one F-score."""
+        seg = self.segment_statistics(hypotheses, references)
+        self._last_nrefs = nrefs_field(seg.nrefs)
+        return self.score_from_statistics(seg.stats, self._last_nrefs)
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> CHRFScores:
+        """One sentence chrF per segment (same values as ``sentence_score`` in a loop), vectorized."""
+        seg = self.segment_statistics(hypotheses, references)
+        self._last_nrefs = nrefs_field(seg.nrefs)
+        return CHRFScores(self.score_rows(seg.stats), seg.stats, self.char_order, self.word_order, self.beta,
+                          self.signature(self._last_nrefs), self.name)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
+        """chrF of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        refs = check_text_list(references, "references", allow_none=True)
+        if not refs:
+            raise ValueError("references is empty: give at least one reference string")
+        return self.corpus_score([hypothesis], [[r] for r in refs])
+
+    def __repr__(self) -> str:
+        return f"CHRF({self.signature_fields('?')!r})"
+
+
+def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> CHRFScore:
+    """Functional shortcut: ``CHRF(**options).corpus_score(hypotheses, references)``."""
+    return CHRF(**options).corpus_score(hypotheses, references)
+
+
+def sentence_chrf(hypothesis: str, references: Sequence[str], **options) -> CHRFScore:
+    """Functional shortcut: ``CHRF(**options).sentence_score(hypothesis, references)``."""
+    return CHRF(**options).sentence_score(hypothesis, references)
