@@ -366,51 +366,61 @@ def test_warnings_and_quiet(run_main, tmp_path):
 
 
 def test_progress_bar_only_on_a_terminal():
+    from bleuscope.cli.scoring import Progress
+
     class Tty(io.StringIO):
         def isatty(self):
             return True
 
     stream = Tty()
-    bar = cli.Progress(10, stream, enabled=True, min_interval=0)
+    bar = Progress(10, stream, enabled=True, min_interval=0)
     bar.update(5, "sys.txt")
     bar.update(5)
     bar.close()
     text = stream.getvalue()
     assert "50.0%" in text and "100.0%" in text and "5/10" in text and text.endswith("\r\x1b[K")
     quiet = Tty()
-    cli.Progress(10, quiet, enabled=False).update(10)
+    Progress(10, quiet, enabled=False).update(10)
     assert quiet.getvalue() == ""
+    # streamed input of unknown length: a count, shown only past the threshold
+    unknown = Tty()
+    bar = Progress(None, unknown, min_interval=0, min_segments=100)
+    bar.update(60)
+    assert unknown.getvalue() == ""
+    bar.update(60)
+    bar.close()
+    assert "120 segments" in unknown.getvalue()
 
 
-def test_progress_chunks_give_the_same_statistics():
+@pytest.mark.parametrize("n_systems", [1, 3])
+@pytest.mark.parametrize("keep_segments", [True, False])
+def test_chunked_scoring_gives_the_in_memory_statistics(tmp_path, n_systems, keep_segments):
+    """Streaming the files in chunks of 60 segments: the same per-segment rows (or their sum) as one call."""
     from bleuscope import BLEU
+    from bleuscope.cli import parse_args
+    from bleuscope.cli.scoring import Progress, score_systems
 
     hyps = [f"w{i % 7} w{i % 5} w{i % 3} x" for i in range(250)]
     refs = [[f"w{i % 7} w{i % 5} y x" for i in range(250)]]
-    bleu = BLEU()
+    systems = [hyps, [h.replace("x", "y") for h in hyps], list(reversed(hyps))][:n_systems]
+    paths = []
+    for k, lines in enumerate(systems):
+        paths.append(tmp_path / f"h{k}")
+        paths[-1].write_text("".join(x + "\n" for x in lines))
+    (tmp_path / "r").write_text("".join(x + "\n" for x in refs[0]))
+    args = parse_args([str(tmp_path / "r"), "-i", *map(str, paths)])
     stream = io.StringIO()
-    stream.isatty = lambda: True
-    old = cli.PROGRESS_CHUNK
-    try:
-        cli.PROGRESS_CHUNK = 60
-        chunked, _ = cli.system_statistics(bleu, hyps, refs, cli.Progress(250, stream, min_interval=0), "x")
-    finally:
-        cli.PROGRESS_CHUNK = old
-    assert (chunked == bleu.segment_statistics(hyps, refs).stats).all()
-    assert "250/250" in stream.getvalue()
-    # several systems share one encoder, in chunks too
-    systems = [hyps, [h.replace("x", "y") for h in hyps], list(reversed(hyps))]
-    inputs = cli.Inputs(hyp_names=["a", "b", "c"], hyps=systems, refs=refs, ref_names=["r"])
-    try:
-        cli.PROGRESS_CHUNK = 60
-        many = cli.many_system_statistics(bleu, inputs, cli.Progress(750, stream, min_interval=0))
-    finally:
-        cli.PROGRESS_CHUNK = old
-    if many is None:
-        pytest.skip("shared-encoder path unavailable")
-    assert "750/750" in stream.getvalue()
-    for stats, hyp in zip(many, systems):
-        assert (stats == bleu.segment_statistics(hyp, refs).stats).all()
+    bleu = BLEU()
+    results = score_systems(bleu, args, keep_segments=keep_segments, chunk_segments=60,
+                            progress=Progress(None, stream, min_interval=0))
+    assert f"{250 * n_systems} segments" in stream.getvalue()
+    for result, lines in zip(results, systems):
+        expected = bleu.segment_statistics(lines, refs).stats
+        if keep_segments:
+            assert (result.stats == expected).all()
+        else:
+            assert (result.stats == expected.sum(axis=0)).all()
+        assert result.score == bleu.corpus_score(lines, refs)
 
 
 def test_help_and_version(run_main):
@@ -423,33 +433,21 @@ def test_help_and_version(run_main):
     assert code == 0 and out.startswith("bleuscope ")
 
 
-def test_significance_hook(run_main, monkeypatch, tmp_path):
-    """cli_significance plugs in through add_arguments/requested/run (issue 6)."""
-    calls = {}
+def test_significance_goes_through_the_command(run_main, tmp_path):
+    """--paired-bs on two files: sacreBLEU's JSON shape, computed by bleuscope.significance."""
+    from bleuscope import BLEU
+    from bleuscope.significance import paired_bootstrap
 
-    class Plugin:
-        @staticmethod
-        def add_arguments(parser):
-            parser.add_argument("--paired-bs", action="store_true")
-
-        @staticmethod
-        def requested(args):
-            return args.paired_bs
-
-        @staticmethod
-        def run(args, hyp_names, hyp_lines_list, ref_lines_list, bleu, out):
-            calls.update(names=hyp_names, hyps=hyp_lines_list, refs=ref_lines_list, sig=bleu.signature(1))
-            out.write("plugin output\n")
-            return 0
-
-    monkeypatch.setattr(cli, "cli_significance", Plugin)
-    (tmp_path / "r").write_text("a b\nc d\n")
-    (tmp_path / "h1").write_text("a b\nc\n")
-    (tmp_path / "h2").write_text("a\nc d\n")
-    code, out, _ = run_main([str(tmp_path / "r"), "-i", str(tmp_path / "h1"), str(tmp_path / "h2"), "--paired-bs"])
-    assert (code, out) == (0, "plugin output\n")
-    assert calls["names"] == [str(tmp_path / "h1"), str(tmp_path / "h2")]
-    assert calls["hyps"] == [["a b", "c"], ["a", "c d"]] and calls["refs"] == [["a b", "c d"]]
+    (tmp_path / "r").write_text("a b c d\nc d e f\ng h i j\n")
+    (tmp_path / "h1").write_text("a b c d\nc\ng h i\n")
+    (tmp_path / "h2").write_text("a\nc d e f\ng h i j\n")
+    code, out, err = run_main([str(tmp_path / "r"), "-i", str(tmp_path / "h1"), str(tmp_path / "h2"), "--paired-bs",
+                               "-pbsn", "50"])
+    assert code == 0, err
+    rows = json.loads(out)
+    expected = paired_bootstrap({"h1": ["a b c d", "c", "g h i"], "h2": ["a", "c d e f", "g h i j"]},
+                                [["a b c d", "c d e f", "g h i j"]], metric=BLEU(), n_samples=50)
+    assert rows[1]["BLEU"]["p_value"] == expected["h2"].p_value
     code, out, _ = run_main([str(tmp_path / "r"), "-i", str(tmp_path / "h1"), "--paired-bs", "-sl"])
     assert code == 2
     code, out, _ = run_main([str(tmp_path / "r"), "-i", str(tmp_path / "h1")])

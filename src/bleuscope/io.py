@@ -12,19 +12,28 @@ from __future__ import annotations
 import bz2
 import codecs
 import gzip
+import itertools
 import json
 import lzma
 import os
+import stat
 import sys
 import tempfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 #: file name ending -> opener of a decompressing binary stream
 COMPRESSION = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
 
 #: the name under which standard input is read and reported
 STDIN = "-"
+
+#: the longest input line accepted (bytes): far above any sentence or document-level segment, and the bound that
+#: keeps memory finite on input without newlines (``/dev/zero``, a binary file); ``--max-line-bytes`` changes it
+MAX_LINE_BYTES = 1 << 20
+
+#: bytes read at a time
+BLOCK_BYTES = 1 << 20
 
 Warn = Callable[[str], None]
 
@@ -35,8 +44,8 @@ class CLIError(Exception):
     exit_code = 1
 
 
-class InputError(CLIError):
-    """Bad input data or an unreadable file (exit code 1)."""
+class InputError(CLIError, ValueError):
+    """Bad input data or an unreadable file (exit code 1); a ``ValueError`` for library callers."""
 
     exit_code = 1
 
@@ -69,37 +78,77 @@ def compression_of(path: str) -> str | None:
     return None
 
 
-def read_bytes(path: str) -> bytes:
-    """The (decompressed) bytes of a file, or of standard input for ``"-"``."""
+def open_binary(path: str):
+    """A binary stream of the (decompressed) content of ``path``; ``"-"`` is standard input.
+
+    The caller closes it (standard input is returned as is and must not be closed)."""
     name = display_name(path)
     if path == STDIN:
-        if sys.stdin is None:
+        if sys.stdin is None or getattr(sys.stdin, "buffer", None) is None:
             raise InputError("<stdin>: standard input is closed; give the hypotheses with -i FILE")
-        try:
-            return sys.stdin.buffer.read()
-        except OSError as e:
-            raise InputError(f"<stdin>: cannot read standard input ({_reason(e)})") from None
+        return sys.stdin.buffer
     ext = compression_of(path)
     try:
         if ext is None:
-            with open(path, "rb") as f:
-                return f.read()
-        with COMPRESSION[ext](path, "rb") as f:
-            return f.read()
+            return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        return COMPRESSION[ext](path, "rb")
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{name}: is a directory, not a file") from None
     except PermissionError:
         raise InputError(f"{name}: permission denied (cannot read the file)") from None
-    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
-        if ext is not None:
-            raise InputError(f"{name}: not a valid {ext[1:]} file or truncated ({_reason(e)})") from None
+    except OSError as e:
         raise InputError(f"{name}: cannot read the file ({_reason(e)})") from None
+
+
+def _read_block(stream, size: int, path: str) -> bytes:
+    """At most ``size`` bytes (fewer from a pipe: what has arrived); ``b""`` at the end."""
+    try:
+        read1 = getattr(stream, "read1", None)
+        return read1(size) if read1 is not None else stream.read(size)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+        ext = compression_of(path) if path != STDIN else None
+        if ext is not None:
+            raise InputError(f"{path}: not a valid {ext[1:]} file or truncated ({_reason(e)})") from None
+        raise InputError(f"{display_name(path)}: cannot read the file ({_reason(e)})") from None
+
+
+def read_bytes(path: str) -> bytes:
+    """The whole (decompressed) content of a file, or of standard input for ``"-"`` (small files only)."""
+    stream = open_binary(path)
+    try:
+        parts = []
+        while block := _read_block(stream, BLOCK_BYTES, path):
+            parts.append(block)
+        return b"".join(parts)
+    finally:
+        if path != STDIN:
+            stream.close()
 
 
 def _reason(e: BaseException) -> str:
     return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+def _utf16_hint(head: bytes) -> str:
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        bom = head[:2].hex(" ").upper()
+        return f"; the file starts with a UTF-16 byte order mark ({bom}): it looks like UTF-16, pass --encoding utf-16"
+    return ""
+
+
+def _decode_error(e: UnicodeDecodeError, data: bytes, name: str, encoding: str, line_base: int, offset_base: int,
+                  head: bytes) -> InputError:
+    line = line_base + data.count(b"\n", 0, e.start) + 1
+    line_start = data.rfind(b"\n", 0, e.start) + 1
+    bad = data[e.start: min(e.end, e.start + 4)].hex(" ")
+    label = "UTF-8" if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig") else encoding
+    column = e.start - line_start + 1  # ``data`` always begins at the start of a line
+    return InputError(
+        f"{name}:{line}: invalid {label} (byte 0x{bad} at byte offset {offset_base + e.start} of the file, "
+        f"column {column} of the line); pass --encoding ENCODING if the file is not {label}{_utf16_hint(head)}"
+    )
 
 
 def decode(data: bytes, name: str, encoding: str = "utf-8", warn: Warn | None = None) -> str:
@@ -107,18 +156,15 @@ def decode(data: bytes, name: str, encoding: str = "utf-8", warn: Warn | None = 
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        bad = data[e.start: min(e.end, e.start + 4)].hex(" ")
-        label = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
-        raise InputError(
-            f"{name}:{line}: invalid {label} (byte 0x{bad} at byte offset {e.start} of the file, "
-            f"column {e.start - line_start + 1} of the line); pass --encoding ENCODING if the file is not {label}"
-        ) from None
+        raise _decode_error(e, data, name, encoding, 0, 0, data[:4]) from None
     if text.startswith("\ufeff") and warn is not None:
-        warn(f"{name} starts with a byte order mark (U+FEFF); it is kept as part of line 1, as sacreBLEU does "
-             f"(use --encoding utf-8-sig to drop it)")
+        _warn_bom(name, warn)
     return text
+
+
+def _warn_bom(name: str, warn: Warn) -> None:
+    warn(f"{name} starts with a byte order mark (U+FEFF); it is kept as part of line 1, as sacreBLEU does "
+         f"(use --encoding utf-8-sig to drop it)")
 
 
 def split_lines(text: str) -> list[str]:
@@ -131,9 +177,148 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def read_lines(path: str, encoding: str = "utf-8", warn: Warn | None = None) -> list[str]:
-    """One segment per line of a plain text file (``"-"`` = standard input)."""
-    return split_lines(decode(read_bytes(path), display_name(path), encoding, warn))
+def _line_too_long(name: str, line: int, limit: int, unit: str = "bytes") -> InputError:
+    return InputError(
+        f"{name}:{line}: line longer than {limit:,} {unit} (the limit that keeps memory bounded; a file without "
+        f"newlines, or binary data such as /dev/zero?); raise it with --max-line-bytes if the line is real"
+    )
+
+
+def _newline_is_one_byte(encoding: str) -> bool:
+    """Whether ``"\\n"`` is the byte 0x0A and no multi-byte character contains that byte (ASCII supersets)."""
+    try:
+        return "\n a".encode(encoding) == b"\n a" and codecs.lookup(encoding).name not in ("utf-7",)
+    except (UnicodeError, LookupError):
+        return False
+
+
+def iter_line_blocks(path: str, encoding: str = "utf-8", warn: Warn | None = None, *,
+                     max_line_bytes: int = MAX_LINE_BYTES, block_bytes: int = BLOCK_BYTES) -> Iterator[list[str]]:
+    """The lines of a file (``"-"`` = standard input) in lists, reading ``block_bytes`` at a time.
+
+    Memory stays bounded whatever the input: a line longer than ``max_line_bytes`` bytes (characters for
+    encodings such as UTF-16 where a newline is not one byte) is an :class:`InputError` naming the file and the
+    line, and so is an undecodable byte. Lines are split on ``"\\n"`` only and returned as stored."""
+    name = display_name(path)
+    encoding = codecs.lookup(encoding).name
+    stream = open_binary(path)
+    try:
+        if _newline_is_one_byte(encoding) or encoding == "utf-8-sig":
+            yield from _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes,
+                                         min(block_bytes, max_line_bytes))
+        else:
+            yield from _text_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_bytes)
+    finally:
+        if path != STDIN:
+            stream.close()
+
+
+def _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_bytes) -> Iterator[list[str]]:
+    codec = "utf-8" if encoding == "utf-8-sig" else encoding
+    carry = b""
+    lines_done = 0
+    offset = 0  # file offset of carry[0]
+    head = None
+    while True:
+        block = _read_block(stream, block_bytes, path)
+        if head is None:  # the first bytes: byte order marks
+            if not block:
+                return
+            head = block[:4]
+            if encoding == "utf-8-sig" and block.startswith(codecs.BOM_UTF8):
+                block = block[3:]
+                offset = 3
+            elif block.startswith(codecs.BOM_UTF8) and warn is not None and codec == "utf-8":
+                _warn_bom(name, warn)
+        if not block:
+            if carry:
+                try:
+                    last = carry.decode(codec)
+                except UnicodeDecodeError as e:
+                    raise _decode_error(e, carry, name, encoding, lines_done, offset, head) from None
+                yield [last]
+            return
+        data = carry + block if carry else block
+        end = data.rfind(b"\n")
+        if end < 0:
+            if len(data) > max_line_bytes:
+                raise _line_too_long(name, lines_done + 1, max_line_bytes)
+            carry = data
+            continue
+        first_end = data.find(b"\n") if carry else -1
+        if first_end > max_line_bytes:  # blocks are no larger than the limit: only the first line can exceed it
+            raise _line_too_long(name, lines_done + 1, max_line_bytes)
+        complete, carry = data[: end + 1], data[end + 1:]
+        if len(carry) > max_line_bytes:
+            raise _line_too_long(name, lines_done + complete.count(b"\n") + 1, max_line_bytes)
+        try:
+            text = complete.decode(codec)
+        except UnicodeDecodeError as e:
+            raise _decode_error(e, complete, name, encoding, lines_done, offset, head) from None
+        lines = text.split("\n")
+        lines.pop()  # complete ends with "\n"
+        lines_done += len(lines)
+        offset += len(complete)
+        yield lines
+
+
+def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes) -> Iterator[list[str]]:
+    """Encodings whose newline is not the single byte 0x0A (UTF-16, UTF-32): decode first, then split."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    carry = ""
+    lines_done = 0
+    offset = 0
+    while True:
+        block = _read_block(stream, block_bytes, path)
+        try:
+            text = decoder.decode(block, final=not block)
+        except UnicodeDecodeError as e:
+            raise InputError(
+                f"{name}:{lines_done + carry.count(chr(10)) + 1}: invalid {encoding} (near byte offset "
+                f"{offset + max(e.start, 0)} of the file); pass --encoding ENCODING if the file is not {encoding}"
+            ) from None
+        offset += len(block)
+        if lines_done == 0 and not carry and text.startswith("\ufeff") and warn is not None:
+            _warn_bom(name, warn)
+        data = carry + text
+        lines = data.split("\n")
+        carry = lines.pop()
+        for k, line in enumerate(lines):
+            if len(line) > max_chars:
+                raise _line_too_long(name, lines_done + k + 1, max_chars, "characters")
+        if len(carry) > max_chars:
+            raise _line_too_long(name, lines_done + len(lines) + 1, max_chars, "characters")
+        lines_done += len(lines)
+        if lines:
+            yield lines
+        if not block:
+            if carry:
+                yield [carry]
+            return
+
+
+def iter_lines(path, encoding: str = "utf-8", warn: Warn | None = None, *,
+               max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[str]:
+    """The lines of a file one by one (see :func:`iter_line_blocks`); ``path`` may be a str or os.PathLike."""
+    return itertools.chain.from_iterable(
+        iter_line_blocks(os.fspath(path), encoding, warn, max_line_bytes=max_line_bytes))
+
+
+def read_lines(path: str, encoding: str = "utf-8", warn: Warn | None = None, *,
+               max_line_bytes: int = MAX_LINE_BYTES) -> list[str]:
+    """One segment per line of a plain text file (``"-"`` = standard input), as a list."""
+    return list(iter_lines(path, encoding, warn, max_line_bytes=max_line_bytes))
+
+
+def tsv_fields(line: str, n_fields: int, name: str, lineno: int) -> list[str]:
+    """The ``n_fields`` tab-separated fields of one line; another number of fields is an :class:`InputError`."""
+    fields = line.split("\t")
+    if len(fields) != n_fields:
+        raise InputError(
+            f"{name}:{lineno}: expected {n_fields} tab-separated references (-nr {n_fields}), "
+            f"found {len(fields)} field{'s' if len(fields) != 1 else ''}"
+        )
+    return fields
 
 
 def read_tsv(path: str, n_fields: int, encoding: str = "utf-8", warn: Warn | None = None) -> list[list[str]]:
@@ -144,54 +329,54 @@ def read_tsv(path: str, n_fields: int, encoding: str = "utf-8", warn: Warn | Non
     """
     name = display_name(path)
     columns: list[list[str]] = [[] for _ in range(n_fields)]
-    for lineno, line in enumerate(read_lines(path, encoding, warn), 1):
-        fields = line.split("\t")
-        if len(fields) != n_fields:
-            raise InputError(
-                f"{name}:{lineno}: expected {n_fields} tab-separated references (-nr {n_fields}), "
-                f"found {len(fields)} field{'s' if len(fields) != 1 else ''}"
-            )
-        for column, value in zip(columns, fields):
+    for lineno, line in enumerate(iter_lines(path, encoding, warn), 1):
+        for column, value in zip(columns, tsv_fields(line, n_fields, name, lineno)):
             column.append(value)
     return columns
+
+
+def jsonl_record(line: str, fields: list[tuple[str, str]], name: str, lineno: int) -> list:
+    """The values of ``fields`` (``(name, kind)`` pairs, kind ``"hyp"`` or ``"ref"``) in one JSON Lines line.
+
+    A ``hyp`` field must hold a string. A ``ref`` field holds a string, ``null`` (no reference) or a list of
+    strings/nulls (several references); it is returned as a list. The line must be one JSON object.
+    """
+    if not line.strip():
+        raise InputError(f"{name}:{lineno}: empty line in a JSON Lines file (one JSON object per line)")
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}:{lineno}: invalid JSON at column {e.colno}: {e.msg}") from None
+    if not isinstance(obj, dict):
+        raise InputError(f"{name}:{lineno}: expected a JSON object, found {_json_kind(obj)}")
+    values = []
+    for field, kind in fields:
+        if field not in obj:
+            keys = ", ".join(map(repr, list(obj)[:8])) or "none"
+            option = "--hyp-field" if kind == "hyp" else "--ref-field"
+            raise InputError(f"{name}:{lineno}: no field {field!r} ({option}); the object has: {keys}")
+        value = obj[field]
+        if kind == "hyp":
+            if not isinstance(value, str):
+                raise InputError(f"{name}:{lineno}: field {field!r} must be a string, found {_json_kind(value)}")
+        elif isinstance(value, str) or value is None:
+            value = [value]
+        elif not isinstance(value, list) or not all(isinstance(v, str) or v is None for v in value):
+            raise InputError(
+                f"{name}:{lineno}: field {field!r} must be a string or a list of strings, found {_json_kind(value)}"
+            )
+        values.append(value)
+    return values
 
 
 def read_jsonl(
     path: str, fields: list[tuple[str, str]], encoding: str = "utf-8", warn: Warn | None = None
 ) -> dict[str, list]:
-    """Named fields of a JSON Lines file: ``fields`` are ``(name, kind)`` pairs, kind ``"hyp"`` or ``"ref"``.
-
-    A ``hyp`` field must hold a string. A ``ref`` field holds a string, ``null`` (no reference) or a list of
-    strings/nulls (several references); it is returned as a list of lists. Every line must be one JSON object.
-    """
+    """Named fields of a JSON Lines file (see :func:`jsonl_record`), one list per field."""
     name = display_name(path)
     out: dict[str, list] = {field: [] for field, _ in fields}
-    for lineno, line in enumerate(read_lines(path, encoding, warn), 1):
-        if not line.strip():
-            raise InputError(f"{name}:{lineno}: empty line in a JSON Lines file (one JSON object per line)")
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{name}:{lineno}: invalid JSON at column {e.colno}: {e.msg}") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{name}:{lineno}: expected a JSON object, found {_json_kind(obj)}")
-        for field, kind in fields:
-            if field not in obj:
-                keys = ", ".join(map(repr, list(obj)[:8])) or "none"
-                option = "--hyp-field" if kind == "hyp" else "--ref-field"
-                raise InputError(f"{name}:{lineno}: no field {field!r} ({option}); the object has: {keys}")
-            value = obj[field]
-            if kind == "hyp":
-                if not isinstance(value, str):
-                    raise InputError(f"{name}:{lineno}: field {field!r} must be a string, found {_json_kind(value)}")
-                out[field].append(value)
-                continue
-            if isinstance(value, str) or value is None:
-                value = [value]
-            elif not isinstance(value, list) or not all(isinstance(v, str) or v is None for v in value):
-                raise InputError(
-                    f"{name}:{lineno}: field {field!r} must be a string or a list of strings, found {_json_kind(value)}"
-                )
+    for lineno, line in enumerate(iter_lines(path, encoding, warn), 1):
+        for (field, _), value in zip(fields, jsonl_record(line, fields, name, lineno)):
             out[field].append(value)
     return out
 
@@ -217,16 +402,98 @@ def ref_streams(rows: list[list[str | None]]) -> list[list[str | None]]:
     return [[r[k] if k < len(r) else None for r in rows] for k in range(width)]
 
 
-def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and an atomic rename.
+class StdoutClosed(Exception):
+    """Standard output was closed by its reader (``| head -1``, ``| true``): nothing more to print."""
+
+
+def write_output(text: str, path: str | None, encoding: str = "utf-8") -> int:
+    """Print ``text`` to standard output (``path=None``) or write it to ``path`` (:func:`write_file`); returns 0.
+
+    A reader that closed standard output early raises :class:`StdoutClosed` (the command exits 0 quietly, as
+    after ``| head``); other write failures are :class:`InputError`."""
+    if path is not None:
+        write_file(path, text, encoding)
+        return 0
+    data = text.encode(encoding, "surrogateescape")  # file names may hold undecodable bytes
+    try:
+        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None:
+            buffer.write(data)
+            buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        raise StdoutClosed() from None
+    except OSError as e:
+        _silence_stdout()
+        raise InputError(f"<stdout>: cannot write the output ({_reason(e)})") from None
+    return 0
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null so that the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces the broken stream until exit
+    except OSError:
+        pass
+
+
+def write_file(path: str, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` the way its kind of file needs.
+
+    * a regular file (or a new name): replaced atomically (:func:`write_atomic`): all of the new content or the
+      old file untouched;
+    * a symbolic link: its target is written (by the same rules); the link stays;
+    * a FIFO, a character device, a socket: written directly (replacing the node would break it);
+    * a read-only file: refused (:class:`InputError`), never replaced behind the owner's back.
+    """
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise InputError(f"{path}: is a directory; -o needs a file name")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        _write_direct(path, target, text, encoding)
+        return
+    if st is not None and not os.access(target, os.W_OK):
+        raise InputError(f"{path}: the file is read-only; it is not replaced (make it writable, or choose "
+                         "another name)")
+    write_atomic(target, text, encoding, shown_name=path)
+
+
+def _write_direct(path: str, target: str, text: str, encoding: str) -> None:
+    try:
+        with open(target, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
+            f.write(text)
+    except OSError as e:
+        raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
+
+
+def write_atomic(path: str, text: str, encoding: str = "utf-8", *, shown_name: str | None = None) -> None:
+    """Write ``text`` to the regular file ``path`` through a temporary file in the same directory and an atomic
+    rename.
 
     Either the whole new content is in place afterwards or the old file (if any) is untouched.
     """
+    name = shown_name or path
     directory = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise InputError(f"{path}: is a directory; -o needs a file name")
+        raise InputError(f"{name}: is a directory; -o needs a file name")
     if not os.path.isdir(directory):
-        raise InputError(f"{path}: cannot write the output: directory {directory} does not exist")
+        raise InputError(f"{name}: cannot write the output: directory {directory} does not exist")
     fd = None
     tmp = None
     try:
@@ -246,7 +513,7 @@ def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
         os.replace(tmp, path)
         tmp = None
     except OSError as e:
-        raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
+        raise InputError(f"{name}: cannot write the output ({_reason(e)})") from None
     finally:
         if fd is not None:
             os.close(fd)
