@@ -1,6 +1,69 @@
-//! Test-only Python entry points of the tokenizers (e.g. `_core.tokenize`); stub until filled in.
+//! Test and measurement entry points of the tokenizers: `_core.tokenize(name, lowercase, lines)` gives
+//! each line's tokens (or `None` where the Rust side asks for the Python tokenizer), and
+//! `_core.tokenize_count(name, lowercase, lines)` tokenizes without building Python objects (for timing).
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+use super::Tokenizer;
+
+fn tokenizer(name: &str) -> PyResult<Tokenizer> {
+    Tokenizer::from_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("no native tokenizer {name:?}")))
+}
+
+/// Tokens of each line, or `None` for a line the native tokenizer hands back to Python.
+#[pyfunction]
+fn tokenize(
+    py: Python<'_>,
+    name: &str,
+    lowercase: bool,
+    lines: Vec<String>,
+) -> PyResult<Vec<Option<Vec<String>>>> {
+    let tok = tokenizer(name)?;
+    Ok(py.detach(|| {
+        let mut buf = String::new();
+        let mut spans = Vec::new();
+        lines
+            .iter()
+            .map(|line| {
+                tok.tokenize(line, lowercase, &mut buf, &mut spans)
+                    .ok()
+                    .map(|()| {
+                        spans
+                            .iter()
+                            .map(|&(s, e)| buf[s as usize..e as usize].to_string())
+                            .collect()
+                    })
+            })
+            .collect()
+    }))
+}
+
+/// `(tokens, fallback_lines)` over all lines, with no per-token Python work (for benchmarks).
+#[pyfunction]
+fn tokenize_count(
+    py: Python<'_>,
+    name: &str,
+    lowercase: bool,
+    lines: Vec<String>,
+) -> PyResult<(u64, u64)> {
+    let tok = tokenizer(name)?;
+    Ok(py.detach(|| {
+        let mut buf = String::new();
+        let mut spans = Vec::new();
+        let (mut tokens, mut fallbacks) = (0u64, 0u64);
+        for line in &lines {
+            match tok.tokenize(line, lowercase, &mut buf, &mut spans) {
+                Ok(()) => tokens += spans.len() as u64,
+                Err(_) => fallbacks += 1,
+            }
+        }
+        (tokens, fallbacks)
+    }))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(tokenize_count, m)?)?;
     Ok(())
 }

@@ -1,0 +1,396 @@
+//! The mteval rules: `13a` (also the core of `zh` and `cjk-char`) and `intl`.
+//!
+//! Both apply regex substitutions whose matches are one character or a pair of neighbours, and only
+//! insert spaces. A match never spans a whitespace character in a way that changes tokens on the other
+//! side, so a line's tokens are the tokens of each whitespace-separated word, tokenized with a space
+//! on each side where the line has a neighbour there (at the ends of an unpadded line, none). A word
+//! holding no character any rule acts on is its own token and is never copied; the other words go
+//! through an exact simulation of the substitutions (left-to-right, non-overlapping, as `re.sub`).
+
+use super::tables::{ASCII_PROPS, INTL_MASK, INTL_N, INTL_P, INTL_S, WS};
+use super::unicode::{decode, non_ascii_ws_len, props};
+use super::Out;
+
+/// Byte classes of the 13a scanner.
+const K_WS: u8 = 1; // ASCII whitespace
+const K_LEAD: u8 = 2; // non-ASCII lead byte that may start a whitespace character
+const K_SPECIAL: u8 = 4; // a byte the rules split off: the rule-1 class (minus space), '.' and ','
+const K_DIGIT: u8 = 8;
+const K_DASH: u8 = 16;
+const K_PRE: u8 = 32; // '<', '&', '\n': the line-level steps (`<skipped>`, "-\n", entities) may apply
+
+/// Rule 1 of mteval-v13a: the class `[{-~[-` -&(-+:-@/]` (all ASCII punctuation but `' - . ,`, plus space).
+const fn in_rule1_class(b: u8) -> bool {
+    matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
+}
+
+const fn build_k13a() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut k = 0;
+        if super::unicode::is_ascii_py_space(b) {
+            k |= K_WS;
+        } else if in_rule1_class(b) || b == b'.' || b == b',' {
+            k |= K_SPECIAL;
+        }
+        if super::unicode::maybe_ws_lead(b) {
+            k |= K_LEAD;
+        }
+        if b.is_ascii_digit() {
+            k |= K_DIGIT;
+        }
+        if b == b'-' {
+            k |= K_DASH;
+        }
+        if b == b'<' || b == b'&' || b == b'\n' {
+            k |= K_PRE;
+        }
+        t[i] = k;
+        i += 1;
+    }
+    t
+}
+
+static K13A: [u8; 256] = build_k13a();
+
+/// The text needs 13a's line-level steps before the word rules (only then can `<`, `&`, `\n` matter).
+#[derive(Debug)]
+pub struct NeedsPre;
+
+/// A position in a simulated substitution: a byte (13a) or character (intl) of the word, or an inserted
+/// space.
+const SPACE: u32 = u32::MAX;
+
+/// Scratch vectors of the simulations, reused across lines.
+#[derive(Default)]
+pub struct Sim {
+    a: Vec<u32>,
+    b: Vec<u32>,
+    ia: Vec<(u32, u32, u8)>,
+    ib: Vec<(u32, u32, u8)>,
+}
+
+/// Tokens of `text` under the four mteval-v13a substitutions (without the line-level steps), appended
+/// to `out`. `edge_pad`: the text is padded with a space at both ends (13a), or not (zh). With
+/// `check_pre`, returns `Err(NeedsPre)` on the first `<`, `&` or newline (nothing useful in `out`).
+pub fn words_13a(
+    text: &str,
+    edge_pad: bool,
+    check_pre: bool,
+    sim: &mut Sim,
+    out: &mut Out,
+) -> Result<(), NeedsPre> {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    loop {
+        // skip whitespace
+        while i < n {
+            let k = K13A[b[i] as usize];
+            if k & K_WS != 0 {
+                if check_pre && b[i] == b'\n' {
+                    return Err(NeedsPre);
+                }
+                i += 1;
+            } else if k & K_LEAD != 0 {
+                match non_ascii_ws_len(b, i) {
+                    Some(len) => i += len,
+                    None => break,
+                }
+            } else {
+                break;
+            }
+        }
+        if i >= n {
+            return Ok(());
+        }
+        let start = i;
+        let mut special = false;
+        while i < n {
+            let k = K13A[b[i] as usize];
+            if k == 0 || k == K_DIGIT {
+                i += 1;
+                continue;
+            }
+            if k & K_WS != 0 {
+                break;
+            }
+            if k & K_LEAD != 0 {
+                if non_ascii_ws_len(b, i).is_some() {
+                    break;
+                }
+                i += 1;
+                continue;
+            }
+            if check_pre && k & K_PRE != 0 {
+                return Err(NeedsPre);
+            }
+            if k & K_SPECIAL != 0 || (k & K_DASH != 0 && i > start && b[i - 1].is_ascii_digit()) {
+                special = true;
+            }
+            i += 1;
+        }
+        if special {
+            let left = edge_pad || start > 0;
+            let right = edge_pad || i < n;
+            simulate_13a(text, start, i, left, right, sim, out);
+        } else {
+            out.push(&text[start..i]);
+        }
+    }
+}
+
+#[inline(always)]
+fn byte_at(b: &[u8], u: u32) -> u8 {
+    if u == SPACE {
+        b' '
+    } else {
+        b[u as usize]
+    }
+}
+
+/// The four 13a substitutions on `text[start..end]` (one word, with a space on each padded side),
+/// exactly as Python's `re.sub` runs them, then the space-separated tokens.
+fn simulate_13a(
+    text: &str,
+    start: usize,
+    end: usize,
+    left: bool,
+    right: bool,
+    sim: &mut Sim,
+    out: &mut Out,
+) {
+    let b = text.as_bytes();
+    let (x, y) = (&mut sim.a, &mut sim.b);
+    // rule 1: every byte of the class becomes " c " (context-free); built straight from the word
+    x.clear();
+    if left {
+        x.extend_from_slice(&[SPACE, SPACE, SPACE]);
+    }
+    for (idx, &byte) in b.iter().enumerate().take(end).skip(start) {
+        if in_rule1_class(byte) {
+            x.extend_from_slice(&[SPACE, idx as u32, SPACE]);
+        } else {
+            x.push(idx as u32);
+        }
+    }
+    if right {
+        x.extend_from_slice(&[SPACE, SPACE, SPACE]);
+    }
+    // rule 2: ([^0-9])([\.,]) -> "\1 \2 "
+    y.clear();
+    let mut i = 0;
+    while i < x.len() {
+        if i + 1 < x.len()
+            && !byte_at(b, x[i]).is_ascii_digit()
+            && matches!(byte_at(b, x[i + 1]), b'.' | b',')
+        {
+            y.extend_from_slice(&[x[i], SPACE, x[i + 1], SPACE]);
+            i += 2;
+        } else {
+            y.push(x[i]);
+            i += 1;
+        }
+    }
+    // rule 3: ([\.,])([^0-9]) -> " \1 \2"
+    x.clear();
+    let mut i = 0;
+    while i < y.len() {
+        if i + 1 < y.len()
+            && matches!(byte_at(b, y[i]), b'.' | b',')
+            && !byte_at(b, y[i + 1]).is_ascii_digit()
+        {
+            x.extend_from_slice(&[SPACE, y[i], SPACE, y[i + 1]]);
+            i += 2;
+        } else {
+            x.push(y[i]);
+            i += 1;
+        }
+    }
+    // rule 4: ([0-9])(-) -> "\1 \2 "
+    y.clear();
+    let mut i = 0;
+    while i < x.len() {
+        if i + 1 < x.len() && byte_at(b, x[i]).is_ascii_digit() && byte_at(b, x[i + 1]) == b'-' {
+            y.extend_from_slice(&[x[i], SPACE, x[i + 1], SPACE]);
+            i += 2;
+        } else {
+            y.push(x[i]);
+            i += 1;
+        }
+    }
+    emit_runs(text, y.iter().map(|&u| (u, u.wrapping_add(1))), out);
+}
+
+/// Emits each maximal run of non-space units (consecutive in `text`) as one token.
+fn emit_runs(text: &str, units: impl Iterator<Item = (u32, u32)>, out: &mut Out) {
+    let mut run: Option<(u32, u32)> = None;
+    for (s, e) in units {
+        if s == SPACE {
+            if let Some((rs, re)) = run.take() {
+                out.push(&text[rs as usize..re as usize]);
+            }
+        } else {
+            run = Some(match run {
+                Some((rs, _)) => (rs, e),
+                None => (s, e),
+            });
+        }
+    }
+    if let Some((rs, re)) = run {
+        out.push(&text[rs as usize..re as usize]);
+    }
+}
+
+/// 13a's line-level steps, in sacreBLEU's order: `<skipped>` removed, "-\n" joined, "\n" to space, then
+/// the four entities (each `str.replace` is left-to-right and non-overlapping, as Python's).
+pub fn preprocess_13a(text: &str) -> String {
+    let mut s = text
+        .replace("<skipped>", "")
+        .replace("-\n", "")
+        .replace('\n', " ");
+    if s.contains('&') {
+        s = s
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">");
+    }
+    s
+}
+
+/// Tokens of a (lowercased, right-stripped) line under sacreBLEU's `13a`.
+pub fn tokenize_13a(text: &str, pre: &mut String, sim: &mut Sim, out: &mut Out) {
+    if words_13a(text, true, true, sim, out).is_err() {
+        out.clear();
+        if text.contains("<skipped>") || text.contains('\n') || text.contains('&') {
+            *pre = preprocess_13a(text);
+            let _ = words_13a(pre, true, false, sim, out);
+        } else {
+            let _ = words_13a(text, true, false, sim, out);
+        }
+    }
+}
+
+#[inline(always)]
+fn intl_class(p: u8) -> u8 {
+    p & INTL_MASK
+}
+
+/// Tokens of a (lowercased, right-stripped) line under mteval-v14's international tokenization.
+pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    loop {
+        while i < n {
+            if b[i] < 0x80 {
+                if ASCII_PROPS[b[i] as usize] & WS == 0 {
+                    break;
+                }
+                i += 1;
+            } else {
+                match non_ascii_ws_len(b, i) {
+                    Some(len) => i += len,
+                    None => break,
+                }
+            }
+        }
+        if i >= n {
+            return;
+        }
+        let start = i;
+        let mut special = false;
+        while i < n {
+            let (p, len) = if b[i] < 0x80 {
+                (ASCII_PROPS[b[i] as usize], 1)
+            } else {
+                let (c, len) = decode(b, i);
+                (props(c), len)
+            };
+            if p & WS != 0 {
+                break;
+            }
+            if intl_class(p) >= INTL_P {
+                special = true;
+            }
+            i += len;
+        }
+        if special {
+            simulate_intl(text, start, i, start > 0, i < n, sim, out);
+        } else {
+            out.push(&text[start..i]);
+        }
+    }
+}
+
+const O: u8 = 0; // a class that is neither N, P nor S (whitespace, letters, inserted spaces)
+
+/// The three `intl` substitutions on the word `text[start..end]`, exactly as the `regex` module's `sub`.
+fn simulate_intl(
+    text: &str,
+    start: usize,
+    end: usize,
+    left: bool,
+    right: bool,
+    sim: &mut Sim,
+    out: &mut Out,
+) {
+    let b = text.as_bytes();
+    let (x, y) = (&mut sim.ia, &mut sim.ib);
+    const SP: (u32, u32, u8) = (SPACE, SPACE, O);
+    x.clear();
+    if left {
+        x.push(SP);
+    }
+    let mut i = start;
+    while i < end {
+        let (c, len) = decode(b, i);
+        let p = if c < 0x80 {
+            ASCII_PROPS[c as usize]
+        } else {
+            props(c)
+        };
+        x.push((i as u32, (i + len) as u32, intl_class(p)));
+        i += len;
+    }
+    if right {
+        x.push(SP);
+    }
+    // (\P{N})(\p{P}) -> "\1 \2 "
+    y.clear();
+    let mut i = 0;
+    while i < x.len() {
+        if i + 1 < x.len() && x[i].2 != INTL_N && x[i + 1].2 == INTL_P {
+            y.extend_from_slice(&[x[i], SP, x[i + 1], SP]);
+            i += 2;
+        } else {
+            y.push(x[i]);
+            i += 1;
+        }
+    }
+    // (\p{P})(\P{N}) -> " \1 \2"
+    x.clear();
+    let mut i = 0;
+    while i < y.len() {
+        if i + 1 < y.len() && y[i].2 == INTL_P && y[i + 1].2 != INTL_N {
+            x.extend_from_slice(&[SP, y[i], SP, y[i + 1]]);
+            i += 2;
+        } else {
+            x.push(y[i]);
+            i += 1;
+        }
+    }
+    // (\p{S}) -> " \1 "
+    y.clear();
+    for &u in x.iter() {
+        if u.2 == INTL_S {
+            y.extend_from_slice(&[SP, u, SP]);
+        } else {
+            y.push(u);
+        }
+    }
+    emit_runs(text, y.iter().map(|&(s, e, _)| (s, e)), out);
+}

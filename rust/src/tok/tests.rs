@@ -1,0 +1,126 @@
+//! Cases checked against sacreBLEU 2.6.0's tokenizers (expected values are its output); the exhaustive
+//! differential tests against the Python tokenizers are in tests/test_native_tokenizers.py.
+
+use super::{Fallback, Tokenizer};
+
+fn toks(name: &str, lowercase: bool, line: &str) -> Vec<String> {
+    let tok = Tokenizer::from_name(name).expect("known tokenizer");
+    let mut buf = String::new();
+    let mut spans = vec![(7, 7)];
+    tok.tokenize(line, lowercase, &mut buf, &mut spans)
+        .expect("no fallback");
+    spans
+        .iter()
+        .map(|&(s, e)| buf[s as usize..e as usize].to_string())
+        .collect()
+}
+
+fn check(name: &str, line: &str, expected: &[&str]) {
+    assert_eq!(toks(name, false, line), expected, "{name} {line:?}");
+}
+
+#[test]
+fn names() {
+    for name in ["none", "13a", "intl", "char", "zh", "cjk-char"] {
+        assert!(Tokenizer::from_name(name).is_some());
+    }
+    assert_eq!(Tokenizer::from_name("ja-mecab"), None);
+    assert_eq!(Tokenizer::from_name("13A"), None);
+}
+
+#[test]
+fn t13a_like_sacrebleu() {
+    check("13a", "Hello, world.", &["Hello", ",", "world", "."]);
+    check("13a", "a..b", &["a", ".", ".", "b"]);
+    check(
+        "13a",
+        "1,000.5 and 3-4 x-y",
+        &["1,000.5", "and", "3", "-", "4", "x-y"],
+    );
+    check(
+        "13a",
+        "&quot;Hi&quot; &amp;lt; <skipped> ok",
+        &["\"", "Hi", "\"", "<", "ok"],
+    );
+    check("13a", "end-\nof line\nnext", &["endof", "line", "next"]);
+    check(
+        "13a",
+        ".5 .a a. 5. a.. a...",
+        &[
+            ".", "5", ".", "a", "a", ".", "5", ".", "a", ".", ".", "a", ".", ".", ".",
+        ],
+    );
+    check(
+        "13a",
+        "It's (really) [good]!",
+        &["It's", "(", "really", ")", "[", "good", "]", "!"],
+    );
+    check(
+        "13a",
+        "2014-2015: $3.50/unit",
+        &["2014", "-", "2015", ":", "$", "3.50", "/", "unit"],
+    );
+    check("13a", "  \t\u{3000}", &[]);
+    check("13a", "", &[]);
+}
+
+#[test]
+fn intl_like_sacrebleu() {
+    check("intl", "Hello, world.", &["Hello", ",", "world", "."]);
+    check(
+        "intl",
+        "1,000.5 €3 «quoted»",
+        &["1,000.5", "€", "3", "«", "quoted", "»"],
+    );
+    check("intl", "!a a! 2014.", &["!", "a", "a", "!", "2014."]);
+    check("intl", "  ,x", &[",", "x"]);
+}
+
+#[test]
+fn zh_like_sacrebleu() {
+    check(
+        "zh",
+        "我爱你。Hello, world.",
+        &["我", "爱", "你", "。", "Hello", ",", "world", "."],
+    );
+    check("zh", "a.中.b", &["a", ".", "中", ".", "b"]);
+    check("zh", ".5 x", &[".5", "x"]);
+    check("zh", "\u{2001}.a 5.", &[".", "a", "5."]);
+}
+
+#[test]
+fn char_none_and_lowercase() {
+    check("char", "ab c\u{3000}d", &["a", "b", "c", "d"]);
+    check("none", " a\u{a0}b\u{85}c\x1fd ", &["a", "b", "c", "d"]);
+    assert_eq!(
+        toks("none", true, "İSTANBUL ΟΔΟΣ"),
+        ["i\u{307}stanbul", "οδος"]
+    );
+    assert_eq!(toks("char", true, "İ"), ["i", "\u{307}"]);
+    // lowercasing comes before the 13a steps: an upper-case entity is unescaped
+    assert_eq!(toks("13a", true, "&QUOT;A<SKIPPED>"), ["\"", "a"]);
+}
+
+#[test]
+fn cjk_char_units() {
+    check(
+        "cjk-char",
+        "日本語text、です",
+        &["日", "本", "語", "text", "、", "で", "す"],
+    );
+    // a combining mark stays with the character before it
+    check("cjk-char", "か\u{3099}き", &["か\u{3099}", "き"]);
+}
+
+#[test]
+fn buffers_are_reused_and_cleared() {
+    let tok = Tokenizer::T13a;
+    let mut buf = String::from("old");
+    let mut spans = vec![(0, 3)];
+    tok.tokenize("x.", false, &mut buf, &mut spans).unwrap();
+    assert_eq!(buf, "x.");
+    assert_eq!(spans, [(0, 1), (1, 2)]);
+    tok.tokenize("", false, &mut buf, &mut spans).unwrap();
+    assert!(buf.is_empty() && spans.is_empty());
+    let _: Result<(), Fallback> = Ok(());
+}
