@@ -219,28 +219,40 @@ def ratio_buckets(bleu: BLEU, stats: np.ndarray, edges: Sequence[float] = RATIO_
 # ---------------------------------------------------------------------------------------------------------
 # matched n-grams
 # ---------------------------------------------------------------------------------------------------------
-def _ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
-    return [tuple(tokens[i: i + n]) for i in range(len(tokens) - n + 1)]
+def _ngrams(tokens: list[str], n: int):
+    return zip(*(tokens[i:] for i in range(n))) if n > 1 else ((t,) for t in tokens)
 
 
-def matched_ngrams(hyp_tokens: list[str], ref_tokens: Sequence[list[str]], max_order: int) -> list[list[int]]:
-    """Start positions of the clipped n-gram matches, per order (1..max_order).
+def reference_limits(ref_tokens: Sequence[list[str]], max_order: int) -> list[dict]:
+    """Per order: the largest count of each n-gram in any one reference (BLEU's clipping limits)."""
+    out = []
+    for n in range(1, max_order + 1):
+        if len(ref_tokens) == 1:
+            out.append(Counter(_ngrams(ref_tokens[0], n)))
+            continue
+        limit: dict = {}
+        for ref in ref_tokens:
+            for g, c in Counter(_ngrams(ref, n)).items():
+                if c > limit.get(g, 0):
+                    limit[g] = c
+        out.append(limit)
+    return out
+
+
+def matched_ngrams(hyp_tokens: list[str], limits: list[dict]) -> list[list[int]]:
+    """Start positions of the clipped n-gram matches, per order (1..len(limits)).
 
     An n-gram occurring ``c`` times in the hypothesis and at most ``m`` times in any one reference has its
     first ``min(c, m)`` occurrences matched: the counts per order are BLEU's clipped counts.
     """
     out = []
-    for n in range(1, max_order + 1):
-        limit: Counter = Counter()
-        for ref in ref_tokens:
-            for g, c in Counter(_ngrams(ref, n)).items():
-                if c > limit[g]:
-                    limit[g] = c
-        used: Counter = Counter()
+    for n, limit in enumerate(limits, start=1):
+        used: dict = {}
         starts = []
         for i, g in enumerate(_ngrams(hyp_tokens, n)):
-            if used[g] < limit[g]:
-                used[g] += 1
+            u = used.get(g, 0)
+            if u < limit.get(g, 0):
+                used[g] = u + 1
                 starts.append(i)
         out.append(starts)
     return out
@@ -358,13 +370,14 @@ def compute_report(
 
     shown = n_seg if max_segments is None else min(n_seg, max_segments)
     order = bleu.max_ngram_order
+    limits = [reference_limits([ref_tokens[r][i] for r in range(len(streams)) if streams[r][i] is not None], order)
+              for i in range(shown)]
     highlights = []
     for k in range(len(names)):
         hyp_tokens = _tokenize(bleu, hyps[k][:shown])
         row = []
         for i in range(shown):
-            refs_i = [ref_tokens[r][i] for r in range(len(streams)) if streams[r][i] is not None]
-            matches = matched_ngrams(hyp_tokens[i], refs_i, order)
+            matches = matched_ngrams(hyp_tokens[i], limits[i])
             row.append(highlight(hyps[k][i], hyp_tokens[i], _token_levels(len(hyp_tokens[i]), matches),
                                  bleu.lowercase))
         highlights.append(tuple(row))
