@@ -18,7 +18,7 @@ from .conftest import read_lines
 
 CHROMIUM = os.environ.get("BLEUSCOPE_CHROMIUM", "/usr/bin/chromium")
 sync_api = pytest.importorskip(
-    "playwright.sync_api", reason='Playwright is not installed (pip install "bleuscope[report-test]")')
+    "playwright.sync_api", reason='Playwright is not installed (pip install -e ".[test]", or pip install playwright)')
 if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
     pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set BLEUSCOPE_CHROMIUM)",
                 allow_module_level=True)
