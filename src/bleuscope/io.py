@@ -272,10 +272,11 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
         block = _read_block(stream, block_bytes, path)
         try:
             text = decoder.decode(block, final=not block)
-        except UnicodeDecodeError as e:
+        except UnicodeError as e:  # UnicodeDecodeError, or utf-16's "stream does not start with BOM"
+            where = f"near byte offset {offset + e.start}" if isinstance(e, UnicodeDecodeError) else str(e)
             raise InputError(
-                f"{name}:{lines_done + carry.count(chr(10)) + 1}: invalid {encoding} (near byte offset "
-                f"{offset + max(e.start, 0)} of the file); pass --encoding ENCODING if the file is not {encoding}"
+                f"{name}:{lines_done + 1}: invalid {encoding} ({where}); pass --encoding ENCODING if the file is "
+                f"not {encoding}"
             ) from None
         offset += len(block)
         if lines_done == 0 and not carry and text.startswith("\ufeff") and warn is not None:
@@ -468,7 +469,7 @@ def write_file(path: str, text: str, encoding: str = "utf-8") -> None:
     if st is not None and not stat.S_ISREG(st.st_mode):
         _write_direct(path, target, text, encoding)
         return
-    if st is not None and not os.access(target, os.W_OK):
+    if st is not None and (not st.st_mode & 0o222 or not os.access(target, os.W_OK)):  # root passes os.access
         raise InputError(f"{path}: the file is read-only; it is not replaced (make it writable, or choose "
                          "another name)")
     write_atomic(target, text, encoding, shown_name=path)

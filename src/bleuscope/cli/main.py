@@ -48,14 +48,13 @@ Files are UTF-8 text, one segment per line (split on "\\n" only); .gz, .xz and .
 Several hypothesis files are several systems (a table, or a JSON list); -i and -r may be repeated."""
 
 EPILOG = """\
-examples (run them in the folder that `bleuscope --example-dir` prints):
+examples (run them in a copy of the folder that `bleuscope --example-dir` prints):
   bleuscope --example                                   score the bundled WMT22 en-de sample
   bleuscope ref.A.txt -i hyp.Online-B.txt               one system, JSON like sacreBLEU
   bleuscope hyp.Online-B.txt hyp.OpenNMT.txt -r ref.A.txt ref.B.txt -f text   two systems, two references
   bleuscope refs.tsv -nr 2 -i hyp.Online-B.txt          two tab-separated references per line
   bleuscope preds.jsonl --hyp-field output --ref-field target   JSON Lines: hypotheses and references
   bleuscope ref.A.txt -i hyp.Online-B.txt -sl -f jsonl -o seg.jsonl   sentence scores with their statistics
-  cat hyp.txt | bleuscope -t wmt22 -l en-de             a sacreBLEU test set (pip install "bleuscope[testsets]")
 
 exit status: 0 success, 1 bad input data (unreadable file, invalid UTF-8, different line counts, ...),
 2 bad or incompatible options, 130 interrupted (Ctrl-C)."""
@@ -248,6 +247,8 @@ def check_options(args: argparse.Namespace) -> None:
         parts = args.language_pair.split("-")
         if len(parts) != 2 or not all(parts):
             raise UsageError(f"-l/--language-pair must look like en-de (source-target), got {args.language_pair!r}")
+    if args.list and args.echo is not None:
+        raise UsageError("--list and --echo do not go together")
     if args.test_set is not None:
         if args.language_pair is None and not args.list:
             raise UsageError("-t/--test-set needs -l/--language-pair (e.g. -t wmt22 -l en-de); "
