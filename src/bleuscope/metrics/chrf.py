@@ -150,6 +150,8 @@ class CHRF:
     """
 
     higher_is_better = True
+    #: sacreBLEU's bootstrap scores of this metric are numpy.float32 values (see score_rows)
+    bootstrap_scores_float32 = True
 
     def __init__(
         self,

@@ -109,6 +109,8 @@ class TER:
 
     name = "TER"
     higher_is_better = False
+    #: sacreBLEU's bootstrap scores of this metric are numpy.float32 values (see score_rows)
+    bootstrap_scores_float32 = True
     stats_width = 2
 
     def __init__(

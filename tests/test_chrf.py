@@ -1,0 +1,238 @@
+"""chrF / chrF++: differential tests against sacreBLEU 2.6.0 on the WMT data and on generated text."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sacrebleu
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleuscope.metrics.chrf import CHRF, corpus_chrf, sentence_chrf
+
+from .conftest import all_pairs, expected_rows, pair_dir, read_lines, requires_wmt
+
+OPTIONS = [
+    {},
+    {"word_order": 2},
+    {"lowercase": True},
+    {"whitespace": True},
+    {"eps_smoothing": True},
+    {"word_order": 2, "eps_smoothing": True, "lowercase": True},
+    {"char_order": 4, "word_order": 1, "beta": 1},
+    {"char_order": 0, "word_order": 2, "beta": 3},
+]
+
+
+def _pair_files(testset: str, pair: str):
+    base = pair_dir(testset, pair)
+    refs = sorted(base.glob("ref.*.txt"))
+    systems = sorted((base / "sys").glob("*.txt")) if (base / "sys").exists() else []
+    return refs, systems
+
+
+def _load(testset: str, pair: str, n_lines: int | None, n_systems: int):
+    refs, systems = _pair_files(testset, pair)
+    ref_lines = [read_lines(p)[:n_lines] for p in refs]
+    if systems:
+        hyps = [read_lines(p)[:n_lines] for p in systems[:n_systems]]
+    else:  # references only (wmt24pp): score one reference against the others
+        hyps, ref_lines = [ref_lines[0]], ref_lines[1:]
+    return hyps, ref_lines
+
+
+def _sacrebleu_stats(options: dict, hyps, refs) -> np.ndarray:
+    return np.array(sacrebleu.CHRF(**options)._extract_corpus_statistics(hyps, refs), dtype=np.int64)
+
+
+def _check_corpus(options: dict, hyps, refs, sentences: int = 0) -> None:
+    ours = CHRF(**options)
+    theirs = sacrebleu.CHRF(**options)
+    seg = ours.segment_statistics(hyps, refs)
+    assert np.array_equal(seg.stats, _sacrebleu_stats(options, hyps, refs))
+    ref_score = theirs.corpus_score(hyps, refs)
+    got = ours.corpus_score(hyps, refs)
+    assert got.score == ref_score.score
+    assert got.name == ref_score.name
+    assert got.signature.rsplit("|", 1)[0] == str(theirs.get_signature()).rsplit("|", 1)[0]
+    if sentences:
+        batch = ours.sentence_scores(hyps[:sentences], [r[:sentences] for r in refs])
+        expected = [theirs.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps[:sentences])]
+        assert batch.tolist() == expected
+
+
+@requires_wmt
+@pytest.mark.parametrize(("testset", "pair"), all_pairs())
+def test_wmt_default_and_chrf_plus_plus(testset, pair):
+    """Every pair: one system, first reference and all references, chrF and chrF++ (first 300 lines)."""
+    hyps, refs = _load(testset, pair, 300, 1)
+    for options in ({}, {"word_order": 2}):
+        _check_corpus(options, hyps[0], refs[:1], sentences=60)
+        _check_corpus(options, hyps[0], refs, sentences=60)
+
+
+@requires_wmt
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_wmt_every_option(options):
+    """Every option on a European, a CJK and a paragraph-level set (first 150 lines, all references)."""
+    for testset, pair in [("newstest2021", "en-de"), ("generaltest2022", "en-zh"), ("wmttest2024", "en-ja")]:
+        hyps, refs = _load(testset, pair, 150, 1)
+        _check_corpus(options, hyps[0], refs, sentences=30)
+
+
+@requires_wmt
+@pytest.mark.full
+@pytest.mark.parametrize(("testset", "pair"), all_pairs())
+def test_wmt_full_sweep(testset, pair):
+    """--full: every system of every pair, whole files, 1 and all references, every option."""
+    hyps, refs = _load(testset, pair, None, 99)
+    for options in OPTIONS:
+        for system in hyps:
+            _check_corpus(options, system, refs[:1])
+            _check_corpus(options, system, refs, sentences=100)
+
+
+@requires_wmt
+def test_published_expected_scores():
+    """The chrF/chrF++ scores computed with sacreBLEU 2.6.0 in expected/ (first rows of each pair)."""
+    rows = expected_rows("chrF") + expected_rows("chrF++")
+    seen: set[tuple] = set()
+    checked = 0
+    for row in rows:
+        key = (row["testset"], row["pair"], row["metric"])
+        if key in seen:
+            continue
+        seen.add(key)
+        base = pair_dir(row["testset"], row["pair"])
+        hyp_path = base / "sys" / f"{row['system']}.txt"
+        if not hyp_path.exists():
+            hyp_path = base / f"{row['system']}.txt"
+        hyps = read_lines(hyp_path)
+        refs = [read_lines(base / f"ref.{name}.txt") for name in row["refs"].split("+")]
+        options = {"word_order": 2} if row["metric"] == "chrF++" else {}
+        got = CHRF(**options).corpus_score(hyps, refs)
+        assert round(got.score, 6) == float(row["score"])
+        assert got.signature.rsplit("|", 1)[0] == row["signature"].rsplit("|", 1)[0]
+        checked += 1
+    assert checked >= 10
+
+
+def test_multi_reference_rule_and_missing_references():
+    """Best sentence F wins (ties: the first reference); None references are skipped, as in sacreBLEU."""
+    hyps = ["the cat sat", "abc", "same", "x"]
+    refs = [["the dog sat", "xyz", "same", None], ["the cat sat", "abc", "same", "x y"]]
+    ours = CHRF().segment_statistics(hyps, refs)
+    assert np.array_equal(ours.stats, _sacrebleu_stats({}, hyps, refs))
+    assert ours.nrefs.tolist() == [2, 2, 2, 1]
+    assert CHRF().corpus_score(hyps, refs).signature.startswith("nrefs:var|")
+
+
+def test_statistics_sum_over_shards():
+    hyps = ["a b c", "the quick brown fox", "", "jumps over"]
+    refs = [["a b d", "the quick fox", "x", "jumps over the"]]
+    metric = CHRF(word_order=2)
+    whole = metric.segment_statistics(hyps, refs)
+    parts = [metric.segment_statistics(hyps[a:b], [r[a:b] for r in refs]).stats for a, b in [(0, 1), (1, 4)]]
+    assert np.array_equal(np.concatenate(parts), whole.stats)
+    assert metric.score_from_statistics(whole.total(), 1).score == sacrebleu.CHRF(word_order=2).corpus_score(
+        hyps, refs).score
+
+
+def test_functional_shortcuts_and_sentence_score():
+    hyp, refs = "The cat sat on the mat.", ["A cat sat on a mat.", "The cat is on the mat."]
+    assert sentence_chrf(hyp, refs).score == sacrebleu.sentence_chrf(hyp, refs).score
+    assert sentence_chrf(hyp, refs, word_order=2).score == sacrebleu.sentence_chrf(hyp, refs, word_order=2).score
+    assert corpus_chrf([hyp], [[refs[0]]]).score == sacrebleu.corpus_chrf([hyp], [[refs[0]]]).score
+    score = CHRF(word_order=2).sentence_score(hyp, refs)
+    assert score.name == "chrF2++" and str(score).startswith("chrF2++ = ")
+
+
+def test_signature_short_and_long():
+    metric = CHRF(word_order=2, lowercase=True, whitespace=True)
+    metric.corpus_score(["a"], [["a"]])
+    theirs = sacrebleu.CHRF(word_order=2, lowercase=True, whitespace=True)
+    theirs.corpus_score(["a"], [["a"]])
+    sig = theirs.get_signature()
+    assert metric.signature().rsplit("|", 1)[0] == sig.format().rsplit("|", 1)[0]
+    assert metric.signature(short=True).rsplit("|", 1)[0] == sig.format(short=True).rsplit("|", 1)[0]
+    assert metric.signature().endswith(f"|version:bleuscope-{__import__('bleuscope').__version__}")
+
+
+@requires_wmt
+def test_float32_scores_equal_sacrebleu_bootstrap_arithmetic():
+    """score_rows(float32=True) == sacreBLEU's _compute_score_from_stats on float32 resample sums."""
+    hyps, refs = _load("generaltest2022", "de-en", 400, 1)
+    rng = np.random.default_rng(3)
+    for options in ({}, {"word_order": 2}, {"eps_smoothing": True}, {"word_order": 2, "eps_smoothing": True}):
+        ours = CHRF(**options)
+        theirs = sacrebleu.CHRF(**options)
+        stats32 = ours.segment_statistics(hyps[0], refs).stats.astype(np.float32)
+        idx = rng.integers(0, len(stats32), size=(40, len(stats32)))
+        sums = np.stack([stats32[i].sum(0) for i in idx])
+        # edge rows: nothing matched, empty orders, tiny counts
+        edge = np.zeros((3, ours.stats_width), dtype=np.float32)
+        edge[1, 0::3] = 3
+        edge[1, 1::3] = 2
+        edge[2, :3] = [1, 1, 1]
+        sums = np.concatenate([sums, edge])
+        expected = np.array([theirs._compute_score_from_stats(s).score for s in sums], dtype=np.float64)
+        got = ours.score_rows(sums, float32=True)
+        assert np.array_equal(got, expected), options
+        exact = np.array([theirs._compute_score_from_stats(s.astype(np.int64).tolist()).score for s in sums])
+        assert np.array_equal(ours.score_rows(sums.astype(np.int64)), exact)
+
+
+def test_bad_input_messages():
+    with pytest.raises(ValueError, match="char_order \\+ word_order"):
+        CHRF(char_order=0)
+    with pytest.raises(TypeError, match="beta must be an integer"):
+        CHRF(beta=1.5)
+    with pytest.raises(ValueError, match="references\\[0\\] has 1 lines but hypotheses has 2"):
+        CHRF().corpus_score(["a", "b"], [["a"]])
+    with pytest.raises(ValueError, match="segment 0 has no reference"):
+        CHRF().corpus_score(["a"], [[None]])
+    with pytest.raises(TypeError, match="hypotheses\\[1\\] must be a string"):
+        CHRF().corpus_score(["a", 3], [["a", "b"]])
+    with pytest.raises(ValueError, match="signature|number of references"):
+        CHRF().signature()
+
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=60)
+SPACEY = st.sampled_from(["", " ", "\t \n", "\u3000", "a  b", "(hi)", "x.", ".x", "\x1c"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    segments=st.lists(st.tuples(st.one_of(TEXT, SPACEY), st.one_of(TEXT, SPACEY), st.one_of(TEXT, SPACEY)),
+                      min_size=1, max_size=6),
+    options=st.sampled_from(OPTIONS),
+)
+def test_property_random_unicode_matches_sacrebleu(segments, options):
+    hyps = [s[0] for s in segments]
+    refs = [[s[1] for s in segments], [s[2] for s in segments]]
+    ours = CHRF(**options)
+    stats = ours.segment_statistics(hyps, refs).stats
+    assert np.array_equal(stats, _sacrebleu_stats(options, hyps, refs))
+    score = ours.corpus_score(hyps, refs).score
+    assert score == sacrebleu.CHRF(**options).corpus_score(hyps, refs).score
+    assert 0.0 <= score <= 100.0 + 1e-9 and not math.isnan(score)
+    # clipped matches never exceed either count
+    assert np.all(stats[:, 2::3] <= stats[:, 0::3]) and np.all(stats[:, 2::3] <= stats[:, 1::3])
+
+
+@settings(max_examples=5, deadline=None)
+@given(word=st.text(alphabet="abcde ", min_size=1, max_size=5), repeat=st.integers(2000, 6000))
+def test_property_very_long_segments(word, repeat):
+    hyp = word * repeat
+    ref = (word[::-1] + "x") * (repeat // 2)
+    for options in ({}, {"word_order": 2}):
+        assert CHRF(**options).sentence_score(hyp, [ref]).score == sacrebleu.CHRF(**options).sentence_score(
+            hyp, [ref]).score
+
+
+def test_identical_and_disjoint():
+    assert CHRF().sentence_score("Hello there", ["Hello there"]).score == 100.0
+    assert CHRF().sentence_score("aaaa", ["bbbb"]).score == 0.0
+    assert CHRF().sentence_score("", [""]).score == sacrebleu.CHRF().sentence_score("", [""]).score
