@@ -15,6 +15,8 @@ from .bleu import (
     corpus_bleu,
     sentence_bleu,
 )
+from .metrics.chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
+from .metrics.ter import TER, TERScore, corpus_ter, sentence_ter
 from .pairwise import MBRResult, expected_utility, mbr_select
 from .scoring import ScoringConfig, compute_scores
 from .token_ids import TokenBLEU
@@ -25,20 +27,28 @@ __all__ = [
     "BLEU",
     "BLEUScore",
     "BLEUScores",
+    "CHRF",
+    "CHRFScore",
     "CJKTokenizationWarning",
     "MBRResult",
     "MissingExtraError",
     "ScoringConfig",
     "SegmentStatistics",
+    "TER",
+    "TERScore",
     "TokenBLEU",
     "TokenizedInputWarning",
     "__version__",
     "available_tokenizers",
     "compute_scores",
     "corpus_bleu",
+    "corpus_chrf",
+    "corpus_ter",
     "expected_utility",
     "get_tokenizer",
     "mbr_select",
     "register_tokenizer",
     "sentence_bleu",
+    "sentence_chrf",
+    "sentence_ter",
 ]
