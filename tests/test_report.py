@@ -153,6 +153,33 @@ def test_page_numbers_equal_the_data(example, example_data):
     assert example_data.bleu_summary.signature in page
 
 
+def test_further_metrics_equal_sacrebleu(example, tmp_path):
+    """chrF and TER (the additive-metric interface) in the systems table: sacreBLEU's corpus scores, and
+    bootstrap intervals from the library."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    chrf_mod = pytest.importorskip("bleuscope.metrics.chrf")
+    ter_mod = pytest.importorskip("bleuscope.metrics.ter")
+    systems, refs = example
+    systems = {k: v[:40] for k, v in systems.items()}
+    refs = [r[:40] for r in refs]
+    data = report_data(systems, refs, metrics=[chrf_mod.CHRF(), ter_mod.TER()], n_bootstrap=100)
+    chrf, ter = data.metrics[1:]
+    assert (chrf.name, ter.name, ter.higher_is_better) == ("chrF2", "TER", False)
+    for k, hyps in enumerate(systems.values()):
+        assert chrf.scores[k] == pytest.approx(sacrebleu.corpus_chrf(hyps, refs).score, abs=1e-9)
+        assert ter.scores[k] == pytest.approx(sacrebleu.corpus_ter(hyps, refs).score, abs=1e-9)
+        ci = significance.confidence_interval(chrf_mod.CHRF().segment_statistics(hyps, refs).stats,
+                                              metric=significance.FunctionStatistic(chrf_mod.CHRF().score_rows),
+                                              n_samples=100)
+        assert (chrf.intervals[k].lower, chrf.intervals[k].upper) == (ci.lower, ci.upper)
+    page = build_report(systems, refs, metrics=[chrf_mod.CHRF()], n_bootstrap=50)
+    assert f'data-metric="chrF2" data-value="{chrf.scores[0]!r}"' in page
+    out = tmp_path / "r.html"
+    assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-m", "chrf",
+                        "-o", str(out), "-q", "--n-bootstrap", "20"]) == 0
+    assert 'data-metric="chrF2"' in out.read_text(encoding="utf-8")
+
+
 @requires_wmt
 def test_wmt22_en_de_scores_equal_sacrebleu():
     """All eight WMT22 en-de systems with both references: the systems table equals sacreBLEU 2.6.0."""

@@ -18,6 +18,9 @@ from ..io import CLIError, InputError, UsageError, display_name, read_lines, wri
 
 PROG = "bleuscope report"
 
+#: -m/--metrics: name -> "module:class" built with its default options (BLEU is always the first metric)
+METRICS = {"bleu": None, "chrf": "bleuscope.metrics.chrf:CHRF", "ter": "bleuscope.metrics.ter:TER"}
+
 DESCRIPTION = """\
 Write one self-contained HTML page comparing MT systems: scores with bootstrap confidence intervals,
 significance clusters and pairwise p-values, sentence-score histograms, a system-vs-system scatter plot,
@@ -109,6 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="effective order for the corpus scores (sentence scores always use it)")
     b.add_argument("--spm-model", metavar="PATH", help="SentencePiece model for -tok flores101/flores200/spBLEU-1K")
     b.add_argument("--force", action="store_true", help="do not warn about hypotheses that look tokenized")
+    b.add_argument("-m", "--metrics", nargs="+", choices=list(METRICS), default=["bleu"], metavar="METRIC",
+                   help="metrics in the systems table, with bootstrap intervals: bleu (always), chrf, ter "
+                        "(sacreBLEU's default options)")
 
     r = p.add_argument_group("report")
     r.add_argument("-o", "--output", metavar="FILE", required=True,
@@ -181,12 +187,29 @@ def _make_bleu(args):
         raise InputError(f"the tokenizer is not usable: {e}") from None
 
 
+def _extra_metrics(names: list[str]) -> list:
+    import importlib
+
+    out = []
+    for name in dict.fromkeys(names):
+        target = METRICS[name]
+        if target is None:
+            continue
+        module, cls = target.split(":")
+        try:
+            out.append(getattr(importlib.import_module(module), cls)())
+        except (ImportError, AttributeError) as e:
+            raise UsageError(f"-m {name}: this metric is not available in this installation ({e})") from None
+    return out
+
+
 def run(argv: list[str] | None, warn) -> int:
     from . import build_report
 
     args = build_parser().parse_args(argv)
     started = time.perf_counter()
     bleu = _make_bleu(args)
+    metrics = _extra_metrics(args.metrics)
     names = _system_names(args.input, args.names)
     if args.pair is not None:
         for n in args.pair:
@@ -216,8 +239,8 @@ def run(argv: list[str] | None, warn) -> int:
     if len(set(ref_labels)) != len(ref_labels):
         ref_labels = ref_names
     try:
-        page = build_report(list(zip(names, hyps)), refs, sources=sources, bleu=bleu, reference_names=ref_labels,
-                            title=args.title, n_bootstrap=args.n_bootstrap, seed=args.seed, alpha=args.alpha,
+        page = build_report(list(zip(names, hyps)), refs, sources=sources, bleu=bleu, metrics=metrics,
+                            reference_names=ref_labels, title=args.title, n_bootstrap=args.n_bootstrap, seed=args.seed, alpha=args.alpha,
                             max_segments=args.max_segments, pair=tuple(args.pair) if args.pair else None)
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None

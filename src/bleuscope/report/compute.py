@@ -43,7 +43,7 @@ class MetricSummary:
     scores: tuple[float, ...]  # corpus score per system
     intervals: tuple[significance.ConfidenceInterval, ...]  # bootstrap CI per system
     sentence_scores: np.ndarray  # float64 [K, S]
-    all_pairs: significance.AllPairsResult | None  # None for a single system
+    all_pairs: significance.AllPairsResult | None  # BLEU's, with two systems or more; None for other metrics
 
 
 @dataclass(frozen=True)
@@ -136,14 +136,14 @@ def _row_scorer(metric):
 
 
 def _summary(name, signature, higher, stats, names, corpus_scores, sentence, statistic, n_bootstrap, seed,
-             alpha) -> MetricSummary:
+             alpha, pairwise: bool = True) -> MetricSummary:
     """Bootstrap intervals and the all-pairs test of one metric from its per-system statistics."""
     intervals = tuple(
         significance.confidence_interval(s, metric=statistic, n_samples=n_bootstrap, seed=seed, name=n)
         for n, s in zip(names, stats)
     )
     pairs = None
-    if len(names) > 1:
+    if pairwise and len(names) > 1:
         pairs = significance.all_pairs(dict(zip(names, stats)), metric=statistic, test="bs",
                                        n_samples=n_bootstrap, seed=seed, alpha=alpha)
     return MetricSummary(name, signature, higher, tuple(float(x) for x in corpus_scores), intervals, sentence,
@@ -417,7 +417,7 @@ def _metric_summary(metric, names, hyps, references, n_bootstrap, seed, alpha) -
     except (TypeError, ValueError):
         signature = ""
     return _summary(name, signature, bool(getattr(metric, "higher_is_better", True)), [s.stats for s in segs],
-                    names, corpus, sentence, statistic, n_bootstrap, seed, alpha)
+                    names, corpus, sentence, statistic, n_bootstrap, seed, alpha, pairwise=False)
 
 
 def top_differences(sentence: np.ndarray, a: int, b: int, n: int = TOP_DIFFERENCES) -> tuple[list[int], list[int]]:

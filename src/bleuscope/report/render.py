@@ -120,7 +120,10 @@ def systems_section(data: ReportData) -> str:
     head += [f'<th class="num">P{n}</th>' for n in range(1, n_ord + 1)]
     head += ['<th class="num">BP</th>', '<th class="num">ratio</th>', '<th class="num">hyp_len</th>',
              '<th class="num">ref_len</th>']
-    head += [f'<th class="num">{esc(m.name)}</th><th class="num">95% CI</th>' for m in extra]
+    for m in extra:
+        lower = "" if m.higher_is_better else ' title="lower is better"'
+        head.append(f'<th class="num"{lower}>{esc(m.name)}{"" if m.higher_is_better else " ↓"}</th>'
+                    '<th class="num">95% CI</th>')
     rows = []
     prev_cluster = None
     for k in order:
@@ -143,8 +146,8 @@ def systems_section(data: ReportData) -> str:
                   f'<td class="num">{c.sys_len}</td>', f'<td class="num">{c.ref_len}</td>']
         for m in extra:
             mci = m.intervals[k]
-            cells.append(f'<td class="num">{m.scores[k]:.2f}</td><td class="num">{mci.lower:.2f}–{mci.upper:.2f}'
-                         "</td>")
+            cells.append(f'<td class="num" data-metric="{esc(m.name)}" data-value="{m.scores[k]!r}">{m.scores[k]:.2f}'
+                         f'</td><td class="num">{mci.lower:.2f}–{mci.upper:.2f}</td>')
         rows.append(f'<tr{cls} data-system="{esc(data.systems[k])}">' + "".join(cells) + "</tr>")
     sentence_fields = data.bleu.signature_fields(data.nrefs)
     sentence_fields["eff"] = "yes"
