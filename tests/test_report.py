@@ -343,7 +343,7 @@ def test_cli_writes_the_report(tmp_path, capsys):
     assert "wrote" in capsys.readouterr().err
     data = page_json(out.read_text(encoding="utf-8"))
     assert data["systems"] == ["hyp.Online-B", "hyp.OpenNMT"] and data["pair"] == [1, 0]
-    assert data["refNames"] == ["ref.A.txt", "ref.B.txt"]
+    assert data["refNames"] == ["ref.A", "ref.B"]
 
 
 @pytest.mark.parametrize("args, code, message", [

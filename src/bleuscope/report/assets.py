@@ -22,6 +22,7 @@ th,td{border-bottom:1px solid var(--line);padding:3px 7px;text-align:left;vertic
 th{background:var(--alt);font-weight:600;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.cluster-start td{border-top:2px solid #999}
+#systems-table td:nth-child(3){white-space:nowrap}
 .pmatrix td{text-align:center;font-size:12px;white-space:nowrap;min-width:64px}
 .pmatrix td.sig-better{background:#d7ecd9}.pmatrix td.sig-worse{background:#f6d5d3}
 .pmatrix td.diag{background:#eee}

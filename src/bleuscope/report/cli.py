@@ -133,14 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _system_names(paths: list[str], names: list[str] | None) -> list[str]:
-    if names is not None:
-        if len(names) != len(paths):
-            raise UsageError(f"--names gives {len(names)} names for {len(paths)} -i files")
-        dup = next((n for n in names if names.count(n) > 1), None)
-        if dup is not None:
-            raise UsageError(f"--names: {dup!r} is used twice")
-        return list(names)
+def _file_labels(paths: list[str]) -> list[str]:
+    """Short names for files: the base name without .txt (and compression), else the path as given."""
     stems = []
     for path in paths:
         base = os.path.basename(display_name(path))
@@ -150,8 +144,20 @@ def _system_names(paths: list[str], names: list[str] | None) -> list[str]:
         stems.append(base[:-4] if base.endswith(".txt") else base)
     if len(set(stems)) == len(stems):
         return stems
-    return [display_name(p) for p in paths] if len(set(paths)) == len(paths) else [
-        f"{display_name(p)} ({k + 1})" for k, p in enumerate(paths)]
+    if len(set(paths)) == len(paths):
+        return [display_name(p) for p in paths]
+    return [f"{display_name(p)} ({k + 1})" for k, p in enumerate(paths)]
+
+
+def _system_names(paths: list[str], names: list[str] | None) -> list[str]:
+    if names is not None:
+        if len(names) != len(paths):
+            raise UsageError(f"--names gives {len(names)} names for {len(paths)} -i files")
+        dup = next((n for n in names if names.count(n) > 1), None)
+        if dup is not None:
+            raise UsageError(f"--names: {dup!r} is used twice")
+        return list(names)
+    return _file_labels(paths)
 
 
 def _check_counts(kind: str, name: str, lines: list, ref_name: str, ref_lines: list) -> None:
@@ -235,9 +241,7 @@ def run(argv: list[str] | None, warn) -> int:
     if args.source is not None:
         sources = read_lines(args.source, args.encoding, warn)
         _check_counts("source", display_name(args.source), sources, ref_names[0], refs[0])
-    ref_labels = [os.path.basename(n) for n in ref_names]
-    if len(set(ref_labels)) != len(ref_labels):
-        ref_labels = ref_names
+    ref_labels = _file_labels(args.references)
     try:
         page = build_report(list(zip(names, hyps)), refs, sources=sources, bleu=bleu, metrics=metrics,
                             reference_names=ref_labels, title=args.title, n_bootstrap=args.n_bootstrap, seed=args.seed, alpha=args.alpha,
