@@ -60,8 +60,13 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .scoring import ScoringConfig, _map_float, _my_log, brevity_penalty, compute_scores
-from .signature import format_signature, nrefs_field
+from ..core.checks import warn_if_mostly_cjk
+
+from ..core.signature import format_signature, nrefs_field
+from ..core.stats import SegmentStatistics
+from ..core.validation import check_reference_presence, check_references, check_text_list
+from ..metrics.bleu.scorer import BLEU
+from ..metrics.bleu.scoring import ScoringConfig, compute_scores
 
 DEFAULT_SEED = 12345
 BOOTSTRAP_SAMPLES = 1000
@@ -73,9 +78,6 @@ _BLOCK_ELEMENTS = 1 << 22
 #: largest integer up to which float32 accumulation of non-negative integers is exact
 _FLOAT32_EXACT = 1 << 24
 #: the smoothing methods sacreBLEU has (others, e.g. Chen & Cherry's, have no float32 counterpart to mimic)
-_SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
-#: does ``Python float * numpy.float32`` stay float32 (numpy >= 2, NEP 50) or promote to float64?
-_SCALARS_STAY_FLOAT32 = (np.float32(1.0) * 1.0).dtype == np.float32
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -106,7 +108,30 @@ class BLEUStatistic:
 
     def score_float32(self, sums: np.ndarray) -> np.ndarray:
         """BLEU of float32 resample sums with sacreBLEU 2.6.0's arithmetic (see the module docstring)."""
-        return _bleu_float32(np.atleast_2d(sums), self.config)
+        return compute_scores(sums, self.config, float32=True).score
+
+
+@dataclass(frozen=True)
+class MetricStatistic:
+    """Any additive metric (:class:`bleuscope.metrics.base.AdditiveMetric`: BLEU, chrF, TER, ...) as an
+    :class:`AdditiveStatistic`, through its ``score_rows``."""
+
+    metric: object
+
+    @property
+    def name(self) -> str:
+        return self.metric.name
+
+    @property
+    def higher_is_better(self) -> bool:
+        return bool(getattr(self.metric, "higher_is_better", True))
+
+    def score(self, stats: np.ndarray) -> np.ndarray:
+        return np.asarray(self.metric.score_rows(stats), dtype=np.float64)
+
+    def score_float32(self, sums: np.ndarray) -> np.ndarray:
+        """The metric's scores of float32 resample sums (sacreBLEU's arithmetic where it has one)."""
+        return np.asarray(self.metric.score_rows(np.atleast_2d(sums), float32=True), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -125,77 +150,19 @@ class FunctionStatistic:
         return out
 
 
-def _f32(x):
-    """Round to float32 where sacreBLEU's scalar arithmetic does (numpy >= 2); else keep float64."""
-    return x.astype(np.float32) if _SCALARS_STAY_FLOAT32 else x
-
-
-def _bleu_float32(sums: np.ndarray, config: ScoringConfig) -> np.ndarray:
-    """sacreBLEU's ``compute_bleu`` on float32 statistics, vectorized over rows.
-
-    Mirrors :func:`bleuscope.scoring.compute_scores` step by step, but every ``100. * correct / total``
-    (and the smoothing terms) is evaluated as sacreBLEU evaluates it on ``numpy.float32`` scalars.
-    """
-    if config.weights is not None or config.smooth_method not in _SACREBLEU_SMOOTHING:
-        return compute_scores(sums.astype(np.int64), config).score  # no sacreBLEU counterpart: score exactly
-    n_ord = config.max_ngram_order
-    if sums.shape[1] != 2 + 2 * n_ord:
-        raise ValueError(f"statistics have {sums.shape[1]} columns, expected {2 + 2 * n_ord}")
-    sums = sums.astype(np.float32)
-    n_rows = len(sums)
-    bp = brevity_penalty(sums[:, 0].astype(np.int64), sums[:, 1].astype(np.int64))
-    method, value = config.smooth_method, config.smooth_value
-    correct = sums[:, 2: 2 + n_ord].copy()
-    total = sums[:, 2 + n_ord:].copy()
-    any_match = (correct != 0).any(axis=1)
-    if method == "add-k":  # `correct[n - 1] += smooth_value` on a float32 array (stored back as float32)
-        add = np.float32(value) if _SCALARS_STAY_FLOAT32 else np.float64(value)
-        correct[:, 1:] = (correct[:, 1:] + add).astype(np.float32)
-        total[:, 1:] = (total[:, 1:] + add).astype(np.float32)
-    hundred = np.float32(100.0) if _SCALARS_STAY_FLOAT32 else 100.0
-    precisions = np.zeros((n_rows, n_ord), dtype=np.float64)
-    running = any_match.copy()
-    eff_order = np.full(n_rows, n_ord, dtype=np.int64)
-    smooth = np.ones(n_rows, dtype=np.float64)
-    for i in range(n_ord):
-        c, t = correct[:, i], total[:, i]
-        running &= t != 0
-        if not running.any():
-            break
-        if config.effective_order:
-            eff_order[running] = i + 1
-        zero = running & (c == 0)
-        hit = running & (c != 0)
-        c64 = c if _SCALARS_STAY_FLOAT32 else c.astype(np.float64)
-        t64 = t if _SCALARS_STAY_FLOAT32 else t.astype(np.float64)
-        precisions[hit, i] = _f32(_f32(hundred * c64[hit]) / t64[hit])
-        if method == "exp" and zero.any():
-            smooth[zero] *= 2
-            denom = _f32(smooth[zero] * t64[zero])
-            precisions[zero, i] = _f32(100.0 / denom)
-        elif method == "floor" and zero.any():
-            num = 100.0 * value  # a Python float, rounded to float32 when it meets a float32
-            num = np.float32(num) if _SCALARS_STAY_FLOAT32 else num
-            precisions[zero, i] = _f32(num / t64[zero])
-    logs = _my_log(precisions)
-    inside = np.arange(n_ord)[None, :] < eff_order[:, None]
-    log_sum = np.zeros(n_rows, dtype=np.float64)
-    for i in range(n_ord):
-        log_sum = log_sum + np.where(inside[:, i], logs[:, i], 0.0)
-    score = np.zeros(n_rows, dtype=np.float64)
-    if any_match.any():
-        score[any_match] = bp[any_match] * _map_float(math.exp, log_sum[any_match] / eff_order[any_match])
-    return score
+def _is_additive_metric(metric) -> bool:
+    return all(hasattr(metric, a) for a in ("score_rows", "segment_statistics", "signature_fields", "name"))
 
 
 def as_statistic(metric) -> AdditiveStatistic:
-    """A :class:`BLEU` scorer, a :class:`ScoringConfig`, an :class:`AdditiveStatistic` or a plain function."""
-    from .bleu import BLEU
-
+    """An additive metric (a :class:`BLEU` scorer, chrF, TER, ...), a :class:`ScoringConfig`, an
+    :class:`AdditiveStatistic` or a plain function."""
     if metric is None:
         return BLEUStatistic()
     if isinstance(metric, BLEU):
         return BLEUStatistic(metric.config)
+    if _is_additive_metric(metric):
+        return MetricStatistic(metric)
     if isinstance(metric, ScoringConfig):
         return BLEUStatistic(metric)
     if isinstance(metric, AdditiveStatistic):
@@ -473,8 +440,6 @@ def _named(systems, what: str) -> list[tuple[str, object]]:
 
 
 def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
-    from .bleu import BLEU
-
     statistic = as_statistic(metric)
     texts = [_is_text_system(v) for _, v in items]
     stats: list[np.ndarray] = []
@@ -484,13 +449,13 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
             raise TypeError("systems: give either hypothesis texts for every system or statistics for every system")
         if references is None:
             raise ValueError("references are required when systems are given as hypothesis texts")
-        bleu = metric if isinstance(metric, BLEU) else (BLEU() if metric is None else None)
-        if bleu is None:
-            raise TypeError("hypothesis texts need a bleuscope BLEU scorer as metric (or pass statistics)")
+        scorer = BLEU() if metric is None else metric
+        if not _is_additive_metric(scorer):
+            raise TypeError("hypothesis texts need a bleuscope metric (BLEU, chrF, TER) as metric (or pass statistics)")
         for name, hyps in items:
             if isinstance(hyps, (str, bytes)):
                 raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
-        segs = system_statistics(bleu, [h for _, h in items], references, names=[n for n, _ in items])
+        segs = system_statistics(scorer, [h for _, h in items], references, names=[n for n, _ in items])
         stats = [seg.stats for seg in segs]
         nrefs = nrefs_field(np.unique(segs[0].nrefs))
     else:
@@ -505,8 +470,8 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
         detail = ", ".join(f"{n!r}: {s.shape}" for (n, _), s in zip(items, stats))
         raise ValueError(f"systems have statistics of different shapes ({detail}); same segments required")
     sig_fields = None
-    if isinstance(metric, BLEU) or metric is None:
-        scorer = metric if isinstance(metric, BLEU) else BLEU()
+    if metric is None or _is_additive_metric(metric):
+        scorer = BLEU() if metric is None else metric
         sig_fields = scorer.signature_fields(nrefs if nrefs is not None else "?")
         if nrefs is None:
             sig_fields.pop("nrefs")
@@ -514,16 +479,13 @@ def _resolve(items: list[tuple[str, object]], references, metric) -> _Inputs:
     return _Inputs(names, tuple(stats), statistic, sig_fields)
 
 
-def system_statistics(bleu, systems: Sequence[Sequence[str]], references, names: Sequence[str] | None = None) -> list:
-    """``[bleu.segment_statistics(h, references) for h in systems]``, with the references encoded once.
+def system_statistics(metric, systems: Sequence[Sequence[str]], references, names: Sequence[str] | None = None) -> list:
+    """``[metric.segment_statistics(h, references) for h in systems]``, with the references checked once.
 
-    All systems share one encoder (vocabulary and tokenization cache), so the references are tokenized once
-    and every word once; the rows are identical to separate ``segment_statistics`` calls.
+    A text metric with a chunk counter (BLEU) counts every system with one encoder (vocabulary and
+    tokenization cache), so every word is tokenized once; the rows are identical to separate
+    ``segment_statistics`` calls.
     """
-    from . import engine
-    from .bleu import CHUNK_SEGMENTS, SegmentStatistics
-    from .validation import check_reference_presence, check_references, check_text_list
-
     label = [f"system {n!r}" for n in names] if names is not None else [f"systems[{k}]" for k in range(len(systems))]
     hyps_list = [check_text_list(h, label[k]) for k, h in enumerate(systems)]
     if not hyps_list or not hyps_list[0]:
@@ -533,26 +495,16 @@ def system_statistics(bleu, systems: Sequence[Sequence[str]], references, names:
         if len(hyps) != n_seg:
             raise ValueError(f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
                              "every system must translate the same segments")
-    try:
-        from .tokenizers.language import warn_if_mostly_cjk
-    except ImportError:  # pragma: no cover - older core without the warning
-        warn_if_mostly_cjk = None
-    if warn_if_mostly_cjk is not None:
-        warn_if_mostly_cjk(bleu.tokenizer.name, hyps_list[0])
+    if not hasattr(metric, "chunk_counter"):
+        return [metric.segment_statistics(hyps, references) for hyps in hyps_list]
+    tokenizer = getattr(metric, "tokenizer", None)
+    warn_if_mostly_cjk(getattr(tokenizer, "name", ""), hyps_list[0])
     streams = check_references(references, n_seg)
     present = check_reference_presence(streams)
     nrefs = present.sum(axis=1).astype(np.int64)
-    encoder = bleu.new_encoder()
-    parts: list[list[np.ndarray]] = [[] for _ in hyps_list]
-    for a in range(0, n_seg, CHUNK_SEGMENTS):
-        b = min(n_seg, a + CHUNK_SEGMENTS)
-        ref_encs = [encoder.encode([x if x is not None else "" for x in s[a:b]]) for s in streams]
-        for k, hyps in enumerate(hyps_list):
-            hyp_enc = encoder.encode(hyps[a:b])
-            # the statistics' order: one more than the BLEU order for smoothing methods that need it
-            order = getattr(bleu, "stats_order", bleu.max_ngram_order)
-            parts[k].append(engine.segment_statistics(hyp_enc, ref_encs, present[a:b], order, encoder.vocab_size))
-    return [SegmentStatistics(stats=np.concatenate(p) if len(p) > 1 else p[0], nrefs=nrefs) for p in parts]
+    counter = metric.chunk_counter()
+    encoder = counter.new_encoder()
+    return [SegmentStatistics(stats=counter.count(hyps, streams, encoder=encoder), nrefs=nrefs) for hyps in hyps_list]
 
 
 def signature_with_test(sig_fields: dict | None, inserted: dict, short: bool = False) -> str:
@@ -905,8 +857,10 @@ def all_pairs(
         for i, j in pairs:
             p[i, j] = p[j, i] = _p_value(diffs[(i, j)], abs(actual[i] - actual[j]), strict)[0]
     p.setflags(write=False)
-    order = sorted(range(k), key=lambda i: (-actual[i], i))
-    clusters, ranks = _clusters(order, actual, p, alpha)
+    # best first: the highest scores, or the lowest for a metric where lower is better (TER)
+    goodness = actual if getattr(statistic, "higher_is_better", True) else -actual
+    order = sorted(range(k), key=lambda i: (-goodness[i], i))
+    clusters, ranks = _clusters(order, goodness, p, alpha)
     cluster_of = [0] * k
     for c, members in enumerate(clusters, start=1):
         for i in members:
@@ -922,6 +876,6 @@ def all_pairs(
 
 __all__ = [
     "AR_TRIALS", "BOOTSTRAP_SAMPLES", "DEFAULT_SEED", "AdditiveStatistic", "AllPairsResult", "BLEUStatistic",
-    "ConfidenceInterval", "FunctionStatistic", "PairedTestResult", "SystemComparison", "all_pairs",
+    "ConfidenceInterval", "FunctionStatistic", "MetricStatistic", "PairedTestResult", "SystemComparison", "all_pairs",
     "as_statistic", "confidence_interval", "system_statistics", "paired_ar", "paired_bootstrap", "resolve_seed", "signature_with_test",
 ]

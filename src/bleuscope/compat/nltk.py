@@ -72,10 +72,8 @@ from itertools import chain
 
 import numpy as np
 
-from . import engine
-from .core.encoding import CorpusEncoder
-from .core.stats import layout, order_of_width
-from .tokenizers import get_tokenizer
+from ..core.pipeline import count_token_lists
+from ..core.stats import layout, order_of_width
 
 __all__ = [
     "Fraction",
@@ -254,24 +252,10 @@ def _int_or_float(value, name: str):
 
 # -- counting ----------------------------------------------------------------------------------------------
 def _statistics(list_of_references: list, hypotheses: list, max_order: int) -> np.ndarray:
-    """Engine statistics [S, 2 + 2N]: hyp_len, closest ref len (ties to shorter), matches_n, ngrams_n."""
-    n_seg = len(hypotheses)
-    if n_seg == 0:
+    """Statistics [S, 2 + 2N]: hyp_len, closest ref len (ties to shorter), matches_n, ngrams_n."""
+    if not hypotheses:
         return layout(max_order).zeros(0)
-    nrefs = np.fromiter(map(len, list_of_references), dtype=np.int64, count=n_seg)
-    encoder = CorpusEncoder(get_tokenizer("none"))
-    parts = []
-    for a in range(0, n_seg, CHUNK_SEGMENTS):
-        b = min(n_seg, a + CHUNK_SEGMENTS)
-        segs = list_of_references[a:b]
-        hyp = encoder.encode_tokens(hypotheses[a:b])
-        n_streams = int(nrefs[a:b].max())
-        streams = [
-            encoder.encode_tokens([refs[k] if len(refs) > k else () for refs in segs]) for k in range(n_streams)
-        ]
-        present = np.arange(n_streams)[None, :] < nrefs[a:b, None]
-        parts.append(engine.segment_statistics(hyp, streams, present, max_order, encoder.vocab_size))
-    return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return count_token_lists(hypotheses, list_of_references, order=max_order, chunk_segments=CHUNK_SEGMENTS)
 
 
 # -- exact rationals and floats, column by column ----------------------------------------------------------

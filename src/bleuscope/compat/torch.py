@@ -22,9 +22,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without torch
 
 import numpy as np
 
-from ..bleu import BLEUScore
 from ..core.stats import stats_width
-from ..token_ids import TokenBLEU
+from ..metrics.bleu.scorer import BLEUScore
+from ..metrics.bleu.token_ids import TokenBLEU
 
 __all__ = ["TokenBLEUMetric", "corpus_bleu", "sentence_bleu", "to_numpy"]
 

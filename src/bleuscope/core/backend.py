@@ -41,11 +41,14 @@ def native_available() -> bool:
     return _native() is not None
 
 
+#: the jobs ("text", "ids") whose native branch in this module is wired to the compiled core
+NATIVE_JOBS: frozenset[str] = frozenset()
+
+
 def native_supports(job: str) -> bool:
-    """Whether the compiled core can do ``job`` (``"text"`` or ``"ids"``): it is built and exposes
-    ``count_text`` / ``count_ids``."""
-    core = _native()
-    return core is not None and hasattr(core, f"count_{job}")
+    """Whether the compiled core can do ``job`` (``"text"`` or ``"ids"``): it is built and the native
+    branch of that job is wired (:data:`NATIVE_JOBS`)."""
+    return job in NATIVE_JOBS and _native() is not None
 
 
 def _native():
@@ -147,13 +150,15 @@ def count_ids(
         return _native().count_ids(hyp_ids, ref_ids, order=order, present=present, threads=threads)
     import numpy as np
 
-    from .counting import segment_statistics
+    from .counting import common_id_dtype, segment_statistics
     from .encoding import EncodedLines
 
     n_seg = len(hyp_ids.lengths)
     if present is None:
         present = np.ones((n_seg, len(ref_ids)), dtype=bool)
     parts = [hyp_ids.ids] + [r.ids for r in ref_ids]
+    dtype = common_id_dtype(parts)
+    parts = [p.astype(dtype, copy=False) for p in parts]
     sizes = [len(p) for p in parts]
     n_tok = sum(sizes)
     if n_tok:

@@ -31,6 +31,17 @@ from .stats import layout, stats_width
 _INT64_MAX = np.iinfo(np.int64).max
 
 
+def common_id_dtype(arrays, name: str = "token ids") -> np.dtype:
+    """The one dtype that holds every id of ``arrays`` exactly: int64, or uint64 when some ids are
+    >= 2**63 (then no id may be negative)."""
+    arrays = [a for a in arrays if len(a)]
+    if not any(a.dtype == np.uint64 for a in arrays):
+        return np.dtype(np.int64)
+    if any(a.dtype.kind == "i" and int(a.min()) < 0 for a in arrays):
+        raise ValueError(f"{name} mix negative ids with ids >= 2**63: no 64-bit integer type holds both")
+    return np.dtype(np.uint64)
+
+
 def closest_ref_lengths(hyp_lens: np.ndarray, ref_lens: np.ndarray, present: np.ndarray) -> np.ndarray:
     """Closest reference length per segment, ties to the shorter; ``ref_lens``/``present`` are [S, K]."""
     diff = np.abs(ref_lens - hyp_lens[:, None])
@@ -136,4 +147,4 @@ def segment_statistics(
     return out
 
 
-__all__ = ["closest_ref_lengths", "match_counts", "segment_statistics", "stats_width"]
+__all__ = ["closest_ref_lengths", "common_id_dtype", "match_counts", "segment_statistics", "stats_width"]

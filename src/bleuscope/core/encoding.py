@@ -195,3 +195,9 @@ class CorpusEncoder:
         flat = chain.from_iterable(token_lists)
         ids = np.fromiter(map(self.vocab.__getitem__, flat), dtype=np.int64, count=int(lengths.sum()))
         return EncodedLines(ids=ids, lengths=lengths)
+
+
+def slice_lines(enc: EncodedLines, a: int, b: int) -> EncodedLines:
+    """Lines ``a..b`` of an encoded batch."""
+    off = enc.offsets
+    return EncodedLines(ids=enc.ids[off[a]: off[b]], lengths=enc.lengths[a:b])

@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from .bleu import BLEU, CHUNK_SEGMENTS
+from .pipeline import CHUNK_SEGMENTS
 
 #: below this many segments per worker a pool is not worth starting (unless chunk_size is given)
 MIN_CHUNK_SEGMENTS = 1_000
@@ -47,67 +47,36 @@ def resolve_n_jobs(n_jobs) -> int:
     return int(n_jobs)
 
 
-# -- what a worker needs to rebuild the counting side of a BLEU object -------------------------------------
-def worker_spec(bleu: BLEU) -> tuple:
-    """A small picklable description of the statistics settings of ``bleu`` (not its scoring options)."""
-    from .tokenizers import _REGISTRY
-
-    tok = bleu.tokenizer
-    model = getattr(tok, "model_path", None)
-    factory = _REGISTRY.get(bleu.tokenize)
-    if factory is not None and not isinstance(factory, str):
-        try:
-            pickle.dumps(factory)
-        except Exception:
-            raise TypeError(
-                f"tokenizer {bleu.tokenize!r} was registered with a factory that cannot be sent to worker "
-                "processes; register it as a 'module:Class' string to use n_jobs > 1"
-            ) from None
-    # the worker counts ``stats_order`` orders (one more than max_ngram_order for some smoothing methods)
-    order = getattr(bleu, "stats_order", bleu.max_ngram_order)
-    engine = getattr(bleu, "engine", "auto")
-    threads = getattr(bleu, "threads", None)
-    return (bleu.tokenize, None if model is None else str(model), factory, bleu.lowercase, order, engine, threads)
+def worker_spec(metric):
+    """What a worker receives to count chunks for ``metric``: its chunk counter, checked to pickle."""
+    counter = metric.chunk_counter()
+    try:
+        pickle.dumps(counter)
+    except TypeError:
+        raise
+    except Exception as err:
+        raise TypeError(f"the chunk counter of {metric!r} cannot be sent to worker processes: {err}") from None
+    return counter
 
 
-_WORKER_STATE: dict[tuple, tuple] = {}
-
-
-def _worker_scorer(spec: tuple):
-    state = _WORKER_STATE.get(spec)
-    if state is None:
-        from .streaming import _EncoderCache
-        from .tokenizers import _REGISTRY, register_tokenizer
-
-        tokenize, model, factory, lowercase, order, engine, threads = spec
-        if factory is not None and _REGISTRY.get(tokenize) != factory:
-            register_tokenizer(tokenize, factory)
-        extra = {} if model is None else {"spm_model": model}
-        bleu = BLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order, engine=engine,
-                    threads=threads, **extra)
-        state = (bleu, _EncoderCache(bleu))
-        _WORKER_STATE[spec] = state
-    return state
-
-
-def _chunk_statistics(spec: tuple, hyps: list, ref_chunks: list, present: np.ndarray) -> np.ndarray:
-    bleu, encoders = _worker_scorer(spec)
-    return bleu._statistics_checked(hyps, ref_chunks, present, encoders.get())
+def _chunk_statistics(counter, hyps: list, ref_chunks: list) -> np.ndarray:
+    return counter(hyps, ref_chunks)
 
 
 # -- pools -------------------------------------------------------------------------------------------------
 def map_statistics(
-    bleu: BLEU, chunks: Iterable[tuple[list, list, np.ndarray]], n_jobs: int, *, mp_context=None
+    metric, chunks: Iterable[tuple[list, list, np.ndarray]], n_jobs: int, *, mp_context=None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(stats, present)`` for every ``(hyps, ref_chunks, present)`` chunk, in input order, computed by
-    ``n_jobs`` worker processes; at most ``IN_FLIGHT_PER_WORKER * n_jobs`` chunks are pending at once."""
-    spec = worker_spec(bleu)
+    ``n_jobs`` worker processes with ``metric.chunk_counter()``; at most ``IN_FLIGHT_PER_WORKER * n_jobs``
+    chunks are pending at once."""
+    spec = worker_spec(metric)
     limit = IN_FLIGHT_PER_WORKER * n_jobs
     pending: deque = deque()
     with ProcessPoolExecutor(max_workers=n_jobs, mp_context=mp_context) as pool:
         try:
             for hyps, ref_chunks, present in chunks:
-                pending.append((pool.submit(_chunk_statistics, spec, hyps, ref_chunks, present), present))
+                pending.append((pool.submit(_chunk_statistics, spec, hyps, ref_chunks), present))
                 while len(pending) >= limit:
                     fut, pres = pending.popleft()
                     yield fut.result(), pres
@@ -120,7 +89,7 @@ def map_statistics(
 
 
 def statistics_checked(
-    bleu: BLEU,
+    metric,
     hyps: list,
     streams: list,
     present: np.ndarray,
@@ -129,8 +98,8 @@ def statistics_checked(
     chunk_size: int | None = None,
     mp_context=None,
 ) -> np.ndarray:
-    """The statistics rows of already validated input (as ``BLEU._statistics_checked``), by ``n_jobs``
-    processes. ``BLEU.segment_statistics(..., n_jobs=N)`` validates and calls this.
+    """The statistics rows of already validated input (``metric.chunk_counter()(hyps, streams)``), by
+    ``n_jobs`` processes. ``BLEU.segment_statistics(..., n_jobs=N)`` validates and calls this.
 
     Without ``chunk_size`` the segments are cut into about four chunks per worker (at most
     ``CHUNK_SEGMENTS`` each), and inputs too small to give each worker ``MIN_CHUNK_SEGMENTS`` segments are
@@ -146,12 +115,12 @@ def statistics_checked(
             raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
         size = int(chunk_size)
     if jobs <= 1:
-        return bleu._statistics_checked(hyps, streams, present, bleu.new_encoder())
+        return metric.chunk_counter()(hyps, streams)
     chunks = (
         (hyps[a: a + size], [s[a: a + size] for s in streams], present[a: a + size])
         for a in range(0, n_seg, size)
     )
-    parts = [stats for stats, _ in map_statistics(bleu, chunks, jobs, mp_context=mp_context)]
+    parts = [stats for stats, _ in map_statistics(metric, chunks, jobs, mp_context=mp_context)]
     return np.concatenate(parts)
 
 

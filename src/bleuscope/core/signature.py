@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._version import __version__
+from .._version import __version__
 
 SHORT_KEYS = {
     "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok",

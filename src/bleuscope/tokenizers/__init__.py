@@ -40,6 +40,11 @@ def register_tokenizer(name: str, factory: str | Callable[[], BaseTokenizer]) ->
     _INSTANCES.pop(name, None)
 
 
+def registered_factory(name: str) -> str | Callable[[], BaseTokenizer] | None:
+    """What ``name`` is registered with (a ``"module:Class"`` path or a factory), or None."""
+    return _REGISTRY.get(name)
+
+
 def available_tokenizers() -> list[str]:
     return list(_REGISTRY)
 
@@ -75,4 +80,5 @@ __all__ = [
     "available_tokenizers",
     "get_tokenizer",
     "register_tokenizer",
+    "registered_factory",
 ]

@@ -52,7 +52,7 @@ class CJKTokenizationWarning(UserWarning):
     """Text that is mostly Chinese/Japanese/Korean is scored with a tokenizer that does not split it."""
 
 
-def _caller_stacklevel() -> int:
+def caller_stacklevel() -> int:
     """The ``stacklevel`` that points a warning at the first frame outside the bleuscope package."""
     frame = sys._getframe(1)
     level = 1
@@ -106,7 +106,7 @@ def warn_if_mostly_cjk(tokenizer_name: str, lines: Sequence[str]) -> bool:
         f"words. Use tokenize='zh', 'ja-mecab', 'ko-mecab', 'flores200' or 'char' (or trg_lang='zh'/'ja'/'ko' "
         f"with tokenize=None).",
         CJKTokenizationWarning,
-        stacklevel=_caller_stacklevel(),
+        stacklevel=caller_stacklevel(),
     )
     return True
 

@@ -22,7 +22,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from .language import LineCachedTokenizer, _caller_stacklevel, import_extra
+from .language import LineCachedTokenizer, caller_stacklevel, import_extra
 
 #: tokenizer name -> (signature, file name in sacreBLEU's model folder, URL sacreBLEU downloads it from)
 SPM_MODELS = {
@@ -90,7 +90,7 @@ class TokenizerSPM(LineCachedTokenizer):
         if name == "spm":
             warnings.warn(
                 "tokenize='spm' is a deprecated alias of 'flores101' (as in sacreBLEU); it signs as flores101",
-                FutureWarning, stacklevel=_caller_stacklevel(),
+                FutureWarning, stacklevel=caller_stacklevel(),
             )
         (spm,) = import_extra(("sentencepiece",), "spm", f"tokenize={name!r}")
         self.key = name

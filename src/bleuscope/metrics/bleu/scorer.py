@@ -1,8 +1,8 @@
 """The BLEU metric: a scorer object, its score types, and functional shortcuts.
 
-Pipeline: validate -> tokenize into integer ids (:mod:`bleuscope.encoding`) -> per-segment sufficient
-statistics (:mod:`bleuscope.engine`) -> score (:mod:`bleuscope.scoring`). Everything a score needs later
-(bootstrap, significance, streaming, distributed sums) works on the statistics.
+Pipeline: validate -> count (:mod:`bleuscope.core.pipeline`, which tokenizes into integer ids and counts
+through :mod:`bleuscope.core.backend`) -> score (:mod:`bleuscope.metrics.bleu.scoring`). Everything a score
+needs later (bootstrap, significance, streaming, distributed sums) works on the statistics.
 """
 
 from __future__ import annotations
@@ -10,43 +10,26 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 
 import numpy as np
 
-from .core import backend
-from .core.encoding import CorpusEncoder
-from .core.stats import SegmentStatistics, layout, order_of_width
+from ...core import backend, chunks, pool
+from ...core.checks import TokenizedInputWarning, warn_if_mostly_cjk, warn_if_tokenized
+from ...core.encoding import CorpusEncoder
+from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
+from ...core.signature import format_signature, nrefs_field, version_field
+from ...core.stats import SegmentStatistics, layout, order_of_width
+from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from ...tokenizers import get_tokenizer
+from .pairwise import pairwise_scores
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
-from .signature import format_signature, nrefs_field, version_field
-from .tokenizers import get_tokenizer
-from .tokenizers.language import warn_if_mostly_cjk
-from .validation import check_bool, check_reference_presence, check_references, check_text_list
-
-class TokenizedInputWarning(UserWarning):
-    """Hypotheses look already tokenized (sacreBLEU's check; silence it with ``force=True``)."""
-
-
-def warn_if_tokenized(hyps: Sequence[str]) -> None:
-    """Warn, as sacreBLEU does, when 100 or more hypotheses end in a tokenized period (``" ."``)."""
-    if sum(map(str.endswith, hyps, repeat(" ."))) >= 100:  # C-level loop over the lines
-        warnings.warn(
-            "100 or more hypotheses end in a tokenized period (' .'): BLEU expects detokenized text, and "
-            "scoring tokenized text may hurt the score; pass force=True if this is intended",
-            TokenizedInputWarning, stacklevel=3,
-        )
-
 
 #: target language -> default tokenizer, as in sacreBLEU
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-
-#: segments per engine chunk: bounds the memory of one counting pass
-CHUNK_SEGMENTS = 50_000
 
 
 @dataclass(frozen=True)
@@ -173,7 +156,7 @@ class BLEU:
         if tokenize is None:
             tokenize = LANGUAGE_TOKENIZERS.get((trg_lang or "").lower(), "13a")
         if spm_model is not None:  # SentencePiece tokenizers: the model file (never downloaded)
-            from .tokenizers.spm import get_spm_tokenizer
+            from ...tokenizers.spm import get_spm_tokenizer
 
             self.tokenizer = get_spm_tokenizer(tokenize, spm_model)
         else:
@@ -227,7 +210,22 @@ class BLEU:
             effective_order=self.effective_order,
             weights=weights_t,
         )
+        model = getattr(self.tokenizer, "model_path", None)
+        #: the counting side (tokenizer, case, counted orders, engine), shared with worker processes
+        self.counter = TextCounter(
+            tokenize, self.tokenizer, lowercase=self.lowercase, order=self.stats_order, engine=self.engine,
+            threads=self.threads, spm_model=None if model is None else str(model),
+        )
         self._last_nrefs: str | None = None
+
+    #: the additive-metric interface (:class:`bleuscope.metrics.base.AdditiveMetric`)
+    name = "BLEU"
+    higher_is_better = True
+
+    @property
+    def stats_width(self) -> int:
+        """Columns of this scorer's statistics rows (``2 + 2 * stats_order``)."""
+        return layout(self.stats_order).width
 
     # -- signature -------------------------------------------------------------------------------------
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
@@ -256,7 +254,11 @@ class BLEU:
 
     # -- statistics ------------------------------------------------------------------------------------
     def new_encoder(self) -> CorpusEncoder:
-        return CorpusEncoder(self.tokenizer, self.lowercase)
+        return self.counter.new_encoder()
+
+    def chunk_counter(self) -> TextCounter:
+        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
+        return self.counter
 
     def segment_statistics(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
@@ -265,6 +267,15 @@ class BLEU:
 
         ``n_jobs`` > 1 (or -1: every CPU) counts chunks in worker processes (:mod:`bleuscope.parallel`);
         the rows are identical to the serial ones."""
+        hyps, streams, present = self.check_inputs(hypotheses, references)
+        if n_jobs is not None:
+            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
+        else:
+            stats = self.count_checked(hyps, streams, self.new_encoder())
+        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
+
+    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
+        """Validated ``(hypotheses, reference streams, presence [S, K])``, with the input warnings."""
         hyps = check_text_list(hypotheses, "hypotheses")
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # CJKTokenizationWarning for CJK text with 13a/intl
         if not self.force:
@@ -272,25 +283,12 @@ class BLEU:
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams = check_references(references, len(hyps))
-        present = check_reference_presence(streams)
-        if n_jobs is not None:
-            from .parallel import statistics_checked
+        return hyps, streams, check_reference_presence(streams)
 
-            stats = statistics_checked(self, hyps, streams, present, n_jobs)
-        else:
-            stats = self._statistics_checked(hyps, streams, present, self.new_encoder())
-        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
-
-    def _statistics_checked(self, hyps, streams, present, encoder: CorpusEncoder) -> np.ndarray:
-        n_seg = len(hyps)
-        parts = []
-        for a in range(0, n_seg, CHUNK_SEGMENTS):
-            b = min(n_seg, a + CHUNK_SEGMENTS)
-            parts.append(backend.count_text(
-                hyps[a:b], [s[a:b] for s in streams], tokenizer=self.tokenizer, lowercase=self.lowercase,
-                order=self.stats_order, engine=self.engine, threads=self.threads, encoder=encoder,
-            ))
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    def count_checked(self, hyps: list, streams: list, encoder: CorpusEncoder | None = None) -> np.ndarray:
+        """Statistics rows of already validated input (see :meth:`check_inputs`); ``encoder`` keeps the
+        tokenization cache across calls (default: the scorer's own, renewed when it grows large)."""
+        return self.counter.count(hyps, streams, encoder=encoder, chunk_segments=CHUNK_SEGMENTS)
 
     def count_ids(self, hyp_ids, ref_ids, present=None) -> np.ndarray:
         """Statistics rows of one chunk of token-id input (see :func:`bleuscope.core.backend.count_ids`)
@@ -299,6 +297,11 @@ class BLEU:
                                  engine=self.engine, threads=self.threads)
 
     # -- scores ----------------------------------------------------------------------------------------
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+        """BLEU (0-100) of every statistics row, float64; ``float32=True``: sacreBLEU's arithmetic on
+        float32 resample sums (see :func:`~bleuscope.metrics.bleu.scoring.compute_scores`)."""
+        return compute_scores(rows, self.config, float32=float32).score
+
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> BLEUScore:
         """Corpus BLEU from per-segment statistics (summed) or one already summed row."""
         stats = np.asarray(stats, dtype=np.int64)
@@ -320,13 +323,20 @@ class BLEU:
 
         Iterators (generators, open files) and paths (:class:`os.PathLike`) among the inputs are read in
         chunks with bounded memory (:mod:`bleuscope.streaming`); the score is the in-memory one."""
-        from .streaming import corpus_score_stream, is_streaming_input
-
-        if is_streaming_input(hypotheses, references):
-            return corpus_score_stream(self, hypotheses, references, n_jobs=n_jobs)
+        if chunks.is_streaming_input(hypotheses, references):
+            return self.score_stream(hypotheses, references, n_jobs=n_jobs)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
+
+    def score_stream(self, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
+                     n_jobs: int | None = None) -> BLEUScore:
+        """Corpus BLEU of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
+        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`)."""
+        total = chunks.sum_statistics(self, hypotheses, references, chunk_size=chunk_size, encoding=encoding,
+                                      n_jobs=n_jobs)
+        self._last_nrefs = total.nrefs_field
+        return self.score_from_statistics(total.stats, self._last_nrefs)
 
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
@@ -351,8 +361,6 @@ class BLEU:
     def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
         """float64 [H, R]: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, each
         string tokenized once (see :mod:`bleuscope.pairwise`)."""
-        from .pairwise import pairwise_scores
-
         scores = pairwise_scores(self, hypotheses, references)
         self._last_nrefs = "1"
         return scores

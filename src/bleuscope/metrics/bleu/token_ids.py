@@ -28,16 +28,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .bleu import CHUNK_SEGMENTS, BLEU, BLEUScore
-from .core import backend
-from .core.encoding import EncodedLines, expand_ranges
-from .pairwise import slice_lines
+from ...core import pipeline
+from ...core.counting import common_id_dtype
+from ...core.encoding import EncodedLines, expand_ranges
+from ...core.pipeline import CHUNK_SEGMENTS, CHUNK_TOKENS
+from ...core.signature import nrefs_field
+from .scorer import BLEU, BLEUScore
 from .scoring import compute_scores
-from .signature import nrefs_field
 
 _INT64_MAX = np.iinfo(np.int64).max
-#: tokens (hypothesis + references) per engine call
-CHUNK_TOKENS = 1 << 15
 
 
 def _as_int_array(x, name: str) -> np.ndarray:
@@ -47,7 +46,7 @@ def _as_int_array(x, name: str) -> np.ndarray:
     if arr.size and (arr.dtype.kind not in "iu" or arr.dtype == np.bool_):
         raise TypeError(f"{name} must hold integer token ids, got dtype {arr.dtype}")
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and arr.size and int(arr.max()) > _INT64_MAX:
-        raise ValueError(f"{name} has token ids above 2**63 - 1")
+        return arr  # ids >= 2**63 stay unsigned; counting maps all ids to dense ones
     return arr.astype(np.int64, copy=False) if arr.size else arr.astype(np.int64).reshape(arr.shape)
 
 
@@ -108,7 +107,7 @@ def _ragged(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
             raise ValueError(f"{name}[{i}] must be 1-D token ids, got shape {a.shape}")
         rows.append(a)
     width = max((len(r) for r in rows), default=0)
-    mat = np.zeros((len(rows), width), dtype=np.int64)
+    mat = np.zeros((len(rows), width), dtype=common_id_dtype(rows, name))
     lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
     if rows:
         mat[np.arange(width)[None, :] < lengths[:, None]] = np.concatenate(rows) if width else []
@@ -277,14 +276,10 @@ class TokenBLEU:
     def _statistics(self, hyp_ids, hyp_lens, streams, present) -> np.ndarray:
         hyp = EncodedLines(ids=hyp_ids, lengths=hyp_lens)
         refs = [EncodedLines(ids=ids, lengths=lens) for ids, lens in streams]
-        bounds = _chunk_bounds(hyp_lens + sum(s[1] for s in streams))
-        count = self.bleu.count_ids
-        if len(bounds) == 2:
-            return count(hyp, refs, present)
-        out = []
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            out.append(count(slice_lines(hyp, a, b), [slice_lines(r, a, b) for r in refs], present[a:b]))
-        return np.concatenate(out)
+        bleu = self.bleu
+        return pipeline.count_id_chunks(hyp, refs, present, order=self.stats_order, engine=bleu.engine,
+                                        threads=bleu.threads, chunk_tokens=CHUNK_TOKENS,
+                                        chunk_segments=CHUNK_SEGMENTS)
 
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:
         """Sentence BLEU (0-100) per segment, float64 [B]."""
@@ -303,23 +298,6 @@ class TokenBLEU:
     def __repr__(self) -> str:
         return (f"TokenBLEU(pad_id={self.pad_id!r}, padding_side={self.padding_side!r}, "
                 f"{self.bleu.signature_fields('?')!r})")
-
-
-def _chunk_bounds(tokens_per_segment: np.ndarray) -> list[int]:
-    """Segment boundaries of engine calls: about CHUNK_TOKENS tokens (or CHUNK_SEGMENTS segments) each.
-
-    The engine's sorts and gathers run several times faster when one call's arrays stay in the CPU cache, so
-    long token-id rows (e.g. 256 x 1,024 tokens) are counted a few dozen rows at a time.
-    """
-    n_seg = len(tokens_per_segment)
-    cum = np.cumsum(tokens_per_segment)
-    bounds = [0]
-    while bounds[-1] < n_seg:
-        a = bounds[-1]
-        base = cum[a - 1] if a else 0
-        b = int(np.searchsorted(cum, base + CHUNK_TOKENS, side="right"))
-        bounds.append(min(n_seg, max(b, a + 1), a + CHUNK_SEGMENTS))
-    return bounds
 
 
 def _uniform(items, depth: int = 1) -> bool:

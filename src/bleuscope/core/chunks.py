@@ -1,0 +1,289 @@
+"""Inputs read in chunks with bounded memory: lists, iterables, open files and paths.
+
+:func:`iter_chunks` cuts a hypothesis stream and reference streams into checked chunks of segments (streams
+of different lengths are an error naming the stream that ended first and where); :func:`iter_statistics`
+counts each chunk with a metric's chunk counter (in this process or in a pool of worker processes) and
+:func:`sum_statistics` adds the rows up. Any additive metric works: it needs ``chunk_counter()``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+
+import numpy as np
+
+from . import pool
+from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
+from .pipeline import CHUNK_SEGMENTS
+from .stats import SegmentStatistics
+from .validation import check_reference_presence
+
+#: segments read and counted at a time when streaming
+DEFAULT_CHUNK_SEGMENTS = CHUNK_SEGMENTS
+
+
+# -- reading -----------------------------------------------------------------------------------------------
+def read_lines(path, *, encoding: str = "utf-8") -> Iterator[str]:
+    """Lines of a text file, read lazily; split on ``"\\n"`` only, the ``"\\n"`` removed.
+
+    A last line without a final newline is a line; a final newline does not start an empty line. Other
+    characters (``\\r``, U+2028, U+0085, U+001D, ...) stay inside their line. Bytes that are not valid in
+    ``encoding`` raise :class:`ValueError` naming the file and the line.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    with open(path, "rb") as f:  # binary iteration splits on b"\n" only
+        for number, raw in enumerate(f, 1):
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            try:
+                yield raw.decode(encoding)
+            except UnicodeDecodeError as err:
+                raise ValueError(
+                    f"{os.fspath(path)}: line {number} is not valid {encoding} "
+                    f"({err.reason} at byte {err.start} of the line)"
+                ) from None
+
+
+def _file_object_lines(f, name: str) -> Iterator[str]:
+    """Lines of an open file object, without their final ``"\\n"`` (text or binary mode)."""
+    for number, line in enumerate(f, 1):
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ValueError(f"{name}: line {number} is not valid utf-8 ({err.reason})") from None
+        if line.endswith("\n"):
+            line = line[:-1]
+        yield line
+
+
+class _Stream:
+    """One input stream (hypotheses or one reference stream), read in chunks with checked items."""
+
+    def __init__(self, source, name: str, *, allow_none: bool, encoding: str = "utf-8") -> None:
+        self.name = name
+        self.allow_none = allow_none
+        self._closer = None
+        if isinstance(source, (str, bytes)):
+            raise TypeError(
+                f"{name} must be a list or an iterable of strings (or a path as pathlib.Path), got a single "
+                f"{type(source).__name__}; wrap it in a list: [{name}]"
+            )
+        if source is None:
+            raise TypeError(f"{name} must be a list or an iterable of strings, got None")
+        if isinstance(source, os.PathLike):
+            self.name = f"{name} ({os.fspath(source)})"
+            it = read_lines(source, encoding=encoding)
+            self._closer = it.close
+        elif isinstance(source, io.IOBase):
+            self.name = f"{name} ({getattr(source, 'name', 'file')})"
+            it = _file_object_lines(source, self.name)
+        else:
+            if isinstance(source, np.ndarray):
+                source = source.tolist()
+            if isinstance(source, (set, frozenset, dict)):
+                raise TypeError(f"{name} must be an ordered list or iterable of strings, got {type(source).__name__}")
+            try:
+                it = iter(source)
+            except TypeError:
+                raise TypeError(
+                    f"{name} must be a list or an iterable of strings, got {type(source).__name__}"
+                ) from None
+        self._it = it
+
+    def take(self, n: int, start: int) -> list:
+        items = list(islice(self._it, n))
+        if not all(type(x) is str for x in items):
+            for i, x in enumerate(items):
+                if isinstance(x, str) or (x is None and self.allow_none):
+                    continue
+                kind = "None" if x is None else type(x).__name__
+                hint = (" (a list inside: is this a per-segment reference layout? references[k][i] is "
+                        "reference k of segment i)") if isinstance(x, (list, tuple)) else ""
+                raise TypeError(f"{self.name}: item {start + i} (line {start + i + 1}) must be a string, "
+                                f"got {kind}{hint}")
+        return items
+
+    def close(self) -> None:
+        if self._closer is not None:
+            self._closer()
+
+
+def _open_streams(hypotheses, references, encoding: str) -> tuple[_Stream, list[_Stream]]:
+    if isinstance(references, (str, bytes, os.PathLike)):
+        raise TypeError(
+            "references must be a list of reference streams (one per reference), got a single "
+            f"{type(references).__name__}; for one reference stream pass [references]"
+        )
+    if isinstance(references, np.ndarray):
+        references = references.tolist()
+    try:
+        outer = list(references)
+    except TypeError:
+        raise TypeError(f"references must be a list of reference streams, got {type(references).__name__}") from None
+    if not outer:
+        raise ValueError("references is empty: give at least one reference stream")
+    if all(isinstance(s, str) for s in outer):
+        raise TypeError(
+            "references must be a list of reference streams (lists or iterables of strings), got a flat list "
+            "of strings; for one reference per segment pass [references]"
+        )
+    hyp = _Stream(hypotheses, "hypotheses", allow_none=False, encoding=encoding)
+    refs = [_Stream(s, f"references[{k}]", allow_none=True, encoding=encoding) for k, s in enumerate(outer)]
+    return hyp, refs
+
+
+def _presence(chunks: list[list], start: int) -> np.ndarray:
+    """bool [S, K] of the references present; the error names the segment in the whole stream."""
+    try:
+        return check_reference_presence(chunks)
+    except ValueError:
+        first = next(i for i in range(len(chunks[0])) if all(c[i] is None for c in chunks))
+        raise ValueError(
+            f"segment {start + first} (line {start + first + 1}) has no reference "
+            "(every reference stream is None there)"
+        ) from None
+
+
+def _length_error(streams: list[_Stream], lengths: list[int], start: int) -> ValueError:
+    shortest = min(lengths)
+    ended = [s.name for s, n in zip(streams, lengths) if n == shortest]
+    going = [s.name for s, n in zip(streams, lengths) if n > shortest]
+    return ValueError(
+        f"{' and '.join(ended)} ended after line {start + shortest}, but {' and '.join(going)} "
+        f"{'has' if len(going) == 1 else 'have'} a line {start + shortest + 1}: all streams must have the "
+        "same number of lines; nothing is truncated, fix the input"
+    )
+
+
+def check_chunk_size(chunk_size) -> int:
+    if chunk_size is None:
+        return DEFAULT_CHUNK_SEGMENTS
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)):
+        raise TypeError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be >= 1, got {chunk_size}")
+    return int(chunk_size)
+
+
+def iter_chunks(
+    hypotheses, references, size: int, encoding: str, tokenizer_name: str, force: bool = True
+) -> Iterator[tuple[list, list, np.ndarray]]:
+    """Checked ``(hyps, ref_chunks, present)`` chunks of ``size`` segments (the last may be shorter).
+
+    The input warnings of the in-memory path are given too: the CJK check on the first chunk, and
+    (unless ``force``) the tokenized-period warning once 100 hypotheses end in ``" ."``."""
+    hyp, refs = _open_streams(hypotheses, references, encoding)
+    streams = [hyp] + refs
+    start = 0
+    tokenized = 0 if not force else None
+    try:
+        while True:
+            chunks = [s.take(size, start) for s in streams]
+            lengths = [len(c) for c in chunks]
+            if min(lengths) != max(lengths):
+                raise _length_error(streams, lengths, start)
+            n = lengths[0]
+            if n == 0:
+                if start == 0:
+                    raise ValueError("hypotheses is empty: give at least one segment")
+                return
+            if start == 0:  # CJKTokenizationWarning, judged on the first chunk as the in-memory path does
+                warn_if_mostly_cjk(tokenizer_name, chunks[0])
+            if tokenized is not None:
+                tokenized += count_tokenized_periods(chunks[0])
+                if tokenized >= TOKENIZED_PERIOD_LINES:
+                    warn_tokenized()  # the in-memory path's warning, given once
+                    tokenized = None
+            yield chunks[0], chunks[1:], _presence(chunks[1:], start)
+            del chunks
+            start += n
+            if n < size:  # islice came back short: every stream is exhausted (lengths were equal)
+                return
+    finally:
+        for s in streams:
+            s.close()
+
+
+def iter_statistics(
+    metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
+) -> Iterator[SegmentStatistics]:
+    """Per-segment statistics of ``metric``, one :class:`SegmentStatistics` per chunk of ``chunk_size``
+    segments.
+
+    ``hypotheses`` and every reference stream may be a list, any iterable of strings (a generator), a path
+    (:class:`os.PathLike`, read with :func:`read_lines`) or an open file object. Streams of different
+    lengths raise :class:`ValueError` naming the stream that ended first and its last line.
+    ``n_jobs > 1`` counts the chunks in worker processes (:mod:`bleuscope.parallel`) while this process
+    reads ahead a bounded number of chunks.
+    """
+    size = check_chunk_size(chunk_size)
+    jobs = pool.resolve_n_jobs(n_jobs)
+    tokenizer = getattr(metric, "tokenizer", None)
+    chunks = iter_chunks(hypotheses, references, size, encoding, getattr(tokenizer, "name", ""),
+                         getattr(metric, "force", True))
+    if jobs > 1:
+        for stats, present in pool.map_statistics(metric, chunks, jobs):
+            yield SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
+        return
+    counter = metric.chunk_counter()
+    for hyps, ref_chunks, present in chunks:
+        yield SegmentStatistics(stats=counter(hyps, ref_chunks), nrefs=present.sum(axis=1).astype(np.int64))
+
+
+@dataclass(frozen=True)
+class StatisticsSum:
+    """Column sums of a stream's statistics and its ``nrefs`` signature value (a count or ``var``)."""
+
+    stats: np.ndarray
+    nrefs_field: str
+    n_segments: int
+
+
+def sum_statistics(metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
+                   n_jobs=None) -> StatisticsSum:
+    """The summed statistics of streamed input (see :func:`iter_statistics`), in bounded memory."""
+    total = None
+    low = high = None
+    n = 0
+    for seg in iter_statistics(metric, hypotheses, references, chunk_size=chunk_size, encoding=encoding,
+                               n_jobs=n_jobs):
+        part = seg.stats.sum(axis=0, dtype=np.int64)
+        total = part if total is None else total + part
+        low = int(seg.nrefs.min()) if low is None else min(low, int(seg.nrefs.min()))
+        high = int(seg.nrefs.max()) if high is None else max(high, int(seg.nrefs.max()))
+        n += len(seg)
+    return StatisticsSum(stats=total, nrefs_field=str(low) if low == high else "var", n_segments=n)
+
+
+def is_streaming_input(hypotheses, references) -> bool:
+    """Whether ``corpus_score`` should take the streaming path: an iterator, an open file or a path among
+    the inputs (lists, tuples and arrays keep the in-memory path)."""
+
+    def streamy(x) -> bool:
+        return isinstance(x, (Iterator, io.IOBase, os.PathLike)) or (
+            isinstance(x, Iterable) and not isinstance(x, (Sequence, np.ndarray, str, bytes, dict, set, frozenset))
+        )
+
+    if streamy(hypotheses):
+        return True
+    if isinstance(references, (list, tuple)):
+        return any(streamy(r) for r in references)
+    return False
+
+
+__all__ = [
+    "DEFAULT_CHUNK_SEGMENTS",
+    "StatisticsSum",
+    "check_chunk_size",
+    "is_streaming_input",
+    "iter_chunks",
+    "iter_statistics",
+    "read_lines",
+    "sum_statistics",
+]
