@@ -5,7 +5,7 @@
 //! match. Order n+1 ids are interned from (order-n id, next token id) pairs, so every order costs one
 //! table pass, and an n-gram whose prefix never matched is dropped before the next order.
 
-use crate::table::{BytesTable, U64Table, NONE};
+use crate::table::{GramTable, NONE};
 
 /// Tokens of one line: bytes in `buf`, one `(start, end)` range per token.
 #[derive(Clone, Copy)]
@@ -35,17 +35,14 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: impl IntoIterator<Item = usize>
 /// Reusable state for counting one segment after another (one per thread).
 pub struct SegmentCounter {
     order: usize,
-    words: BytesTable,
-    ids: U64Table,
-    pairs: U64Table,
+    table: GramTable,
+    /// the hypothesis' word slots (order-1 ids), and its current-order n-gram slots
     hyp_tok: Vec<u32>,
     hyp: Vec<u32>,
+    /// the same for the present references (the first `n_refs` entries)
     ref_tok: Vec<Vec<u32>>,
     refs: Vec<Vec<u32>>,
     n_refs: usize,
-    hyp_count: Vec<u32>,
-    max_ref_count: Vec<u32>,
-    ref_count: Vec<u32>,
 }
 
 impl SegmentCounter {
@@ -53,17 +50,12 @@ impl SegmentCounter {
         assert!(order >= 1, "n-gram order must be at least 1");
         SegmentCounter {
             order,
-            words: BytesTable::default(),
-            ids: U64Table::default(),
-            pairs: U64Table::default(),
+            table: GramTable::default(),
             hyp_tok: Vec::new(),
             hyp: Vec::new(),
             ref_tok: Vec::new(),
             refs: Vec::new(),
             n_refs: 0,
-            hyp_count: Vec::new(),
-            max_ref_count: Vec::new(),
-            ref_count: Vec::new(),
         }
     }
 
@@ -71,15 +63,29 @@ impl SegmentCounter {
         self.order
     }
 
-    fn next_ref(&mut self) -> &mut Vec<u32> {
-        if self.ref_tok.len() == self.n_refs {
+    /// Fills the lengths and totals of `row`, zeroes the matches; false if nothing can match.
+    fn start(
+        &mut self,
+        hyp_len: usize,
+        ref_lens: impl Iterator<Item = usize> + Clone,
+        row: &mut [i64],
+    ) -> bool {
+        let order = self.order;
+        assert_eq!(row.len(), row_width(order), "statistics row width");
+        row.fill(0);
+        row[0] = hyp_len as i64;
+        row[1] = closest_ref_len(hyp_len, ref_lens.clone()) as i64;
+        for n in 1..=order {
+            row[1 + order + n] = (hyp_len + 1).saturating_sub(n) as i64;
+        }
+        self.n_refs = ref_lens.count();
+        while self.ref_tok.len() < self.n_refs {
             self.ref_tok.push(Vec::new());
             self.refs.push(Vec::new());
         }
-        self.n_refs += 1;
-        let v = &mut self.ref_tok[self.n_refs - 1];
-        v.clear();
-        v
+        self.hyp_tok.clear();
+        self.table.start(hyp_len);
+        hyp_len > 0 && self.n_refs > 0
     }
 
     /// Statistics row of text tokens; `None` references are missing.
@@ -89,154 +95,104 @@ impl SegmentCounter {
         refs: &[Option<TokenSpans<'_>>],
         row: &mut [i64],
     ) {
-        let bufs = [hyp.buf];
-        self.words.reset(hyp.spans.len());
-        self.hyp_tok.clear();
-        for &(s, e) in hyp.spans {
-            let id = self.words.intern(&bufs, 0, s, e);
-            self.hyp_tok.push(id);
+        let present = refs.iter().flatten();
+        if !self.start(hyp.spans.len(), present.clone().map(|r| r.spans.len()), row) {
+            return;
         }
-        self.n_refs = 0;
-        for r in refs.iter().flatten() {
-            let words = std::mem::take(&mut self.words);
-            let out = self.next_ref();
-            out.extend(
-                r.spans
-                    .iter()
-                    .map(|&(s, e)| words.get(&bufs, &r.buf[s as usize..e as usize])),
-            );
-            self.words = words;
+        let table = &mut self.table;
+        self.hyp_tok
+            .extend((0..hyp.spans.len()).map(|pos| table.add_hyp_word(hyp.buf, hyp.spans, pos)));
+        for (k, r) in present.enumerate() {
+            let out = &mut self.ref_tok[k];
+            out.clear();
+            out.extend(r.spans.iter().map(|&(s, e)| {
+                table.add_ref_word(hyp.buf, hyp.spans, &r.buf[s as usize..e as usize], k as u32)
+            }));
         }
-        self.finish(self.words.len(), row);
+        self.higher_orders(row);
     }
 
     /// Statistics row of integer token ids; `None` references are missing.
     pub fn count_ids(&mut self, hyp: &[u64], refs: &[Option<&[u64]>], row: &mut [i64]) {
-        self.ids.reset(hyp.len());
-        self.hyp_tok.clear();
-        for &t in hyp {
-            let id = self.ids.intern(t);
-            self.hyp_tok.push(id);
-        }
-        self.n_refs = 0;
-        for r in refs.iter().flatten() {
-            let ids = std::mem::take(&mut self.ids);
-            let out = self.next_ref();
-            out.extend(r.iter().map(|&t| ids.get(t)));
-            self.ids = ids;
-        }
-        self.finish(self.ids.len(), row);
-    }
-
-    /// Fills `row` from `hyp_tok` (dense ids `0..n_ids`) and the first `n_refs` entries of `ref_tok`.
-    fn finish(&mut self, mut n_ids: usize, row: &mut [i64]) {
-        let order = self.order;
-        assert_eq!(row.len(), row_width(order), "statistics row width");
-        let n_h = self.hyp_tok.len();
-        row.fill(0);
-        row[0] = n_h as i64;
-        row[1] = closest_ref_len(n_h, self.ref_tok[..self.n_refs].iter().map(Vec::len)) as i64;
-        for n in 1..=order {
-            row[1 + order + n] = (n_h + 1).saturating_sub(n) as i64;
-        }
-        if n_h == 0 || self.n_refs == 0 {
+        let present = refs.iter().flatten();
+        if !self.start(hyp.len(), present.clone().map(|r| r.len()), row) {
             return;
         }
-        self.hyp.clear();
-        self.hyp.extend_from_slice(&self.hyp_tok);
-        for k in 0..self.n_refs {
-            let (tok, cur) = (&self.ref_tok[k], &mut self.refs[k]);
-            cur.clear();
-            cur.extend_from_slice(tok);
+        let table = &mut self.table;
+        self.hyp_tok
+            .extend(hyp.iter().map(|&t| table.add_hyp_key(t)));
+        for (k, r) in present.enumerate() {
+            let out = &mut self.ref_tok[k];
+            out.clear();
+            out.extend(r.iter().map(|&t| table.add_ref_key(t, k as u32)));
         }
-        for n in 1..=order {
-            if n > 1 {
-                if n_h < n {
-                    break;
-                }
-                n_ids = self.next_order(n);
-            }
-            let correct = self.clipped_matches(n_ids);
-            row[1 + n] = correct as i64;
-            if correct == 0 || n == order {
+        self.higher_orders(row);
+    }
+
+    /// Orders 2.. from the word slots: an order-n n-gram is the pair (its (n-1)-gram prefix, last word).
+    fn higher_orders(&mut self, row: &mut [i64]) {
+        let order = self.order;
+        row[2] = self.table.correct as i64;
+        if self.table.correct == 0 || order == 1 {
+            return;
+        }
+        let table = &mut self.table;
+        self.hyp.clear();
+        // a word that never matched cannot start a matching bigram
+        self.hyp.extend(
+            self.hyp_tok
+                .iter()
+                .map(|&t| if table.matched(t) { t } else { NONE }),
+        );
+        for k in 0..self.n_refs {
+            self.refs[k].clear();
+            self.refs[k].extend_from_slice(&self.ref_tok[k]);
+        }
+        let n_h = self.hyp_tok.len();
+        for n in 2..=order {
+            if n_h < n {
                 break;
             }
-            // an n-gram that never matched cannot start a matching (n+1)-gram
+            let n_grams = n_h + 1 - n;
+            table.start(n_grams);
+            for i in 0..n_grams {
+                let p = self.hyp[i];
+                self.hyp[i] = if p == NONE {
+                    NONE
+                } else {
+                    table.add_hyp_key(pair(p, self.hyp_tok[i + n - 1]))
+                };
+            }
+            self.hyp.truncate(n_grams);
+            for k in 0..self.n_refs {
+                let (tok, cur) = (&self.ref_tok[k], &mut self.refs[k]);
+                let m = (tok.len() + 1).saturating_sub(n);
+                for i in 0..m {
+                    let (p, t) = (cur[i], tok[i + n - 1]);
+                    cur[i] = if p == NONE || t == NONE {
+                        NONE
+                    } else {
+                        table.add_ref_key(pair(p, t), k as u32)
+                    };
+                }
+                cur.truncate(m);
+            }
+            row[1 + n] = table.correct as i64;
+            if table.correct == 0 || n == order {
+                break;
+            }
             for id in self.hyp.iter_mut() {
-                if *id != NONE && self.max_ref_count[*id as usize] == 0 {
+                if *id != NONE && !table.matched(*id) {
                     *id = NONE;
                 }
             }
         }
     }
+}
 
-    /// Turns the order n-1 ids in `hyp`/`refs` into order n ids; returns the number of hypothesis ids.
-    fn next_order(&mut self, n: usize) -> usize {
-        let n_grams = self.hyp_tok.len() + 1 - n;
-        self.pairs.reset(n_grams);
-        let pairs = &mut self.pairs;
-        for i in 0..n_grams {
-            let p = self.hyp[i];
-            self.hyp[i] = if p == NONE {
-                NONE
-            } else {
-                pairs.intern(((p as u64) << 32) | self.hyp_tok[i + n - 1] as u64)
-            };
-        }
-        self.hyp.truncate(n_grams);
-        for k in 0..self.n_refs {
-            let (tok, cur) = (&self.ref_tok[k], &mut self.refs[k]);
-            let m = (tok.len() + 1).saturating_sub(n);
-            for i in 0..m {
-                let (p, t) = (cur[i], tok[i + n - 1]);
-                cur[i] = if p == NONE || t == NONE {
-                    NONE
-                } else {
-                    pairs.get(((p as u64) << 32) | t as u64)
-                };
-            }
-            cur.truncate(m);
-        }
-        pairs.len()
-    }
-
-    /// Sum over hypothesis n-grams of min(count in hypothesis, max count in one reference).
-    fn clipped_matches(&mut self, n_ids: usize) -> u64 {
-        let (hc, mc, rc) = (
-            &mut self.hyp_count,
-            &mut self.max_ref_count,
-            &mut self.ref_count,
-        );
-        for v in [&mut *hc, &mut *mc, &mut *rc] {
-            v.clear();
-            v.resize(n_ids, 0);
-        }
-        for &id in &self.hyp {
-            if id != NONE {
-                hc[id as usize] += 1;
-            }
-        }
-        for cur in &self.refs[..self.n_refs] {
-            for &id in cur {
-                if id != NONE {
-                    rc[id as usize] += 1;
-                }
-            }
-            for &id in cur {
-                if id != NONE {
-                    let i = id as usize;
-                    if rc[i] > mc[i] {
-                        mc[i] = rc[i];
-                    }
-                    rc[i] = 0;
-                }
-            }
-        }
-        hc.iter()
-            .zip(mc.iter())
-            .map(|(&h, &m)| h.min(m) as u64)
-            .sum()
-    }
+#[inline]
+fn pair(prefix: u32, last: u32) -> u64 {
+    ((prefix as u64) << 32) | last as u64
 }
 
 #[cfg(test)]
@@ -244,7 +200,9 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    fn spans(text: &str) -> (Vec<u8>, Vec<(u32, u32)>) {
+    type Spanned = (Vec<u8>, Vec<(u32, u32)>);
+
+    fn spans(text: &str) -> Spanned {
         let mut sp = Vec::new();
         let mut pos = 0usize;
         for w in text.split(' ') {
@@ -289,8 +247,7 @@ mod tests {
 
     fn check(hyp: &str, refs: &[Option<&str>], order: usize) {
         let (hb, hs) = spans(hyp);
-        let owned: Vec<Option<(Vec<u8>, Vec<(u32, u32)>)>> =
-            refs.iter().map(|r| r.map(spans)).collect();
+        let owned: Vec<Option<Spanned>> = refs.iter().map(|r| r.map(spans)).collect();
         let ref_spans: Vec<Option<TokenSpans>> = owned
             .iter()
             .map(|o| o.as_ref().map(|(b, s)| TokenSpans { buf: b, spans: s }))

@@ -31,7 +31,7 @@ where
     N: Fn() -> S + Sync,
     F: Fn(&mut S, usize, &mut [i64]) -> bool + Sync,
 {
-    assert!(width > 0 && out.len() % width == 0, "output size");
+    assert!(width > 0 && out.len().is_multiple_of(width), "output size");
     let n_seg = out.len() / width;
     let threads = pick_threads(threads, n_seg);
     let work = Mutex::new(out.chunks_mut(WORK_UNIT * width).enumerate());

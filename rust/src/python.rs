@@ -161,8 +161,8 @@ fn count_python_segments(
     let width = row_width(order);
     let mut counter = SegmentCounter::new(order);
     let (mut hyp_buf, mut hyp_spans) = (Vec::new(), Vec::new());
-    let mut ref_bufs: Vec<(Vec<u8>, Vec<(u32, u32)>)> =
-        vec![(Vec::new(), Vec::new()); ref_items.len()];
+    type Tokens = (Vec<u8>, Vec<(u32, u32)>);
+    let mut ref_bufs: Vec<Tokens> = vec![(Vec::new(), Vec::new()); ref_items.len()];
     let mut next = 0usize;
     for &i in segments {
         tokens_into(&result.get_item(next)?, &mut hyp_buf, &mut hyp_spans)?;
@@ -260,7 +260,7 @@ fn count_text<'py>(
             &mut out,
         )?;
     }
-    Ok(PyArray1::from_vec(py, out).reshape([n_seg, width])?)
+    PyArray1::from_vec(py, out).reshape([n_seg, width])
 }
 
 /// Per-stream token ids split into segments by their lengths.
@@ -325,7 +325,7 @@ fn count_ids<'py>(
             "ref_ids and ref_lens must have one entry per reference stream",
         ));
     }
-    fn contiguous<'a>(r: Result<&'a [u64], numpy::AsSliceError>) -> PyResult<&'a [u64]> {
+    fn contiguous(r: Result<&[u64], numpy::AsSliceError>) -> PyResult<&[u64]> {
         r.map_err(|_| PyValueError::new_err("id arrays must be contiguous"))
     }
     let n_seg = hyp_lens.len();
@@ -390,7 +390,7 @@ fn count_ids<'py>(
             )
         })?;
     }
-    Ok(PyArray1::from_vec(py, out).reshape([n_seg, width])?)
+    PyArray1::from_vec(py, out).reshape([n_seg, width])
 }
 
 #[pymodule]

@@ -68,22 +68,28 @@ impl Worker {
                 Line::Python => return false,
             }
         }
-        let ref_tokens: Vec<Option<TokenSpans>> = refs
-            .iter()
-            .enumerate()
-            .map(|(k, r)| match r {
-                Line::Text(_) => Some(TokenSpans {
-                    buf: self.ref_bufs[k].as_bytes(),
-                    spans: &self.ref_spans[k],
-                }),
-                _ => None,
-            })
-            .collect();
+        let ref_tokens = |k: usize| match refs[k] {
+            Line::Text(_) => Some(TokenSpans {
+                buf: self.ref_bufs[k].as_bytes(),
+                spans: &self.ref_spans[k],
+            }),
+            _ => None,
+        };
         let hyp_tokens = TokenSpans {
             buf: self.hyp_buf.as_bytes(),
             spans: &self.hyp_spans,
         };
-        self.counter.count_text(hyp_tokens, &ref_tokens, row);
+        // up to four references without a heap allocation per segment
+        if refs.len() <= 4 {
+            let mut few: [Option<TokenSpans>; 4] = [None; 4];
+            for (k, slot) in few.iter_mut().enumerate().take(refs.len()) {
+                *slot = ref_tokens(k);
+            }
+            self.counter.count_text(hyp_tokens, &few[..refs.len()], row);
+        } else {
+            let many: Vec<Option<TokenSpans>> = (0..refs.len()).map(ref_tokens).collect();
+            self.counter.count_text(hyp_tokens, &many, row);
+        }
         true
     }
 }
