@@ -245,8 +245,11 @@ def matched_ngrams(hyp_tokens: list[str], limits: list[dict]) -> list[list[int]]
     An n-gram occurring ``c`` times in the hypothesis and at most ``m`` times in any one reference has its
     first ``min(c, m)`` occurrences matched: the counts per order are BLEU's clipped counts.
     """
-    out = []
+    out: list[list[int]] = []
     for n, limit in enumerate(limits, start=1):
+        if out and not out[-1]:  # no (n-1)-gram matched, so no n-gram can
+            out.append([])
+            continue
         used: dict = {}
         starts = []
         for i, g in enumerate(_ngrams(hyp_tokens, n)):
