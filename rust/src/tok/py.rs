@@ -11,16 +11,20 @@ fn tokenizer(name: &str) -> PyResult<Tokenizer> {
         .ok_or_else(|| PyValueError::new_err(format!("no native tokenizer {name:?}")))
 }
 
-/// Tokens of each line, or `None` for a line the native tokenizer hands back to Python.
+/// Tokens of each line, or `None` for a line the native tokenizer hands back to Python. With
+/// `joined=True`, each line's tokens come as one string joined by single spaces (tokens never hold
+/// whitespace, so nothing is lost, and large comparisons need no per-token Python objects).
 #[pyfunction]
+#[pyo3(signature = (name, lowercase, lines, joined = false))]
 fn tokenize(
     py: Python<'_>,
     name: &str,
     lowercase: bool,
     lines: Vec<String>,
-) -> PyResult<Vec<Option<Vec<String>>>> {
+    joined: bool,
+) -> PyResult<Py<PyAny>> {
     let tok = tokenizer(name)?;
-    Ok(py.detach(|| {
+    let results: Vec<Option<LineTokens>> = py.detach(|| {
         let mut buf = String::new();
         let mut spans = Vec::new();
         lines
@@ -28,15 +32,29 @@ fn tokenize(
             .map(|line| {
                 tok.tokenize(line, lowercase, &mut buf, &mut spans)
                     .ok()
-                    .map(|()| {
-                        spans
-                            .iter()
-                            .map(|&(s, e)| buf[s as usize..e as usize].to_string())
-                            .collect()
-                    })
+                    .map(|()| (buf.clone(), spans.clone()))
             })
             .collect()
-    }))
+    });
+    if joined {
+        let out: Vec<Option<String>> = results
+            .iter()
+            .map(|r| r.as_ref().map(|r| split(r).join(" ")))
+            .collect();
+        Ok(out.into_pyobject(py)?.into_any().unbind())
+    } else {
+        let out: Vec<Option<Vec<&str>>> = results.iter().map(|r| r.as_ref().map(split)).collect();
+        Ok(out.into_pyobject(py)?.into_any().unbind())
+    }
+}
+
+type LineTokens = (String, Vec<(u32, u32)>);
+
+fn split((buf, spans): &LineTokens) -> Vec<&str> {
+    spans
+        .iter()
+        .map(|&(s, e)| &buf[s as usize..e as usize])
+        .collect()
 }
 
 /// `(tokens, fallback_lines)` over all lines, with no per-token Python work (for benchmarks).
