@@ -39,50 +39,29 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {PROG} --help)")
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
+def _checked(convert, accept, requirement: str):
+    """An argparse type: ``convert`` the text, then require ``accept(value)`` (one-line messages)."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'a whole number' if convert is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"{requirement}, got {text}")
+        return value
+
+    return parse
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+_positive_int = _checked(int, lambda v: v >= 1, "must be >= 1")
+_non_negative_int = _checked(int, lambda v: v >= 0, "must be >= 0")
+_alpha = _checked(float, lambda v: 0 < v < 1, "must be strictly between 0 and 1")
+_smooth_value = _checked(float, lambda v: math.isfinite(v) and v >= 0, "must be a finite number >= 0")
 
 
 def _max_segments(text: str) -> int | None:
-    if text == "all":
-        return None
-    return _non_negative_int(text)
-
-
-def _alpha(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
-    return value
-
-
-def _smooth_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
-    return value
+    return None if text == "all" else _non_negative_int(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
