@@ -6,22 +6,62 @@
 """
 
 from ._version import __version__
-from .bleu import (
-    BLEU,
-    BLEUScore,
-    BLEUScores,
-    SegmentStatistics,
-    TokenizedInputWarning,
-    corpus_bleu,
-    sentence_bleu,
-)
-from .metrics.chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
-from .metrics.ter import TER, TERScore, corpus_ter, sentence_ter
-from .pairwise import MBRResult, expected_utility, mbr_select
-from .scoring import ScoringConfig, compute_scores
-from .token_ids import TokenBLEU
-from .tokenizers import available_tokenizers, get_tokenizer, register_tokenizer
-from .tokenizers.language import CJKTokenizationWarning, MissingExtraError
+
+# Names are imported on first use (PEP 562), so that ``import bleuscope`` (and ``bleuscope -h``) stays light:
+# numpy, the tokenizers' regexes and the metrics load when something is scored.
+_LAZY = {
+    "BLEU": "metrics.bleu.scorer",
+    "BLEUScore": "metrics.bleu.scorer",
+    "BLEUScores": "metrics.bleu.scorer",
+    "corpus_bleu": "metrics.bleu.scorer",
+    "sentence_bleu": "metrics.bleu.scorer",
+    "raw_corpus_bleu": "metrics.bleu.scorer",
+    "SegmentStatistics": "core.stats",
+    "TokenizedInputWarning": "core.checks",
+    "CHRF": "metrics.chrf",
+    "CHRFScore": "metrics.chrf",
+    "corpus_chrf": "metrics.chrf",
+    "sentence_chrf": "metrics.chrf",
+    "TER": "metrics.ter",
+    "TERScore": "metrics.ter",
+    "corpus_ter": "metrics.ter",
+    "sentence_ter": "metrics.ter",
+    "MBRResult": "analysis.mbr",
+    "expected_utility": "analysis.mbr",
+    "mbr_select": "analysis.mbr",
+    "ScoringConfig": "metrics.bleu.scoring",
+    "compute_scores": "metrics.bleu.scoring",
+    "TokenBLEU": "metrics.bleu.token_ids",
+    "available_tokenizers": "tokenizers",
+    "get_tokenizer": "tokenizers",
+    "register_tokenizer": "tokenizers",
+    "CJKTokenizationWarning": "tokenizers.language",
+    "MissingExtraError": "tokenizers.language",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        # submodules by attribute (``bleuscope.significance`` after ``import bleuscope``), as before
+        import importlib
+
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as err:
+            if err.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "BLEU",
@@ -47,6 +87,7 @@ __all__ = [
     "expected_utility",
     "get_tokenizer",
     "mbr_select",
+    "raw_corpus_bleu",
     "register_tokenizer",
     "sentence_bleu",
     "sentence_chrf",

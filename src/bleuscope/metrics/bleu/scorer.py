@@ -369,12 +369,49 @@ class BLEU:
         return f"BLEU({self.signature_fields('?')!r})"
 
 
-def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> BLEUScore:
-    """Functional shortcut: ``BLEU(**options).corpus_score(hypotheses, references)``."""
-    return BLEU(**options).corpus_score(hypotheses, references)
+def _shortcut_options(use_effective_order: bool, options: dict) -> dict:
+    options.setdefault("effective_order", use_effective_order)  # BLEU's name for the same option wins
+    return options
 
 
-def sentence_bleu(hypothesis: str, references: Sequence[str], **options) -> BLEUScore:
-    """Functional shortcut: ``BLEU(**options).sentence_score(hypothesis, references)``."""
-    return BLEU(**options).sentence_score(hypothesis, references)
+def corpus_bleu(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    force: bool = False,
+    lowercase: bool = False,
+    tokenize: str | None = "13a",
+    use_effective_order: bool = False,
+    **options,
+) -> BLEUScore:
+    """Functional shortcut with ``sacrebleu.corpus_bleu``'s arguments and defaults; further
+    :class:`BLEU` options (``max_ngram_order``, ``weights``, ...) as keywords."""
+    bleu = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, force=force, lowercase=lowercase,
+                tokenize=tokenize, **_shortcut_options(use_effective_order, options))
+    return bleu.corpus_score(hypotheses, references)
 
+
+def sentence_bleu(
+    hypothesis: str,
+    references: Sequence[str],
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    lowercase: bool = False,
+    tokenize: str | None = "13a",
+    use_effective_order: bool = True,
+    **options,
+) -> BLEUScore:
+    """Functional shortcut with ``sacrebleu.sentence_bleu``'s arguments and defaults (effective order on,
+    as there); further :class:`BLEU` options as keywords."""
+    bleu = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, lowercase=lowercase, tokenize=tokenize,
+                **_shortcut_options(use_effective_order, options))
+    return bleu.sentence_score(hypothesis, references)
+
+
+def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                    smooth_value: float | None = 0.1) -> BLEUScore:
+    """``sacrebleu.raw_corpus_bleu``: BLEU on untokenized text (``tokenize="none"``), floor smoothing,
+    effective order, no tokenized-input warning."""
+    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
+                       tokenize="none", use_effective_order=True)
