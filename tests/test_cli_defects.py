@@ -294,7 +294,6 @@ def test_api_reads_compressed_paths(tmp_path):
 
 
 # -- lazy start --------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="bleuscope/__init__.py still imports the scorer (numpy) eagerly")
 def test_help_imports_nothing_heavy():
     code = ("import sys, bleuscope.cli as c; c.build_parser().format_help(); "
             "print(sorted(m for m in ('numpy', 'regex', 'sacrebleu') if m in sys.modules))")

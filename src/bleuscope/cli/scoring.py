@@ -73,9 +73,19 @@ class SystemResult:
 
 
 def chunk_statistics(scorer, hyps: list[list[str]], refs: list[list[str | None]]) -> list[np.ndarray]:
-    """Per-segment statistics of every system on one chunk; several systems share one encoding of the
-    references (``bleuscope.significance.system_statistics``)."""
+    """Per-segment statistics of every system on one chunk.
+
+    A scorer with ``check_inputs`` / ``count_checked`` keeps its tokenization cache from chunk to chunk (each
+    distinct word is tokenized once per run, not once per chunk); otherwise several systems share one encoding
+    of the references (``bleuscope.significance.system_statistics``)."""
     try:
+        check, count = getattr(scorer, "check_inputs", None), getattr(scorer, "count_checked", None)
+        if check is not None and count is not None:
+            out = []
+            for system in hyps:
+                checked, streams, _present = check(system, refs)
+                out.append(count(checked, streams))
+            return out
         if len(hyps) > 1 and getattr(scorer, "stats_order", None) == getattr(scorer, "max_ngram_order", None):
             from ..significance import system_statistics
 
