@@ -42,7 +42,25 @@ def native_available() -> bool:
 
 
 #: the jobs ("text", "ids") whose native branch in this module is wired to the compiled core
-NATIVE_JOBS: frozenset[str] = frozenset()
+NATIVE_JOBS: frozenset[str] = frozenset({"text", "ids"})
+
+#: tokenizer classes ("module:Class") the compiled core implements exactly, by its name for them; any
+#: other tokenizer (MeCab, SentencePiece, registered ones, subclasses) tokenizes in Python and hands token
+#: ids to the compiled counter
+_NATIVE_TOKENIZERS = {
+    "bleuscope.tokenizers.simple:TokenizerNone": "none",
+    "bleuscope.tokenizers.mteval:Tokenizer13a": "13a",
+    "bleuscope.tokenizers.mteval:TokenizerIntl": "intl",
+    "bleuscope.tokenizers.simple:TokenizerChar": "char",
+    "bleuscope.tokenizers.zh:TokenizerZh": "zh",
+    "bleuscope.tokenizers.cjk:TokenizerCJKChar": "cjk-char",
+}
+
+
+def native_tokenizer_name(tokenizer) -> str | None:
+    """The compiled core's name for ``tokenizer`` if it implements exactly this class, else None."""
+    cls = type(tokenizer)
+    return _NATIVE_TOKENIZERS.get(f"{cls.__module__}:{cls.__qualname__}")
 
 
 def native_supports(job: str) -> bool:
@@ -114,10 +132,14 @@ def count_text(
     the tokenization cache across calls; the numpy engine creates one per call without it.
     """
     check_threads(threads)
-    if resolve_engine(engine, "text") == "native":
-        return _native().count_text(
-            hyps, ref_streams, tokenizer=tokenizer, lowercase=lowercase, order=order, threads=threads
-        )
+    native = resolve_engine(engine, "text") == "native"
+    if native:
+        name = native_tokenizer_name(tokenizer)
+        if name is not None:
+            def python_tokens(lines):  # the rare lines the compiled tokenizer leaves to Python
+                return tokenizer.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
+
+            return _native().count_text(hyps, ref_streams, name, lowercase, order, threads or 0, python_tokens)
     from .counting import segment_statistics
     from .encoding import CorpusEncoder
 
@@ -126,6 +148,8 @@ def count_text(
     present = _presence(ref_streams, len(hyps))
     hyp_enc = encoder.encode(hyps)
     ref_encs = [encoder.encode([x if x is not None else "" for x in s]) for s in ref_streams]
+    if native:  # a tokenizer that stays in Python: its token ids are counted natively
+        return count_ids(hyp_enc, ref_encs, order=order, present=present, engine="native", threads=threads)
     return segment_statistics(hyp_enc, ref_encs, present, order, encoder.vocab_size)
 
 
@@ -146,12 +170,26 @@ def count_ids(
     integer dtype (int64, or uint64 up to 2**64 - 1); equal ids are equal tokens.
     """
     check_threads(threads)
-    if resolve_engine(engine, "ids") == "native":
-        return _native().count_ids(hyp_ids, ref_ids, order=order, present=present, threads=threads)
     import numpy as np
 
     from .counting import common_id_dtype, segment_statistics
     from .encoding import EncodedLines
+
+    if resolve_engine(engine, "ids") == "native":
+        # the compiled counter compares ids as 64-bit patterns: int64 ids are viewed as uint64
+        dtype = common_id_dtype([hyp_ids.ids] + [r.ids for r in ref_ids])
+
+        def as_u64(ids):
+            return np.ascontiguousarray(np.asarray(ids).astype(dtype, copy=False)).view(np.uint64)
+
+        def as_lengths(lengths):
+            return np.ascontiguousarray(lengths, dtype=np.int64)
+
+        return _native().count_ids(
+            as_u64(hyp_ids.ids), as_lengths(hyp_ids.lengths), [as_u64(r.ids) for r in ref_ids],
+            [as_lengths(r.lengths) for r in ref_ids], order,
+            None if present is None else np.ascontiguousarray(present, dtype=bool), threads or 0,
+        )
 
     n_seg = len(hyp_ids.lengths)
     if present is None:
