@@ -56,7 +56,10 @@ def test_corpus_scores_and_intervals_equal_the_library(example, example_data):
         assert got.precisions == expected.precisions
         ci = significance.confidence_interval(hyps, refs, metric=BLEU(), name=name)
         got_ci = example_data.bleu_summary.intervals[k]
-        assert (got_ci.lower, got_ci.upper, got_ci.mean, got_ci.ci) == (ci.lower, ci.upper, ci.mean, ci.ci)
+        assert (got_ci.lower, got_ci.upper) == (ci.lower, ci.upper)  # sacrebleu --confidence's bounds
+        paired = significance.paired_bootstrap(systems, refs)[name]  # and --paired-bs's mean and half-width
+        assert (got_ci.mean, got_ci.ci) == (paired.mean, paired.ci)
+        assert got_ci.mean == pytest.approx(ci.mean, abs=1e-9)
 
 
 def test_significance_equals_all_pairs(example, example_data):

@@ -15,6 +15,7 @@ each system. BLEU always comes first; its statistics also give the length analys
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ class MetricSummary:
     signature: str
     higher_is_better: bool
     scores: tuple[float, ...]  # corpus score per system
-    intervals: tuple[significance.ConfidenceInterval, ...]  # bootstrap CI per system
+    intervals: tuple  # bootstrap interval per system: objects with mean, ci (half-width), lower, upper
     sentence_scores: np.ndarray  # float64 [K, S]
     all_pairs: significance.AllPairsResult | None  # BLEU's, with two systems or more; None for other metrics
 
@@ -137,11 +138,18 @@ def _row_scorer(metric):
 
 def _summary(name, signature, higher, stats, names, corpus_scores, sentence, statistic, n_bootstrap, seed,
              alpha, pairwise: bool = True) -> MetricSummary:
-    """Bootstrap intervals and the all-pairs test of one metric from its per-system statistics."""
-    intervals = tuple(
-        significance.confidence_interval(s, metric=statistic, n_samples=n_bootstrap, seed=seed, name=n)
-        for n, s in zip(names, stats)
-    )
+    """Bootstrap intervals and the all-pairs test of one metric from its per-system statistics.
+
+    The intervals of all systems come from one paired bootstrap (the same draws for every system, so the
+    same bounds as a ``confidence_interval`` per system, for one resampling pass instead of one per system).
+    """
+    if len(names) == 1:
+        intervals: tuple = (significance.confidence_interval(stats[0], metric=statistic, n_samples=n_bootstrap,
+                                                             seed=seed, name=names[0]),)
+    else:
+        paired = significance.paired_bootstrap(dict(zip(names, stats)), metric=statistic, n_samples=n_bootstrap,
+                                               seed=seed)
+        intervals = tuple(paired[n] for n in names)
     pairs = None
     if pairwise and len(names) > 1:
         pairs = significance.all_pairs(dict(zip(names, stats)), metric=statistic, test="bs",
@@ -340,6 +348,14 @@ def compute_report(
                                      or max_segments < 0):
         raise ValueError(f"max_segments must be None or an integer >= 0, got {max_segments!r}")
     seed = significance.resolve_seed(seed)
+    if pair is None:
+        pair_idx = (0, 1) if len(names) > 1 else (0, 0)
+    else:
+        missing = [p for p in pair if p not in names]
+        if missing or len(pair) != 2:
+            raise ValueError(f"pair must name two of the systems {list(names)}, got {pair!r}")
+        pair_idx = (names.index(pair[0]), names.index(pair[1]))
+
     segs = significance.system_statistics(bleu, hyps, references, names=[f"system {n!r}" for n in names])
     n_seg = len(hyps[0])
     streams = [list(s) for s in references]
@@ -364,15 +380,16 @@ def compute_report(
     for metric in metrics:
         summaries.append(_metric_summary(metric, names, hyps, references, n_bootstrap, seed, alpha))
 
-    # tokens (for reference lengths and matched n-grams)
-    ref_tokens = [_tokenize(bleu, [x if x is not None else "" for x in s]) for s in streams]
-    ref_len = np.zeros(n_seg, dtype=np.int64)
-    for i in range(n_seg):
-        first = next(k for k, s in enumerate(streams) if s[i] is not None)
-        ref_len[i] = len(ref_tokens[first][i])
-
+    # reference lengths (every segment, in chunks, keeping only the counts) and matched n-grams (segments shown)
+    first_refs = [next(s[i] for s in streams if s[i] is not None) for i in range(n_seg)]
+    with warnings.catch_warnings():  # the references scored as hypotheses: their warnings are not the user's
+        warnings.simplefilter("ignore")
+        # column 0 (hypothesis length) of the first reference scored against itself: its length in tokens,
+        # counted by the library's fast path
+        ref_len = bleu.segment_statistics(first_refs, [first_refs]).stats[:, 0].copy()
     shown = n_seg if max_segments is None else min(n_seg, max_segments)
     order = bleu.max_ngram_order
+    ref_tokens = [_tokenize(bleu, [x if x is not None else "" for x in s[:shown]]) for s in streams]
     limits = [reference_limits([ref_tokens[r][i] for r in range(len(streams)) if streams[r][i] is not None], order)
               for i in range(shown)]
     highlights = []
@@ -384,14 +401,6 @@ def compute_report(
             row.append(highlight(hyps[k][i], hyp_tokens[i], _token_levels(len(hyp_tokens[i]), matches),
                                  bleu.lowercase))
         highlights.append(tuple(row))
-
-    if pair is None:
-        pair_idx = (0, 1) if len(names) > 1 else (0, 0)
-    else:
-        missing = [p for p in pair if p not in names]
-        if missing or len(pair) != 2:
-            raise ValueError(f"pair must name two of the systems {list(names)}, got {pair!r}")
-        pair_idx = (names.index(pair[0]), names.index(pair[1]))
 
     return ReportData(
         title=title or f"bleuscope report: {len(names)} system{'s' if len(names) != 1 else ''}, {n_seg} segments",
