@@ -5,6 +5,7 @@ reading compressed paths as the command does."""
 from __future__ import annotations
 
 import bz2
+import importlib
 import gzip
 import io
 import json
@@ -315,3 +316,23 @@ def test_significance_defaults_match_the_library():
 
     assert (cli_sig.BOOTSTRAP_SAMPLES, cli_sig.AR_TRIALS, cli_sig.DEFAULT_SEED) == \
         (significance.BOOTSTRAP_SAMPLES, significance.AR_TRIALS, significance.DEFAULT_SEED)
+
+
+# -- subcommands ---------------------------------------------------------------------------------------------
+def test_report_subcommand_is_dispatched_with_the_rest_of_argv(run_main, monkeypatch):
+    import types
+
+    seen = {}
+    module = types.ModuleType("fake_report_cli")
+    module.main = lambda argv: seen.setdefault("argv", argv) and 7
+    monkeypatch.setitem(sys.modules, "fake_report_cli", module)
+    monkeypatch.setitem(importlib.import_module("bleuscope.cli.main").SUBCOMMANDS, "report", "fake_report_cli")
+    code, _, _ = run_main(["report", "ref.txt", "-i", "a.txt", "-o", "r.html"])
+    assert code == 7 and seen["argv"] == ["ref.txt", "-i", "a.txt", "-o", "r.html"]
+
+
+def test_report_is_a_file_name_when_the_subcommand_is_not_installed(run_main, monkeypatch, tmp_path):
+    monkeypatch.setitem(importlib.import_module("bleuscope.cli.main").SUBCOMMANDS, "report", "bleuscope_no_such_module.cli")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(["report", "-i", HYP_B])
+    one_line_error(code, err, 1, "report: no such file")

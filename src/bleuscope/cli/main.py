@@ -146,10 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = p.add_argument_group("BLEU options (names and defaults as in sacreBLEU, unless marked bleuscope's own)")
     b.add_argument("-tok", "--tokenize", metavar="NAME",
-                   help="tokenizer: none, 13a, intl, char, zh, ja-mecab, ko-mecab, flores101, flores200, spBLEU-1K, "
-                        "... (`bleuscope --list-tokenizers`; default: 13a; zh, ja-mecab or ko-mecab for a zh/ja/ko "
-                        "target given by -l)")
-    b.add_argument("--list-tokenizers", action="store_true", help="print the available tokenizers and exit")
+                   help=f"tokenizer: {', '.join(_tokenizer_names())} "
+                        "(default: 13a; zh, ja-mecab or ko-mecab for a zh/ja/ko target given by -l)")
     b.add_argument("--spm-model", metavar="PATH",
                    help="SentencePiece model file (or folder) for -tok flores101/flores200/spBLEU-1K; "
                         "bleuscope never downloads models (bleuscope's own)")
@@ -268,7 +266,7 @@ def check_options(args: argparse.Namespace) -> None:
     if args.ref_field and not args.ref_paths and not args.hyp_field:
         raise UsageError("--ref-field without reference files reads the references from the hypothesis JSON Lines, "
                          "which needs --hyp-field")
-    exits_early = args.list or args.echo is not None or args.list_tokenizers or args.example_dir
+    exits_early = args.list or args.echo is not None or args.example_dir
     if not args.ref_paths and not args.hyp_field_refs and args.test_set is None and not exits_early:
         if args.input is not None and len(args.input) > 1:
             raise UsageError(
@@ -348,8 +346,6 @@ def run(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, warn) -> int:
     if args.example_dir:
         return bio.write_output(example_dir() + "\n", None)
-    if args.list_tokenizers:
-        return bio.write_output("".join(f"{name}\n" for name in _tokenizer_names()), args.output)
     if args.list or args.echo is not None or args.test_set is not None:
         from . import testsets
 
