@@ -426,15 +426,15 @@ def write_output(text: str, path: str | None, encoding: str = "utf-8") -> int:
             sys.stdout.write(text)
             sys.stdout.flush()
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         raise StdoutClosed() from None
     except OSError as e:
-        _silence_stdout()
+        silence_stdout()
         raise InputError(f"<stdout>: cannot write the output ({_reason(e)})") from None
     return 0
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point file descriptor 1 at /dev/null so that the interpreter's final flush cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -405,3 +405,6 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except bio.StdoutClosed:  # `bleuscope ... | head -1` and `| true` alike: the reader needs no more
         return 0
+    except BrokenPipeError:  # --help or --version into a closed pipe
+        bio.silence_stdout()
+        return 0
