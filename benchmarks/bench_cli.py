@@ -3,7 +3,7 @@
     python benchmarks/bench_cli.py [--quick]
 
 Times include interpreter start-up, imports, reading the files and printing, i.e. what a user waits for.
-Tasks: one system and eight systems of WMT22 en-de (2,037 lines, two references), sentence-level output, and
+Tasks: ``-h`` (start-up: imports before parsing), one system and eight systems of WMT22 en-de (2,037 lines, two references), sentence-level output, and
 (without ``--quick``) a 300,000-line corpus built by ``../shared/tools/make_corpus.py`` in a temporary folder.
 Peak memory is the child's maximum resident set size (``os.wait4``).
 """
@@ -71,6 +71,7 @@ def run(quick: bool = False) -> list[dict]:
     systems = sorted(str(p) for p in (EN_DE / "sys").glob("*.txt"))
     reps = 1 if quick else 3
     rows = []
+    rows += bench("cli: -h (start-up and imports)", ["-h"], 5 if quick else 15, "fresh process")
     rows += bench("cli: 1 system, 2 refs, 2,037 lines", [*refs, "-i", systems[0]], reps, "fresh process")
     rows += bench("cli: 8 systems, 2 refs, 2,037 lines", [*refs, "-i", *systems], reps, "fresh process")
     rows += bench("cli: -sl, 2,037 sentence scores", [*refs, "-i", systems[0], "-sl"], reps, "fresh process")
