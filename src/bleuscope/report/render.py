@@ -394,7 +394,8 @@ def render(data: ReportData) -> str:
            "base-uri 'none'; form-action 'none'")
     nav = "".join(f'<a href="#{id_}">{label}</a>' for id_, label in (
         ("systems", "systems"), ("significance", "significance"), ("distributions", "distributions"),
-        ("pair", "two systems"), ("breakdown", "where scores differ"), ("segment-table", "segments")))
+        ("pair", "two systems"), ("breakdown", "where scores differ"), ("segment-table", "segments"))
+        if id_ != "pair" or len(data.systems) > 1)
     body = [
         f"<header><h1>{esc(data.title)}</h1>"
         f'<p class="note">bleuscope {esc(__version__)} · BLEU {esc(data.bleu_summary.signature)}</p>'
