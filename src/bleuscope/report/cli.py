@@ -234,7 +234,7 @@ def run(argv: list[str] | None, warn) -> int:
         write_atomic(args.output, page)
     if not args.quiet:
         size = len(page.encode("utf-8"))
-        print(f"{PROG}: wrote {display_name(args.output)} ({size / 1e6:.2f} MB; {len(names)} system{"s" if len(names) > 1 else ""}, "
+        print(f"{PROG}: wrote {display_name(args.output)} ({size / 1e6:.2f} MB; {len(names)} system{'s' if len(names) > 1 else ''}, "
               f"{len(refs[0])} segments) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return 0
 
