@@ -214,3 +214,40 @@ def test_property_long_segments(words, seed):
     hyp = hyp[5:] + hyp[:5] + ["z"] * int(rng.integers(0, 60))
     h, r = " ".join(hyp), " ".join(ref)
     assert TER().sentence_score(h, [r]).num_edits == sacrebleu.TER().sentence_score(h, [r]).num_edits
+
+
+requires_native = pytest.mark.skipif(
+    __import__("bleuscope.metrics._chrf_native", fromlist=["core_function"]).core_function("ter_edits_rows") is None,
+    reason="the compiled core (bleuscope._core) is not built with ter_edits_rows",
+)
+
+
+def _native_vs_python(options: dict, hyps, refs) -> None:
+    from bleuscope.metrics._ter_native import native_edits_rows
+    from bleuscope.validation import check_reference_presence
+
+    metric = TER(**options)
+    present = check_reference_presence(refs)
+    native = native_edits_rows(metric, hyps, refs, present)
+    assert native is not None
+    assert np.array_equal(native, metric.edits_rows(hyps, refs, present))
+
+
+@requires_native
+@requires_wmt
+@pytest.mark.parametrize("options", OPTIONS[:3], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_native_edits_equal_python_edits_on_wmt(options):
+    for testset, pair in [("generaltest2022", "de-en"), ("wmttest2024", "en-ja")]:
+        hyps, refs = _load(testset, pair, 150, 1)
+        _native_vs_python(options, hyps[0], refs)
+
+
+@requires_native
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(segments=st.lists(st.tuples(WORDS.map(" ".join), WORDS.map(" ".join), st.one_of(WORDS.map(" ".join), TEXT, st.none())),
+                         min_size=1, max_size=6),
+       options=st.sampled_from(OPTIONS))
+def test_property_native_edits_equal_python_edits(segments, options):
+    hyps = [s[0] for s in segments]
+    refs = [[s[1] for s in segments], [s[2] if s[2] is not None else s[1] for s in segments]]
+    _native_vs_python(options, hyps, refs)

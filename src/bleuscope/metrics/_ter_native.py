@@ -1,21 +1,25 @@
-"""Dispatch of TER edit counting to the compiled core (``bleuscope._core``) when it has the TER functions.
+"""Dispatch of TER edit counting to the compiled core (``bleuscope._core.ter_edits_rows``) when it is built.
 
-The pure-Python edits in :mod:`._ter_edits` are the reference; the compiled counts must equal them.
+The pure-Python edits in :mod:`._ter_edits` are the reference; the compiled counts must equal them (tests
+compare the two). Python normalizes the text (Tercom's rules, then words joined by single spaces).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-
-def _core_function(name: str):
-    try:
-        from .. import _core  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return getattr(_core, name, None)
+from ._chrf_native import core_function, default_threads
 
 
 def native_edits_rows(metric, hyps: list[str], streams: list[list], present: np.ndarray):
     """int64 [S, K, 2] (edits, reference length) from the compiled core, or None when it is not available."""
-    return None
+    count = core_function("ter_edits_rows")
+    if count is None:
+        return None
+    normalize = metric.normalizer
+    hyps = [normalize(h) for h in hyps]
+    streams = [[None if r is None else normalize(r) for r in s] for s in streams]
+    flat = count(hyps, streams, default_threads() if len(hyps) >= 64 else 1)
+    if flat is None:
+        return None
+    return flat.reshape(len(hyps), len(streams), 2)

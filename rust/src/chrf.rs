@@ -1,0 +1,523 @@
+//! chrF / chrF++ statistics (sacreBLEU 2.6.0's definitions): for every hypothesis and each of its
+//! references, three integers per order -- hypothesis n-grams, reference n-grams, clipped matches --
+//! character orders first, then word orders. The caller picks the best reference per segment.
+//!
+//! Text arrives already lowercased (Python's `str.lower` is the definition). Characters are Unicode
+//! code points; "whitespace" is Python's `str.isspace` set, as `str.split()` uses it. An n-gram is
+//! packed exactly into a `u128` key: a character as (code point + 1) in 21 bits (orders up to 6),
+//! a word as (segment-local id + 1) in 24 bits (orders up to 5) with the top bit set. Larger orders are
+//! left to the Python implementation (`supported` says which).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Highest character order with an exact `u128` key (21 bits per character).
+pub const MAX_CHAR_ORDER: usize = 6;
+/// Highest word order with an exact `u128` key (24 bits per word, one tag bit).
+pub const MAX_WORD_ORDER: usize = 5;
+const WORD_BITS: u32 = 24;
+const WORD_TAG: u128 = 1 << 127;
+
+/// Python's `str.isspace()` (what `str.split()` splits on).
+pub fn is_py_space(c: char) -> bool {
+    matches!(c,
+        '\t'..='\r' | '\x1c'..='\x20' | '\u{85}' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
+        | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}')
+}
+
+/// ASCII punctuation that chrF++ splits off one end of a word.
+fn is_punct(b: u8) -> bool {
+    b.is_ascii_punctuation()
+}
+
+/// Whether `(char_order, word_order)` is counted here (else the Python implementation must be used).
+pub fn supported(char_order: usize, word_order: usize) -> bool {
+    char_order <= MAX_CHAR_ORDER && word_order <= MAX_WORD_ORDER && char_order + word_order > 0
+}
+
+/// FNV-1a for the per-segment word map (short keys, no DoS concern: the map lives for one segment).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type WordMap<'a> = HashMap<&'a str, u32, BuildHasherDefault<Fnv>>;
+
+#[derive(Clone, Copy)]
+struct Slot {
+    key: u128,
+    order: u16,
+    hyp: u32,
+    refc: u32,
+    used: bool,
+}
+
+const EMPTY: Slot = Slot {
+    key: 0,
+    order: 0,
+    hyp: 0,
+    refc: 0,
+    used: false,
+};
+
+/// Open-addressing table of one hypothesis's n-grams, cleared slot by slot between segments.
+struct Table {
+    slots: Vec<Slot>,
+    mask: usize,
+    filled: Vec<usize>,
+    touched: Vec<usize>,
+}
+
+fn slot_hash(key: u128) -> u64 {
+    let x = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+    x.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (x >> 31)
+}
+
+impl Table {
+    fn new() -> Self {
+        Table {
+            slots: vec![EMPTY; 64],
+            mask: 63,
+            filled: Vec::new(),
+            touched: Vec::new(),
+        }
+    }
+
+    /// Empties the table and makes room for `n` keys (load factor <= 1/2).
+    fn reset(&mut self, n: usize) {
+        for &i in &self.filled {
+            self.slots[i] = EMPTY;
+        }
+        self.filled.clear();
+        self.touched.clear();
+        let want = (2 * n).next_power_of_two().max(64);
+        if want > self.slots.len() {
+            self.slots = vec![EMPTY; want];
+            self.mask = want - 1;
+        }
+    }
+
+    fn find(&self, key: u128) -> (usize, bool) {
+        let mut i = (slot_hash(key) as usize) & self.mask;
+        loop {
+            let s = &self.slots[i];
+            if !s.used {
+                return (i, false);
+            }
+            if s.key == key {
+                return (i, true);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    fn add_hyp(&mut self, key: u128, order: usize) {
+        let (i, found) = self.find(key);
+        if found {
+            self.slots[i].hyp += 1;
+        } else {
+            self.slots[i] = Slot {
+                key,
+                order: order as u16,
+                hyp: 1,
+                refc: 0,
+                used: true,
+            };
+            self.filled.push(i);
+        }
+    }
+
+    fn add_ref(&mut self, key: u128) {
+        let (i, found) = self.find(key);
+        if found {
+            let s = &mut self.slots[i];
+            if s.refc == 0 {
+                self.touched.push(i);
+            }
+            s.refc += 1;
+        }
+    }
+
+    /// Adds each touched n-gram's clipped count to `matches[order]` and clears the reference counts.
+    fn take_matches(&mut self, matches: &mut [i64]) {
+        for &i in &self.touched {
+            let s = &mut self.slots[i];
+            matches[s.order as usize] += i64::from(s.hyp.min(s.refc));
+            s.refc = 0;
+        }
+        self.touched.clear();
+    }
+}
+
+/// chrF++ words: whitespace-split, then one trailing (else one leading) ASCII punctuation mark split off.
+fn chrf_words(text: &str, out: &mut Vec<(usize, usize)>) {
+    out.clear();
+    let bytes = text.as_bytes();
+    let mut start = None;
+    let push_word = |s: usize, e: usize, out: &mut Vec<(usize, usize)>| {
+        // an ASCII mark is one byte; a one-character word of several bytes never ends in one
+        if e - s > 1 && is_punct(bytes[e - 1]) {
+            out.push((s, e - 1));
+            out.push((e - 1, e));
+        } else if e - s > 1 && is_punct(bytes[s]) {
+            out.push((s, s + 1));
+            out.push((s + 1, e));
+        } else {
+            out.push((s, e));
+        }
+    };
+    for (i, c) in text.char_indices() {
+        if is_py_space(c) {
+            if let Some(s) = start.take() {
+                push_word(s, i, out);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        push_word(s, text.len(), out);
+    }
+}
+
+/// One text's units: characters (code points) and word ids.
+#[derive(Default)]
+struct Units {
+    chars: Vec<u32>,
+    words: Vec<u32>,
+    spans: Vec<(usize, usize)>,
+}
+
+/// Counts candidate rows segment by segment, reusing its buffers.
+pub struct ChrfCounter {
+    char_order: usize,
+    word_order: usize,
+    whitespace: bool,
+    table: Table,
+    hyp: Units,
+    refu: Units,
+}
+
+impl ChrfCounter {
+    pub fn new(char_order: usize, word_order: usize, whitespace: bool) -> Self {
+        assert!(supported(char_order, word_order), "unsupported chrF orders");
+        ChrfCounter {
+            char_order,
+            word_order,
+            whitespace,
+            table: Table::new(),
+            hyp: Units::default(),
+            refu: Units::default(),
+        }
+    }
+
+    /// Row width: 3 integers per order.
+    pub fn width(&self) -> usize {
+        3 * (self.char_order + self.word_order)
+    }
+
+    fn units<'a>(
+        text: &'a str,
+        whitespace: bool,
+        words: bool,
+        map: &mut WordMap<'a>,
+        u: &mut Units,
+    ) {
+        u.chars.clear();
+        u.chars.extend(
+            text.chars()
+                .filter(|&c| whitespace || !is_py_space(c))
+                .map(u32::from),
+        );
+        u.words.clear();
+        if words {
+            chrf_words(text, &mut u.spans);
+            for &(s, e) in &u.spans {
+                let next = map.len() as u32;
+                u.words.push(*map.entry(&text[s..e]).or_insert(next));
+            }
+        }
+    }
+
+    /// Calls `f(key, order)` for every n-gram of `u` (orders 1..=char_order, then the word orders).
+    fn for_each_ngram(
+        u: &Units,
+        char_order: usize,
+        word_order: usize,
+        mut f: impl FnMut(u128, usize),
+    ) {
+        let c = &u.chars;
+        for i in 0..c.len() {
+            let mut key: u128 = 0;
+            for n in 0..char_order.min(c.len() - i) {
+                key |= u128::from(c[i + n] + 1) << (21 * n);
+                f(key, n);
+            }
+        }
+        let w = &u.words;
+        for i in 0..w.len() {
+            let mut key: u128 = WORD_TAG;
+            for n in 0..word_order.min(w.len() - i) {
+                key |= u128::from(w[i + n] + 1) << (WORD_BITS as usize * n);
+                f(key, char_order + n);
+            }
+        }
+    }
+
+    /// Candidate rows of `hyp` against each reference (`None`: absent, row left untouched) into `out`
+    /// (`refs.len()` rows of `width()`). Returns false when a segment has too many distinct words.
+    pub fn count(&mut self, hyp: &str, refs: &[Option<&str>], out: &mut [i64]) -> bool {
+        let (co, wo, ws) = (self.char_order, self.word_order, self.whitespace);
+        let width = self.width();
+        let mut map: WordMap = WordMap::default();
+        Self::units(hyp, ws, wo > 0, &mut map, &mut self.hyp);
+        let n_hyp_keys = self.hyp.chars.len() * co + self.hyp.words.len() * wo;
+        self.table.reset(n_hyp_keys);
+        {
+            let table = &mut self.table;
+            Self::for_each_ngram(&self.hyp, co, wo, |key, order| table.add_hyp(key, order));
+        }
+        for (k, r) in refs.iter().enumerate() {
+            let Some(r) = *r else { continue };
+            Self::units(r, ws, wo > 0, &mut map, &mut self.refu);
+            if map.len() >= (1 << WORD_BITS) - 1 {
+                return false;
+            }
+            {
+                let table = &mut self.table;
+                Self::for_each_ngram(&self.refu, co, wo, |key, _| table.add_ref(key));
+            }
+            let row = &mut out[k * width..(k + 1) * width];
+            row.fill(0);
+            let mut matches = [0i64; MAX_CHAR_ORDER + MAX_WORD_ORDER];
+            self.table.take_matches(&mut matches);
+            for order in 0..co + wo {
+                let (hl, rl, n) = if order < co {
+                    (self.hyp.chars.len(), self.refu.chars.len(), order + 1)
+                } else {
+                    (self.hyp.words.len(), self.refu.words.len(), order - co + 1)
+                };
+                let hyp_count = (hl + 1).saturating_sub(n) as i64;
+                let ref_count = (rl + 1).saturating_sub(n) as i64;
+                row[3 * order] = if ref_count > 0 { hyp_count } else { 0 };
+                row[3 * order + 1] = ref_count;
+                row[3 * order + 2] = matches[order];
+            }
+        }
+        map.len() < (1 << WORD_BITS) - 1
+    }
+}
+
+/// Candidate rows for many segments, split over `threads` threads (rows do not depend on the split).
+/// `refs[k][i]` is reference k of segment i. Returns the segments that could not be counted.
+pub fn candidate_rows(
+    hyps: &[&str],
+    refs: &[Vec<Option<&str>>],
+    char_order: usize,
+    word_order: usize,
+    whitespace: bool,
+    threads: usize,
+    out: &mut [i64],
+) -> Vec<usize> {
+    let n_ref = refs.len();
+    let width = 3 * (char_order + word_order);
+    let seg_width = n_ref * width;
+    assert_eq!(out.len(), hyps.len() * seg_width, "output size");
+    let threads = threads.clamp(1, hyps.len().div_ceil(256).max(1));
+    let chunk = hyps.len().div_ceil(threads).max(1);
+    let run = |start: usize, rows: &mut [i64]| -> Vec<usize> {
+        let mut counter = ChrfCounter::new(char_order, word_order, whitespace);
+        let mut seg_refs: Vec<Option<&str>> = vec![None; n_ref];
+        let mut failed = Vec::new();
+        for (j, row) in rows.chunks_mut(seg_width.max(1)).enumerate() {
+            let i = start + j;
+            for k in 0..n_ref {
+                seg_refs[k] = refs[k][i];
+            }
+            if !counter.count(hyps[i], &seg_refs, row) {
+                failed.push(i);
+            }
+        }
+        failed
+    };
+    if seg_width == 0 || hyps.is_empty() {
+        return Vec::new();
+    }
+    if threads == 1 {
+        return run(0, out);
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = out
+            .chunks_mut(chunk * seg_width)
+            .enumerate()
+            .map(|(t, rows)| {
+                let run = &run;
+                s.spawn(move || run(t * chunk, rows))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("chrF worker panicked"))
+            .collect()
+    })
+}
+
+#[cfg(feature = "python")]
+mod py {
+    use numpy::PyArray1;
+    use pyo3::exceptions::PyValueError;
+    use pyo3::prelude::*;
+    use pyo3::types::{PyList, PyString};
+
+    /// Owned UTF-8 copy of a list of str (None allowed where `allow_none`); None when a string is not
+    /// valid UTF-8 (lone surrogates), so that the caller uses the Python implementation.
+    fn strings(
+        list: &Bound<'_, PyList>,
+        allow_none: bool,
+    ) -> PyResult<Option<Vec<Option<String>>>> {
+        let mut out = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            if allow_none && item.is_none() {
+                out.push(None);
+                continue;
+            }
+            let s = item
+                .cast::<PyString>()
+                .map_err(|_| PyValueError::new_err("expected a list of str"))?;
+            match s.to_str() {
+                Ok(t) => out.push(Some(t.to_owned())),
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// Candidate chrF rows, int64 ``[S * K * 3 * (char_order + word_order)]`` (reshape to [S, K, W]) of
+    /// lowercased-if-needed hypotheses against reference streams; None when the input needs the Python
+    /// implementation (orders beyond the packed keys, strings that are not UTF-8, huge vocabularies).
+    #[pyfunction]
+    #[pyo3(signature = (hyps, ref_streams, char_order, word_order, whitespace, threads=1))]
+    pub fn chrf_candidates<'py>(
+        py: Python<'py>,
+        hyps: &Bound<'py, PyList>,
+        ref_streams: &Bound<'py, PyList>,
+        char_order: usize,
+        word_order: usize,
+        whitespace: bool,
+        threads: usize,
+    ) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
+        if !super::supported(char_order, word_order) {
+            return Ok(None);
+        }
+        let Some(h) = strings(hyps, false)? else {
+            return Ok(None);
+        };
+        let mut streams = Vec::new();
+        for s in ref_streams.iter() {
+            let list = s
+                .cast::<PyList>()
+                .map_err(|_| PyValueError::new_err("expected lists of str"))?
+                .clone();
+            if list.len() != h.len() {
+                return Err(PyValueError::new_err(
+                    "every reference stream must be as long as the hypotheses",
+                ));
+            }
+            let Some(r) = strings(&list, true)? else {
+                return Ok(None);
+            };
+            streams.push(r);
+        }
+        let width = 3 * (char_order + word_order);
+        let mut out = vec![0i64; h.len() * streams.len() * width];
+        let failed = py.detach(|| {
+            let hyp_refs: Vec<&str> = h.iter().map(|x| x.as_deref().unwrap_or("")).collect();
+            let ref_refs: Vec<Vec<Option<&str>>> = streams
+                .iter()
+                .map(|s| s.iter().map(|x| x.as_deref()).collect())
+                .collect();
+            super::candidate_rows(
+                &hyp_refs, &ref_refs, char_order, word_order, whitespace, threads, &mut out,
+            )
+        });
+        if !failed.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(PyArray1::from_vec(py, out)))
+    }
+
+    pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add_function(wrap_pyfunction!(chrf_candidates, m)?)?;
+        Ok(())
+    }
+}
+
+#[cfg(feature = "python")]
+pub use py::register;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(hyp: &str, refs: &[Option<&str>], co: usize, wo: usize, ws: bool) -> Vec<i64> {
+        let mut c = ChrfCounter::new(co, wo, ws);
+        let mut out = vec![0; refs.len() * c.width()];
+        assert!(c.count(hyp, refs, &mut out));
+        out
+    }
+
+    #[test]
+    fn counts_char_orders() {
+        // "abab" vs "ab": 1-grams h4 r2 m2; 2-grams h3 r1 m1; 3-grams: no reference n-grams -> hyp 0
+        let r = rows("ab ab", &[Some("ab")], 3, 0, false);
+        assert_eq!(r, vec![4, 2, 2, 3, 1, 1, 0, 0, 0]);
+    }
+
+    #[test]
+    fn words_split_punctuation_one_side() {
+        let mut spans = Vec::new();
+        chrf_words("(hi) x. .y ! é,", &mut spans);
+        let text = "(hi) x. .y ! é,";
+        let words: Vec<&str> = spans.iter().map(|&(s, e)| &text[s..e]).collect();
+        assert_eq!(words, vec!["(hi", ")", "x", ".", ".", "y", "!", "é", ","]);
+    }
+
+    #[test]
+    fn python_whitespace_set() {
+        assert!(is_py_space('\x1c') && is_py_space('\u{3000}') && is_py_space('\u{85}'));
+        assert!(!is_py_space('\u{200b}') && !is_py_space('a'));
+    }
+
+    #[test]
+    fn threads_do_not_change_rows() {
+        let hyps: Vec<String> = (0..700)
+            .map(|i| format!("w{} x{} the cat", i % 13, i % 7))
+            .collect();
+        let refs: Vec<String> = (0..700)
+            .map(|i| format!("w{} the dog x{}", i % 11, i % 5))
+            .collect();
+        let h: Vec<&str> = hyps.iter().map(String::as_str).collect();
+        let r = vec![refs.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()];
+        let mut one = vec![0; 700 * 24];
+        let mut two = vec![0; 700 * 24];
+        assert!(candidate_rows(&h, &r, 6, 2, false, 1, &mut one).is_empty());
+        assert!(candidate_rows(&h, &r, 6, 2, false, 3, &mut two).is_empty());
+        assert_eq!(one, two);
+    }
+}

@@ -1,0 +1,503 @@
+//! TER edits (sacreBLEU 2.6.0's Tercom variant) of a hypothesis against each of its references.
+//!
+//! Input texts are already normalized by Python (Tercom's rules, then words joined by single spaces);
+//! words are compared as segment-local ids. The algorithm and its limits are sacreBLEU's, documented in
+//! the Python reference (`bleuscope/metrics/_ter_edits.py`): beam edit distance (beam 25 around the
+//! length-ratio diagonal, ties: match/substitution, hypothesis-word deletion, reference-word insertion),
+//! greedy block shifts (blocks of 1..=10 words, starts at most 50 apart, best by gain, length, earliest
+//! start, earliest target) and a cap of 1000 evaluated shift candidates per pair.
+
+use std::collections::HashMap;
+
+const MAX_SHIFT_SIZE: usize = 10;
+const MAX_SHIFT_DIST: usize = 50;
+const BEAM_WIDTH: i64 = 25;
+const MAX_SHIFT_CANDIDATES: usize = 1000;
+const INFINITY: i64 = 10_000_000_000_000_000;
+
+const OP_MATCH: u8 = 0;
+const OP_SUB: u8 = 1;
+const OP_DEL_HYP: u8 = 2;
+const OP_INS_REF: u8 = 3;
+const OP_UNDEF: u8 = 4;
+
+/// Beam edit distance of hypotheses of one fixed length `n` against one reference.
+struct Beam<'r> {
+    reference: &'r [u32],
+    n: usize,
+    m: usize,
+    ratio: f64,
+    beam: i64,
+}
+
+impl<'r> Beam<'r> {
+    fn new(reference: &'r [u32], n: usize) -> Self {
+        let m = reference.len();
+        let ratio = if n > 0 { m as f64 / n as f64 } else { 1.0 };
+        let beam = if (BEAM_WIDTH as f64) < ratio / 2.0 {
+            (ratio / 2.0 + BEAM_WIDTH as f64).ceil() as i64
+        } else {
+            BEAM_WIDTH
+        };
+        Beam {
+            reference,
+            n,
+            m,
+            ratio,
+            beam,
+        }
+    }
+
+    /// Cells [lo, hi) of row i (1..=n).
+    fn range(&self, i: usize) -> (usize, usize) {
+        let diag = (i as f64 * self.ratio).floor() as i64;
+        let lo = (diag - self.beam).max(0) as usize;
+        let hi = if i == self.n {
+            self.m + 1
+        } else {
+            (diag + self.beam).min(self.m as i64 + 1).max(0) as usize
+        };
+        (lo, hi)
+    }
+
+    /// Row i from row i-1 (`prev`) into `cur` (every cell set); `ops` (if given) gets the operations.
+    fn row(&self, i: usize, word: u32, prev: &[i64], cur: &mut [i64], mut ops: Option<&mut [u8]>) {
+        cur.fill(INFINITY);
+        if let Some(o) = ops.as_deref_mut() {
+            o.fill(OP_UNDEF);
+        }
+        let (lo, hi) = self.range(i);
+        for j in lo..hi {
+            let (best, op) = if j == 0 {
+                (prev[0] + 1, OP_DEL_HYP)
+            } else {
+                let same = word == self.reference[j - 1];
+                let mut best = INFINITY;
+                let mut op = OP_UNDEF;
+                let c = prev[j - 1] + i64::from(!same);
+                if c < best {
+                    best = c;
+                    op = if same { OP_MATCH } else { OP_SUB };
+                }
+                let c = prev[j] + 1;
+                if c < best {
+                    best = c;
+                    op = OP_DEL_HYP;
+                }
+                let c = cur[j - 1] + 1;
+                if c < best {
+                    best = c;
+                    op = OP_INS_REF;
+                }
+                (best, op)
+            };
+            cur[j] = best;
+            if let Some(o) = ops.as_deref_mut() {
+                o[j] = op;
+            }
+        }
+    }
+
+    /// Full matrices (costs, ops), (n+1) x (m+1) each, of `hyp`.
+    fn full(&self, hyp: &[u32], costs: &mut Vec<i64>, ops: &mut Vec<u8>) {
+        let w = self.m + 1;
+        costs.clear();
+        costs.resize((self.n + 1) * w, INFINITY);
+        ops.clear();
+        ops.resize((self.n + 1) * w, OP_UNDEF);
+        for j in 0..w {
+            costs[j] = j as i64;
+            ops[j] = OP_INS_REF;
+        }
+        for i in 1..=self.n {
+            let (before, after) = costs.split_at_mut(i * w);
+            self.row(
+                i,
+                hyp[i - 1],
+                &before[(i - 1) * w..],
+                &mut after[..w],
+                Some(&mut ops[i * w..(i + 1) * w]),
+            );
+        }
+    }
+
+    /// Distance of `hyp`, whose first `start` words equal those of the hypothesis of `base` (full costs).
+    fn distance_from(
+        &self,
+        hyp: &[u32],
+        start: usize,
+        base: &[i64],
+        a: &mut Vec<i64>,
+        b: &mut Vec<i64>,
+    ) -> i64 {
+        let w = self.m + 1;
+        if start == self.n {
+            return base[self.n * w + self.m];
+        }
+        a.clear();
+        a.extend_from_slice(&base[start * w..(start + 1) * w]);
+        b.clear();
+        b.resize(w, INFINITY);
+        for i in start + 1..=self.n {
+            self.row(i, hyp[i - 1], a, b, None);
+            std::mem::swap(a, b);
+        }
+        a[self.m]
+    }
+}
+
+/// (align, ref_err, hyp_err) of the back-pointer path through `ops`.
+fn alignment(
+    ops: &[u8],
+    n: usize,
+    m: usize,
+    align: &mut Vec<i64>,
+    ref_err: &mut Vec<bool>,
+    hyp_err: &mut Vec<bool>,
+) {
+    let w = m + 1;
+    let mut path = Vec::with_capacity(n + m);
+    let (mut i, mut j) = (n, m);
+    while i > 0 || j > 0 {
+        let op = ops[i * w + j];
+        path.push(op);
+        match op {
+            OP_MATCH | OP_SUB => {
+                i -= 1;
+                j -= 1;
+            }
+            OP_INS_REF => j -= 1,
+            OP_DEL_HYP => i -= 1,
+            _ => panic!("TER beam edit distance left its beam (undefined cell on the trace)"),
+        }
+    }
+    align.clear();
+    ref_err.clear();
+    hyp_err.clear();
+    let mut h: i64 = -1;
+    for &op in path.iter().rev() {
+        match op {
+            OP_MATCH | OP_SUB => {
+                h += 1;
+                align.push(h);
+                hyp_err.push(op == OP_SUB);
+                ref_err.push(op == OP_SUB);
+            }
+            OP_DEL_HYP => {
+                h += 1;
+                hyp_err.push(true);
+            }
+            _ => {
+                align.push(h);
+                ref_err.push(true);
+            }
+        }
+    }
+}
+
+/// `words` with the block [start, start + len) moved to `target` (sacreBLEU's three cases), into `out`.
+fn shift_into(words: &[u32], start: usize, len: usize, target: usize, out: &mut Vec<u32>) {
+    let n = words.len();
+    out.clear();
+    if target < start {
+        out.extend_from_slice(&words[..target]);
+        out.extend_from_slice(&words[start..start + len]);
+        out.extend_from_slice(&words[target..start]);
+        out.extend_from_slice(&words[start + len..]);
+    } else if target > start + len {
+        out.extend_from_slice(&words[..start]);
+        out.extend_from_slice(&words[start + len..target]);
+        out.extend_from_slice(&words[start..start + len]);
+        out.extend_from_slice(&words[target..]);
+    } else {
+        // Python slices clip at the end: words[start + len : len + target] and words[len + target:]
+        let mid_end = (len + target).min(n);
+        out.extend_from_slice(&words[..start]);
+        out.extend_from_slice(&words[(start + len).min(mid_end)..mid_end]);
+        out.extend_from_slice(&words[start..start + len]);
+        out.extend_from_slice(&words[mid_end..]);
+    }
+}
+
+/// Reusable buffers for one thread.
+#[derive(Default)]
+pub struct TerScratch {
+    costs: Vec<i64>,
+    ops: Vec<u8>,
+    row_a: Vec<i64>,
+    row_b: Vec<i64>,
+    align: Vec<i64>,
+    ref_err: Vec<bool>,
+    hyp_err: Vec<bool>,
+    candidate: Vec<u32>,
+    best: Vec<u32>,
+    words: Vec<u32>,
+}
+
+/// TER edits of `hyp` against `reference` (word ids).
+pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
+    if reference.is_empty() {
+        return hyp.len() as i64;
+    }
+    let n = hyp.len();
+    let m = reference.len();
+    let beam = Beam::new(reference, n);
+    s.words.clear();
+    s.words.extend_from_slice(hyp);
+    let mut shifts = 0i64;
+    let mut checked = 0usize;
+    loop {
+        beam.full(&s.words, &mut s.costs, &mut s.ops);
+        let before = s.costs[n * (m + 1) + m];
+        alignment(&s.ops, n, m, &mut s.align, &mut s.ref_err, &mut s.hyp_err);
+        // best key: (gain, length, -start, -target)
+        let mut best: Option<(i64, usize, i64, i64)> = None;
+        'blocks: for sh in 0..n {
+            let r_lo = sh.saturating_sub(MAX_SHIFT_DIST);
+            let r_hi = m.min(sh + MAX_SHIFT_DIST + 1);
+            for sr in r_lo..r_hi {
+                let mut len = 0;
+                while len < MAX_SHIFT_SIZE && s.words[sh + len] == reference[sr + len] {
+                    len += 1;
+                    let end_reached = sh + len == n || sr + len == m;
+                    let wanted = s.hyp_err[sh..sh + len].iter().any(|&e| e)
+                        && s.ref_err[sr..sr + len].iter().any(|&e| e)
+                        && !(sh as i64 <= s.align[sr] && s.align[sr] < (sh + len) as i64);
+                    if wanted {
+                        let mut prev_target: i64 = -1;
+                        for offset in -1..len as i64 {
+                            let pos = sr as i64 + offset;
+                            let target = if pos == -1 {
+                                0
+                            } else if (pos as usize) < s.align.len() {
+                                s.align[pos as usize] + 1
+                            } else {
+                                break;
+                            };
+                            if target == prev_target {
+                                continue;
+                            }
+                            prev_target = target;
+                            let target = target as usize;
+                            shift_into(&s.words, sh, len, target, &mut s.candidate);
+                            let after = beam.distance_from(
+                                &s.candidate,
+                                sh.min(target),
+                                &s.costs,
+                                &mut s.row_a,
+                                &mut s.row_b,
+                            );
+                            let key = (before - after, len, -(sh as i64), -(target as i64));
+                            checked += 1;
+                            if best.is_none_or(|b| key > b) {
+                                best = Some(key);
+                                std::mem::swap(&mut s.best, &mut s.candidate);
+                            }
+                        }
+                        if checked >= MAX_SHIFT_CANDIDATES {
+                            break 'blocks;
+                        }
+                    }
+                    if end_reached {
+                        break;
+                    }
+                }
+            }
+        }
+        let gain = best.map_or(0, |b| b.0);
+        if checked >= MAX_SHIFT_CANDIDATES || gain <= 0 {
+            break;
+        }
+        shifts += 1;
+        std::mem::swap(&mut s.words, &mut s.best);
+    }
+    beam.full(&s.words, &mut s.costs, &mut s.ops);
+    shifts + s.costs[n * (m + 1) + m]
+}
+
+/// Word ids of space-separated words (shared by a segment's hypothesis and references).
+fn word_ids<'a>(text: &'a str, map: &mut HashMap<&'a str, u32>, out: &mut Vec<u32>) {
+    out.clear();
+    for w in text.split(' ').filter(|w| !w.is_empty()) {
+        let next = map.len() as u32;
+        out.push(*map.entry(w).or_insert(next));
+    }
+}
+
+/// (edits, reference length) of every hypothesis against each reference (`None`: absent, zeros),
+/// `out` rows `[S, K, 2]` row-major, split over `threads` threads.
+pub fn edits_rows(hyps: &[&str], refs: &[Vec<Option<&str>>], threads: usize, out: &mut [i64]) {
+    let n_ref = refs.len();
+    let seg_width = 2 * n_ref;
+    assert_eq!(out.len(), hyps.len() * seg_width, "output size");
+    if hyps.is_empty() || n_ref == 0 {
+        return;
+    }
+    let run = |start: usize, rows: &mut [i64]| {
+        let mut scratch = TerScratch::default();
+        let mut hyp_ids = Vec::new();
+        let mut ref_ids = Vec::new();
+        for (j, row) in rows.chunks_mut(seg_width).enumerate() {
+            let i = start + j;
+            let mut map = HashMap::new();
+            word_ids(hyps[i], &mut map, &mut hyp_ids);
+            for k in 0..n_ref {
+                if let Some(r) = refs[k][i] {
+                    word_ids(r, &mut map, &mut ref_ids);
+                    row[2 * k] = ter_edits(&hyp_ids, &ref_ids, &mut scratch);
+                    row[2 * k + 1] = ref_ids.len() as i64;
+                }
+            }
+        }
+    };
+    // TER's cost per segment varies a lot: hand out small units from a shared counter
+    let threads = threads.clamp(1, hyps.len().div_ceil(16).max(1));
+    if threads == 1 {
+        run(0, out);
+        return;
+    }
+    let unit = 16usize;
+    let work = std::sync::Mutex::new(out.chunks_mut(unit * seg_width).enumerate());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let next = work.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((u, rows)) = next else { break };
+                run(u * unit, rows);
+            });
+        }
+    });
+}
+
+#[cfg(feature = "python")]
+mod py {
+    use numpy::PyArray1;
+    use pyo3::exceptions::PyValueError;
+    use pyo3::prelude::*;
+    use pyo3::types::{PyList, PyString};
+
+    fn strings(
+        list: &Bound<'_, PyList>,
+        allow_none: bool,
+    ) -> PyResult<Option<Vec<Option<String>>>> {
+        let mut out = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            if allow_none && item.is_none() {
+                out.push(None);
+                continue;
+            }
+            let s = item
+                .cast::<PyString>()
+                .map_err(|_| PyValueError::new_err("expected a list of str"))?;
+            match s.to_str() {
+                Ok(t) => out.push(Some(t.to_owned())),
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// TER (edits, reference length) rows, int64 ``[S * K * 2]`` (reshape to [S, K, 2]), of normalized
+    /// hypotheses (words joined by single spaces) against normalized reference streams (None: absent);
+    /// None when a string is not UTF-8 (the Python implementation then does the job).
+    #[pyfunction]
+    #[pyo3(signature = (hyps, ref_streams, threads=1))]
+    pub fn ter_edits_rows<'py>(
+        py: Python<'py>,
+        hyps: &Bound<'py, PyList>,
+        ref_streams: &Bound<'py, PyList>,
+        threads: usize,
+    ) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
+        let Some(h) = strings(hyps, false)? else {
+            return Ok(None);
+        };
+        let mut streams = Vec::new();
+        for s in ref_streams.iter() {
+            let list = s
+                .cast::<PyList>()
+                .map_err(|_| PyValueError::new_err("expected lists of str"))?
+                .clone();
+            if list.len() != h.len() {
+                return Err(PyValueError::new_err(
+                    "every reference stream must be as long as the hypotheses",
+                ));
+            }
+            let Some(r) = strings(&list, true)? else {
+                return Ok(None);
+            };
+            streams.push(r);
+        }
+        let mut out = vec![0i64; h.len() * streams.len() * 2];
+        let result = py.detach(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let hyp_refs: Vec<&str> = h.iter().map(|x| x.as_deref().unwrap_or("")).collect();
+                let ref_refs: Vec<Vec<Option<&str>>> = streams
+                    .iter()
+                    .map(|s| s.iter().map(|x| x.as_deref()).collect())
+                    .collect();
+                super::edits_rows(&hyp_refs, &ref_refs, threads, &mut out);
+            }))
+        });
+        if result.is_err() {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "internal error in the TER core",
+            ));
+        }
+        Ok(Some(PyArray1::from_vec(py, out)))
+    }
+
+    pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add_function(wrap_pyfunction!(ter_edits_rows, m)?)?;
+        Ok(())
+    }
+}
+
+#[cfg(feature = "python")]
+pub use py::register;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str, map: &mut HashMap<String, u32>) -> Vec<u32> {
+        text.split_whitespace()
+            .map(|w| {
+                let next = map.len() as u32;
+                *map.entry(w.to_string()).or_insert(next)
+            })
+            .collect()
+    }
+
+    fn edits(h: &str, r: &str) -> i64 {
+        let mut map = HashMap::new();
+        let (h, r) = (ids(h, &mut map), ids(r, &mut map));
+        ter_edits(&h, &r, &mut TerScratch::default())
+    }
+
+    #[test]
+    fn block_shift_is_one_edit() {
+        assert_eq!(edits("d e f a b c", "a b c d e f"), 1);
+    }
+
+    #[test]
+    fn plain_edit_distance_and_empty_sides() {
+        assert_eq!(edits("a b c", "a x c"), 1);
+        assert_eq!(edits("", "a b"), 2);
+        assert_eq!(edits("a b", ""), 2);
+        assert_eq!(edits("a b c", "a b c"), 0);
+    }
+
+    #[test]
+    fn shift_cases_match_python_slicing() {
+        let w = [0, 1, 2, 3, 4];
+        let mut out = Vec::new();
+        shift_into(&w, 3, 2, 1, &mut out);
+        assert_eq!(out, vec![0, 3, 4, 1, 2]);
+        shift_into(&w, 0, 2, 4, &mut out);
+        assert_eq!(out, vec![2, 3, 0, 1, 4]);
+        shift_into(&w, 1, 2, 3, &mut out); // within: words[:1] + words[3:5] + words[1:3] + words[5:]
+        assert_eq!(out, vec![0, 3, 4, 1, 2]);
+        shift_into(&w, 2, 2, 4, &mut out); // clipped: words[:2] + words[4:5] + words[2:4] + []
+        assert_eq!(out, vec![0, 1, 4, 2, 3]);
+    }
+}
