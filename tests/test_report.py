@@ -390,8 +390,19 @@ LANGUAGE_TOKENIZER = {"zh": "tok:zh", "ja": "tok:ja-mecab", "ko": "tok:ko-mecab"
 @requires_wmt
 @pytest.mark.parametrize("testset, pair", all_pairs() if DATA.exists() else [])
 def test_cli_on_every_wmt_pair(tmp_path, testset, pair, capsys):
+    """The first 60 lines of every file: the whole pipeline, quickly."""
+    _check_wmt_pair(tmp_path, testset, pair, capsys, 60)
+
+
+@requires_wmt
+@pytest.mark.full
+@pytest.mark.parametrize("testset, pair", all_pairs() if DATA.exists() else [])
+def test_cli_on_every_whole_wmt_pair(tmp_path, testset, pair, capsys):
+    _check_wmt_pair(tmp_path, testset, pair, capsys, None)
+
+
+def _check_wmt_pair(tmp_path, testset, pair, capsys, n):
     base = DATA / testset / pair
-    n = 60  # the first lines of every file: the whole pipeline, quickly
     refs = sorted(base.glob("ref.*.txt"))
     systems = sorted((base / "sys").glob("*.txt")) if (base / "sys").exists() else refs[:1]
     if systems == refs[:1]:
@@ -399,6 +410,7 @@ def test_cli_on_every_wmt_pair(tmp_path, testset, pair, capsys):
     trg = pair.split("-")[1]
     if trg in ("ja", "ko"):
         pytest.importorskip("MeCab" if trg == "ja" else "mecab_ko")
+    n = n or len(read_lines(base / "src.txt"))
     ref_args = [_write(tmp_path / p.name, read_lines(p)[:n]) for p in refs]
     sys_dir = tmp_path / "sys"
     sys_dir.mkdir()

@@ -356,7 +356,7 @@ def compute_report(
             raise ValueError(f"pair must name two of the systems {list(names)}, got {pair!r}")
         pair_idx = (names.index(pair[0]), names.index(pair[1]))
 
-    segs = significance.system_statistics(bleu, hyps, references, names=[f"system {n!r}" for n in names])
+    segs = significance.system_statistics(bleu, hyps, references, names=list(names))
     n_seg = len(hyps[0])
     streams = [list(s) for s in references]
     if sources is not None:
