@@ -30,7 +30,9 @@ def test_shortcut_defaults_are_sacrebleus(name):
 
 
 def test_sentence_bleu_uses_effective_order_by_default():
-    assert bleuscope.sentence_bleu("the cat", ["the cat"]).score == sacrebleu.sentence_bleu("the cat", ["the cat"]).score
+    assert (
+        bleuscope.sentence_bleu("the cat", ["the cat"]).score == sacrebleu.sentence_bleu("the cat", ["the cat"]).score
+    )
     assert bleuscope.sentence_bleu("the cat", ["the cat"]).score == pytest.approx(100.0)
     off = bleuscope.sentence_bleu("the cat", ["the cat"], use_effective_order=False)
     assert off.score == sacrebleu.sentence_bleu("the cat", ["the cat"], use_effective_order=False).score == 0.0
@@ -54,8 +56,10 @@ def test_corpus_and_raw_corpus_bleu_equal_sacrebleu():
     refs = [read_lines(d / "ref.A.txt")[:300]]
     assert bleuscope.corpus_bleu(hyps, refs).score == sacrebleu.corpus_bleu(hyps, refs).score
     assert bleuscope.raw_corpus_bleu(hyps, refs).score == sacrebleu.raw_corpus_bleu(hyps, refs).score
-    assert (bleuscope.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True).score
-            == sacrebleu.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True).score)
+    assert (
+        bleuscope.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True).score
+        == sacrebleu.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True).score
+    )
 
 
 # -- token ids of the full uint64 range --------------------------------------------------------------------
@@ -67,12 +71,14 @@ def test_token_bleu_accepts_uint64_ids_above_int64():
     small_hyp, small_ref = np.array([[1, 2, 3, 5]]), np.array([[1, 2, 3, 7]])
     got = TokenBLEU().corpus_score(hyp, ref)
     assert got == TokenBLEU().corpus_score(small_hyp, small_ref)
-    text = BLEU(tokenize="none").corpus_score([" ".join(map(str, hyp[0].tolist()))],
-                                              [[" ".join(map(str, ref[0].tolist()))]])
+    text = BLEU(tokenize="none").corpus_score(
+        [" ".join(map(str, hyp[0].tolist()))], [[" ".join(map(str, ref[0].tolist()))]]
+    )
     assert got.score == text.score and got.counts == text.counts == [3, 2, 1, 0]
     # a list of sequences with uint64 rows and pad stripping
-    ragged = TokenBLEU(pad_id=0).sentence_scores([np.array([2**64 - 1, 0], dtype=np.uint64)],
-                                                  [[np.array([2**64 - 1], dtype=np.uint64)]])
+    ragged = TokenBLEU(pad_id=0).sentence_scores(
+        [np.array([2**64 - 1, 0], dtype=np.uint64)], [[np.array([2**64 - 1], dtype=np.uint64)]]
+    )
     assert ragged.tolist() == TokenBLEU().sentence_scores([[9]], [[[9]]]).tolist()
 
 
@@ -94,10 +100,17 @@ def _warning_of(call):
     return found[0]
 
 
-@pytest.mark.parametrize("entry", [
-    "corpus_score", "sentence_scores", "segment_statistics", "corpus_score_iterator", "corpus_bleu",
-    "accumulator",
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "corpus_score",
+        "sentence_scores",
+        "segment_statistics",
+        "corpus_score_iterator",
+        "corpus_bleu",
+        "accumulator",
+    ],
+)
 def test_tokenized_input_warning_points_at_the_callers_line(entry):
     refs = [list(TOKENIZED)]
     bleu = BLEU()

@@ -51,7 +51,6 @@ records the drawn seed in the results and the signature, so the run can be repea
 
 from __future__ import annotations
 
-import math
 import numbers
 import statistics
 from collections.abc import Mapping, Sequence
@@ -61,7 +60,6 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..core.checks import warn_if_mostly_cjk
-
 from ..core.signature import format_signature, nrefs_field
 from ..core.stats import SegmentStatistics
 from ..core.validation import check_reference_presence, check_references, check_text_list
@@ -260,8 +258,10 @@ class PairedTestResult:
 
     def format(self, width: int = 2) -> str:
         """One line per system: score, ``(μ = mean ± ci)`` when resampled, delta and p-value."""
-        lines = [f"{'bootstrap' if self.test == 'bs' else 'approximate randomization'} "
-                 f"({self.n_samples} {'resamples' if self.test == 'bs' else 'trials'}), {self.signature}"]
+        lines = [
+            f"{'bootstrap' if self.test == 'bs' else 'approximate randomization'} "
+            f"({self.n_samples} {'resamples' if self.test == 'bs' else 'trials'}), {self.signature}"
+        ]
         for s in self.systems:
             line = f"{s.system}: {self.metric} = {s.score:.{width}f}"
             if s.mean is not None:
@@ -310,8 +310,10 @@ class AllPairsResult:
         if not isinstance(other, AllPairsResult):
             return NotImplemented
         return all(
-            np.array_equal(getattr(self, f), getattr(other, f)) if f == "p_values" else
-            getattr(self, f) == getattr(other, f) for f in self.__dataclass_fields__
+            np.array_equal(getattr(self, f), getattr(other, f))
+            if f == "p_values"
+            else getattr(self, f) == getattr(other, f)
+            for f in self.__dataclass_fields__
         )
 
     __hash__ = None  # type: ignore[assignment]  # holds an array
@@ -330,13 +332,17 @@ class AllPairsResult:
 
     def format(self, width: int = 2) -> str:
         """One line per system, best first: cluster, rank range, score."""
-        lines = [f"all pairs, {'bootstrap' if self.test == 'bs' else 'approximate randomization'} "
-                 f"({self.n_samples}), alpha {self.alpha:g}, {self.signature}"]
+        lines = [
+            f"all pairs, {'bootstrap' if self.test == 'bs' else 'approximate randomization'} "
+            f"({self.n_samples}), alpha {self.alpha:g}, {self.signature}"
+        ]
         for i in self.order:
             lo, hi = self.rank_ranges[i]
             rank = f"{lo}" if lo == hi else f"{lo}-{hi}"
-            lines.append(f"cluster {self.cluster_of[i]}  rank {rank:<5} {self.systems[i]}: "
-                         f"{self.metric} = {self.scores[i]:.{width}f}")
+            lines.append(
+                f"cluster {self.cluster_of[i]}  rank {rank:<5} {self.systems[i]}: "
+                f"{self.metric} = {self.scores[i]:.{width}f}"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -346,9 +352,14 @@ class AllPairsResult:
         """A list of systems (best first) in sacreBLEU's shape, plus ``cluster``, ``rank`` and ``p_values``."""
         rows = []
         for i in self.order:
-            cell = {"score": self.scores[i], "mean": self.means[i], "ci": self.cis[i],
-                    "cluster": self.cluster_of[i], "rank": list(self.rank_ranges[i]),
-                    "p_values": {self.systems[j]: float(self.p_values[i, j]) for j in self.order if j != i}}
+            cell = {
+                "score": self.scores[i],
+                "mean": self.means[i],
+                "ci": self.cis[i],
+                "cluster": self.cluster_of[i],
+                "rank": list(self.rank_ranges[i]),
+                "p_values": {self.systems[j]: float(self.p_values[i, j]) for j in self.order if j != i},
+            }
             rows.append({"system": self.systems[i], self.metric: cell})
         return rows
 
@@ -493,8 +504,10 @@ def system_statistics(metric, systems: Sequence[Sequence[str]], references, name
     n_seg = len(hyps_list[0])
     for k, hyps in enumerate(hyps_list):
         if len(hyps) != n_seg:
-            raise ValueError(f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
-                             "every system must translate the same segments")
+            raise ValueError(
+                f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
+                "every system must translate the same segments"
+            )
     if not hasattr(metric, "chunk_counter"):
         return [metric.segment_statistics(hyps, references) for hyps in hyps_list]
     tokenizer = getattr(metric, "tokenizer", None)
@@ -582,8 +595,9 @@ def _bootstrap_stack(stats) -> np.ndarray:
     return _stack(stats, stats[0].shape[0] * max(int(x.max(initial=0)) for x in stats))
 
 
-def _score_bootstrap_block(idx: np.ndarray, stats: tuple[np.ndarray, ...], stacked: np.ndarray, statistic,
-                           precision: str) -> np.ndarray:
+def _score_bootstrap_block(
+    idx: np.ndarray, stats: tuple[np.ndarray, ...], stacked: np.ndarray, statistic, precision: str
+) -> np.ndarray:
     """Scores [K, rows] of every system on the resamples given by ``idx`` (rows x S indices)."""
     n_seg, width = stats[0].shape
     sums = _exact_product(_count_matrix(idx, n_seg), stacked).reshape(len(idx), len(stats), width)
@@ -604,8 +618,10 @@ def _bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: st
     """[K, N] resampled scores; one seeded index matrix shared by all systems, as in sacreBLEU."""
     rng = np.random.default_rng(seed)
     stacked = _bootstrap_stack(stats)
-    parts = [_score_bootstrap_block(idx, stats, stacked, statistic, precision)
-             for idx in _bootstrap_index_blocks(rng, stats[0].shape[0], n_samples)]
+    parts = [
+        _score_bootstrap_block(idx, stats, stacked, statistic, precision)
+        for idx in _bootstrap_index_blocks(rng, stats[0].shape[0], n_samples)
+    ]
     return np.concatenate(parts, axis=1)
 
 
@@ -687,8 +703,9 @@ def confidence_interval(
     return ConfidenceInterval(name, score, mean, ci, lower, upper, n_samples, seed, inputs.statistic.name, sig)
 
 
-def _paired(test: str, systems, references, *, metric, baseline, n_samples, seed, precision, strict,
-            confidence_n=None) -> PairedTestResult:
+def _paired(
+    test: str, systems, references, *, metric, baseline, n_samples, seed, precision, strict, confidence_n=None
+) -> PairedTestResult:
     items = _named(systems, "systems")
     if len(items) < 2:
         raise ValueError("systems: a paired test needs a baseline and at least one other system")
@@ -714,8 +731,11 @@ def _paired(test: str, systems, references, *, metric, baseline, n_samples, seed
         for k in range(1, len(stats)):
             diffs = np.abs(scores[k] - scores[0])
             p, ties = _p_value(diffs - diffs.mean(), abs(base - float(actual[k])), strict)
-            rows.append(SystemComparison(inputs.names[k], float(actual[k]), float(actual[k]) - base, p,
-                                         *cis[k], False, ties, n_samples, seed))
+            rows.append(
+                SystemComparison(
+                    inputs.names[k], float(actual[k]), float(actual[k]) - base, p, *cis[k], False, ties, n_samples, seed
+                )
+            )
         inserted = {"bs": str(n_samples), "seed": str(seed)}
     else:
         base_ci = (None,) * 4
@@ -729,20 +749,32 @@ def _paired(test: str, systems, references, *, metric, baseline, n_samples, seed
         ci_scores = None
         if confidence_n is not None:  # indices drawn after the masks, from the same generator
             stacked = _bootstrap_stack(stats[1:])
-            parts = [_score_bootstrap_block(idx, stats[1:], stacked, statistic, precision)
-                     for idx in _bootstrap_index_blocks(rng, stats[0].shape[0], confidence_n)]
+            parts = [
+                _score_bootstrap_block(idx, stats[1:], stacked, statistic, precision)
+                for idx in _bootstrap_index_blocks(rng, stats[0].shape[0], confidence_n)
+            ]
             ci_scores = np.concatenate(parts, axis=1)
         for k in others:
             p, ties = _p_value(diffs[(0, k)], abs(base - float(actual[k])), strict)
             ci = (None,) * 4 if ci_scores is None else _interval(ci_scores[k - 1], "numpy")
-            rows.append(SystemComparison(inputs.names[k], float(actual[k]), float(actual[k]) - base, p, *ci,
-                                         False, ties, n_samples, seed))
+            rows.append(
+                SystemComparison(
+                    inputs.names[k], float(actual[k]), float(actual[k]) - base, p, *ci, False, ties, n_samples, seed
+                )
+            )
         inserted = {"ar": str(n_samples), "seed": str(seed)}
         if confidence_n is not None:
             inserted = {"bs": str(confidence_n), **inserted}
-    return PairedTestResult(test, statistic.name, inputs.names[0], tuple(rows), n_samples, seed,
-                            n_samples if test == "bs" else confidence_n,
-                            signature_with_test(inputs.sig_fields, inserted))
+    return PairedTestResult(
+        test,
+        statistic.name,
+        inputs.names[0],
+        tuple(rows),
+        n_samples,
+        seed,
+        n_samples if test == "bs" else confidence_n,
+        signature_with_test(inputs.sig_fields, inserted),
+    )
 
 
 def paired_bootstrap(
@@ -762,8 +794,17 @@ def paired_bootstrap(
     baseline is ``baseline`` or the first system. Per system: the actual score, the resampled mean and 95% CI
     and p = (#{|Δ*| - mean|Δ*| >= |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-bs``'s numbers for the same seed.
     """
-    return _paired("bs", systems, references, metric=metric, baseline=baseline, n_samples=n_samples, seed=seed,
-                   precision=precision, strict=strict)
+    return _paired(
+        "bs",
+        systems,
+        references,
+        metric=metric,
+        baseline=baseline,
+        n_samples=n_samples,
+        seed=seed,
+        precision=precision,
+        strict=strict,
+    )
 
 
 def paired_ar(
@@ -786,8 +827,18 @@ def paired_ar(
     """
     if confidence_n is not None:
         confidence_n = _check_count(confidence_n, "confidence_n")
-    return _paired("ar", systems, references, metric=metric, baseline=baseline, n_samples=n_samples, seed=seed,
-                   precision=precision, strict=strict, confidence_n=confidence_n)
+    return _paired(
+        "ar",
+        systems,
+        references,
+        metric=metric,
+        baseline=baseline,
+        n_samples=n_samples,
+        seed=seed,
+        precision=precision,
+        strict=strict,
+        confidence_n=confidence_n,
+    )
 
 
 def _clusters(order: list[int], scores: np.ndarray, p: np.ndarray, alpha: float):
@@ -830,8 +881,10 @@ def all_pairs(
     items = _named(systems, "systems")
     if len(items) < 2:
         raise ValueError("systems: all-pairs comparison needs at least two systems")
-    n_samples = _check_count(BOOTSTRAP_SAMPLES if test == "bs" and n_samples is None else
-                             AR_TRIALS if n_samples is None else n_samples, "n_samples")
+    n_samples = _check_count(
+        BOOTSTRAP_SAMPLES if test == "bs" and n_samples is None else AR_TRIALS if n_samples is None else n_samples,
+        "n_samples",
+    )
     seed = resolve_seed(seed)
     precision = _check_precision(precision)
     alpha = _check_alpha(alpha)
@@ -868,14 +921,42 @@ def all_pairs(
     names = inputs.names
     sig = signature_with_test(inputs.sig_fields, {test: str(n_samples), "seed": str(seed)})
     return AllPairsResult(
-        test, statistic.name, names, tuple(float(a) for a in actual), tuple(means), tuple(cis), p, alpha,
-        tuple(order), tuple(tuple(names[i] for i in c) for c in clusters), tuple(cluster_of), ranks,
-        n_samples, seed, sig,
+        test,
+        statistic.name,
+        names,
+        tuple(float(a) for a in actual),
+        tuple(means),
+        tuple(cis),
+        p,
+        alpha,
+        tuple(order),
+        tuple(tuple(names[i] for i in c) for c in clusters),
+        tuple(cluster_of),
+        ranks,
+        n_samples,
+        seed,
+        sig,
     )
 
 
 __all__ = [
-    "AR_TRIALS", "BOOTSTRAP_SAMPLES", "DEFAULT_SEED", "AdditiveStatistic", "AllPairsResult", "BLEUStatistic",
-    "ConfidenceInterval", "FunctionStatistic", "MetricStatistic", "PairedTestResult", "SystemComparison", "all_pairs",
-    "as_statistic", "confidence_interval", "system_statistics", "paired_ar", "paired_bootstrap", "resolve_seed", "signature_with_test",
+    "AR_TRIALS",
+    "BOOTSTRAP_SAMPLES",
+    "DEFAULT_SEED",
+    "AdditiveStatistic",
+    "AllPairsResult",
+    "BLEUStatistic",
+    "ConfidenceInterval",
+    "FunctionStatistic",
+    "MetricStatistic",
+    "PairedTestResult",
+    "SystemComparison",
+    "all_pairs",
+    "as_statistic",
+    "confidence_interval",
+    "system_statistics",
+    "paired_ar",
+    "paired_bootstrap",
+    "resolve_seed",
+    "signature_with_test",
 ]

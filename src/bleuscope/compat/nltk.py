@@ -178,7 +178,8 @@ def _warn_strings(hypotheses: list, list_of_references: list, hyp_name: str, ref
         )
     if any(issubclass(t, str) for t in set(map(type, chain.from_iterable(list_of_references)))):
         bad = [
-            i for i, refs in enumerate(list_of_references)
+            i
+            for i, refs in enumerate(list_of_references)
             if isinstance(refs, str) or any(isinstance(r, str) for r in refs)
         ]
         _warn(
@@ -294,8 +295,12 @@ class _Col:
         arr = np.asarray(value)
         if arr.dtype.kind in "iuO" and not isinstance(value, float):
             return cls.rat(np.broadcast_to(arr, (n,)).astype(object), np.ones(n, dtype=object))
-        return cls(np.zeros(n, dtype=object), np.ones(n, dtype=object),
-                   np.broadcast_to(arr.astype(np.float64), (n,)).copy(), np.ones(n, dtype=bool))
+        return cls(
+            np.zeros(n, dtype=object),
+            np.ones(n, dtype=object),
+            np.broadcast_to(arr.astype(np.float64), (n,)).copy(),
+            np.ones(n, dtype=bool),
+        )
 
     def __len__(self):
         return len(self.isf)
@@ -338,8 +343,10 @@ class _Col:
     def merge(self, rows: np.ndarray, other: _Col) -> _Col:
         """Rows of ``other`` where ``rows`` is True, of self elsewhere."""
         return _Col(
-            np.where(rows, _obj(other.num), _obj(self.num)), np.where(rows, _obj(other.den), _obj(self.den)),
-            np.where(rows, other.flt, self.flt), np.where(rows, other.isf, self.isf),
+            np.where(rows, _obj(other.num), _obj(self.num)),
+            np.where(rows, _obj(other.den), _obj(self.den)),
+            np.where(rows, other.flt, self.flt),
+            np.where(rows, other.isf, self.isf),
         )
 
 
@@ -384,7 +391,7 @@ def _square(a: _Col) -> _Col:
     num, den = _obj(a.num), _obj(a.den)
     flt = a.flt.copy()
     if a.isf.any():
-        flt[a.isf] = [x ** 2 for x in a.flt[a.isf].tolist()]  # Python's float power, as NLTK
+        flt[a.isf] = [x**2 for x in a.flt[a.isf].tolist()]  # Python's float power, as NLTK
     return _Col(num * num, den * den, flt, a.isf.copy())
 
 
@@ -460,7 +467,7 @@ def _method4(cols, ctx, params):
             ks = count[zero]
             for kk in np.unique(ks).tolist():
                 sel = ks == kk
-                scale = float(2 ** kk * kparam)  # exact: a power of two times k
+                scale = float(2**kk * kparam)  # exact: a power of two times k
                 values[sel] = (1.0 / (scale / log_len[zero][sel])) / c.den[zero][sel].astype(np.float64)
             c = c.with_floats(zero, values)
         out.append(c)
@@ -482,8 +489,7 @@ def _method5(cols, ctx, params):
 def _method6(cols, ctx, params):
     if len(cols) < 3:
         raise IndexError(
-            f"list index out of range: smoothing method 6 needs at least 3 n-gram orders, got {len(cols)} "
-            "(as in NLTK)"
+            f"list index out of range: smoothing method 6 needs at least 3 n-gram orders, got {len(cols)} (as in NLTK)"
         )
     if cols[2].is_zero().any():
         raise AssertionError("This smoothing method requires non-zero precision for bigrams.")
@@ -528,8 +534,9 @@ def _cols_from_values(values) -> list[_Col]:
         if isinstance(v, numbers.Rational):
             cols.append(_Col.rat(np.array([v.numerator], dtype=object), np.array([v.denominator], dtype=object)))
         elif isinstance(v, numbers.Real):
-            cols.append(_Col(np.zeros(1, dtype=object), np.ones(1, dtype=object), np.array([float(v)]),
-                             np.ones(1, dtype=bool)))
+            cols.append(
+                _Col(np.zeros(1, dtype=object), np.ones(1, dtype=object), np.array([float(v)]), np.ones(1, dtype=bool))
+            )
         else:
             raise TypeError(f"a smoothing function returned {v!r}, not a number")
     return cols
@@ -629,8 +636,10 @@ def _resolve_smoothing(smoothing_function):
     name = getattr(func, "__name__", "")
     if owner is not None and name in _METHOD_NAMES:
         ours = isinstance(owner, SmoothingFunction) and func is getattr(SmoothingFunction, name)
-        nltks = (getattr(func, "__module__", None) == _NLTK_MODULE
-                 and getattr(func, "__qualname__", None) == f"SmoothingFunction.{name}")
+        nltks = (
+            getattr(func, "__module__", None) == _NLTK_MODULE
+            and getattr(func, "__qualname__", None) == f"SmoothingFunction.{name}"
+        )
         if ours or nltks:
             return int(name[-1]), {
                 "epsilon": _int_or_float(owner.epsilon, "epsilon"),
@@ -668,7 +677,7 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
     for raw, w in weight_sets:
         wmat = np.zeros((n_rows, n_ord))
         w = w[:n_ord]  # zip(weight, p_n): a custom smoothing function may return fewer orders
-        wmat[:, :len(w)] = w
+        wmat[:, : len(w)] = w
         if auto_reweigh:
             short = hyp_len < 4
             if short.any() and raw == DEFAULT_WEIGHTS:
@@ -682,8 +691,7 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
     return results
 
 
-def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corpus, custom=None,
-                last_segment=None):
+def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corpus, custom=None, last_segment=None):
     """Scores (one array per weight set) and the rows returning int 0, from engine statistics."""
     cols = layout(order_of_width(stats.shape[1]))
     hyp_len, ref_len = stats[:, cols.hyp_len], stats[:, cols.ref_len]
@@ -722,8 +730,7 @@ def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corp
     return scores, zero
 
 
-def _run(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, *, corpus,
-         refs_name, hyp_name):
+def _run(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, *, corpus, refs_name, hyp_name):
     refs, hyps = _as_segments(list_of_references, hypotheses, refs_name, hyp_name, single=hyp_name == "hypothesis")
     weight_sets = _weight_sets(weights)
     n_ord = max(len(w) for _, w in weight_sets)
@@ -738,15 +745,29 @@ def _run(list_of_references, hypotheses, weights, smoothing_function, auto_rewei
     stats = _statistics(refs, hyps, order)
     if corpus or method is not None:
         scores, zero = _score_rows(
-            stats, n_ord, weight_sets, method, params, auto_reweigh, corpus=corpus,
+            stats,
+            n_ord,
+            weight_sets,
+            method,
+            params,
+            auto_reweigh,
+            corpus=corpus,
             custom=None if method is not None else smoothing_function,
             last_segment=(refs[-1], hyps[-1]),
         )
     else:  # a custom smoothing callable, segment by segment as NLTK calls it
         rows = [
-            _score_rows(stats[i:i + 1], n_ord, weight_sets, None, None, auto_reweigh, corpus=True,
-                        custom=smoothing_function,
-                        last_segment=(refs[i], hyps[i]))
+            _score_rows(
+                stats[i : i + 1],
+                n_ord,
+                weight_sets,
+                None,
+                None,
+                auto_reweigh,
+                corpus=True,
+                custom=smoothing_function,
+                last_segment=(refs[i], hyps[i]),
+            )
             for i in range(len(hyps))
         ]
         scores = [np.concatenate([r[0][j] for r in rows]) for j in range(n_sets)]
@@ -769,28 +790,52 @@ def sentence_bleu(references, hypothesis, weights=DEFAULT_WEIGHTS, smoothing_fun
     Returns a float, a list of floats when several weight tuples are given, or the int 0 when no unigram
     matches. Same as ``corpus_bleu([references], [hypothesis], ...)``.
     """
-    return _run([references], [hypothesis], weights, smoothing_function, auto_reweigh, corpus=True,
-                refs_name="references", hyp_name="hypothesis")
+    return _run(
+        [references],
+        [hypothesis],
+        weights,
+        smoothing_function,
+        auto_reweigh,
+        corpus=True,
+        refs_name="references",
+        hyp_name="hypothesis",
+    )
 
 
-def corpus_bleu(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
-                auto_reweigh=False):
+def corpus_bleu(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
     """Corpus BLEU with NLTK's definitions (NLTK's ``corpus_bleu``); ``list_of_references[i]`` is the list
     of token lists for hypothesis ``i``."""
-    return _run(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, corpus=True,
-                refs_name="list_of_references", hyp_name="hypotheses")
+    return _run(
+        list_of_references,
+        hypotheses,
+        weights,
+        smoothing_function,
+        auto_reweigh,
+        corpus=True,
+        refs_name="list_of_references",
+        hyp_name="hypotheses",
+    )
 
 
-def sentence_bleu_batch(list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None,
-                        auto_reweigh=False) -> list:
+def sentence_bleu_batch(
+    list_of_references, hypotheses, weights=DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False
+) -> list:
     """``[sentence_bleu(refs, hyp, ...) for refs, hyp in zip(list_of_references, hypotheses)]``, vectorized.
 
     One list entry per segment, each exactly what :func:`sentence_bleu` returns (float, list of floats, or
     the int 0). Warnings of method 0 are emitted once per n-gram order, with the number of segments. An
     error NLTK raises for one segment (e.g. method 6 without a trigram match) is raised for the batch.
     """
-    return _run(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, corpus=False,
-                refs_name="list_of_references", hyp_name="hypotheses")
+    return _run(
+        list_of_references,
+        hypotheses,
+        weights,
+        smoothing_function,
+        auto_reweigh,
+        corpus=False,
+        refs_name="list_of_references",
+        hyp_name="hypotheses",
+    )
 
 
 def modified_precision(references, hypothesis, n):

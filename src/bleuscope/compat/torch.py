@@ -16,9 +16,7 @@ from __future__ import annotations
 try:
     import torch
 except ImportError as exc:  # pragma: no cover - exercised only without torch
-    raise ImportError(
-        'bleuscope.integrations.torch needs PyTorch: pip install "bleuscope[torch]"'
-    ) from exc
+    raise ImportError('bleuscope.integrations.torch needs PyTorch: pip install "bleuscope[torch]"') from exc
 
 import numpy as np
 
@@ -56,8 +54,10 @@ def sentence_bleu(preds, target, *, preds_lengths=None, target_lengths=None, **o
     Returns a float64 tensor ``[B]`` on ``preds``' device.
     """
     scores = TokenBLEU(**options).sentence_scores(
-        to_numpy(preds, "preds"), to_numpy(target, "target"),
-        hyp_lengths=to_numpy(preds_lengths, "preds_lengths"), ref_lengths=to_numpy(target_lengths, "target_lengths"),
+        to_numpy(preds, "preds"),
+        to_numpy(target, "target"),
+        hyp_lengths=to_numpy(preds_lengths, "preds_lengths"),
+        ref_lengths=to_numpy(target_lengths, "target_lengths"),
     )
     return torch.from_numpy(scores).to(_device(preds))
 
@@ -65,8 +65,10 @@ def sentence_bleu(preds, target, *, preds_lengths=None, target_lengths=None, **o
 def corpus_bleu(preds, target, *, preds_lengths=None, target_lengths=None, **options) -> torch.Tensor:
     """Corpus BLEU (0-100) of the batch as a float64 scalar tensor on ``preds``' device."""
     score = TokenBLEU(**options).corpus_score(
-        to_numpy(preds, "preds"), to_numpy(target, "target"),
-        hyp_lengths=to_numpy(preds_lengths, "preds_lengths"), ref_lengths=to_numpy(target_lengths, "target_lengths"),
+        to_numpy(preds, "preds"),
+        to_numpy(target, "target"),
+        hyp_lengths=to_numpy(preds_lengths, "preds_lengths"),
+        ref_lengths=to_numpy(target_lengths, "target_lengths"),
     )
     return torch.tensor(score.score, dtype=torch.float64, device=_device(preds))
 
@@ -93,7 +95,8 @@ class TokenBLEUMetric(torch.nn.Module):
 
     def _batch_stats(self, preds, target, preds_lengths, target_lengths) -> np.ndarray:
         return self.scorer.statistics(
-            to_numpy(preds, "preds"), to_numpy(target, "target"),
+            to_numpy(preds, "preds"),
+            to_numpy(target, "target"),
             hyp_lengths=to_numpy(preds_lengths, "preds_lengths"),
             ref_lengths=to_numpy(target_lengths, "target_lengths"),
         )
@@ -109,8 +112,9 @@ class TokenBLEUMetric(torch.nn.Module):
         total = stats.sum(axis=0)
         self.stats += torch.from_numpy(total).to(self.stats.device)
         self.n_segments += len(stats)
-        return torch.tensor(self.scorer.score_from_statistics(total).score, dtype=torch.float64,
-                            device=self.stats.device)
+        return torch.tensor(
+            self.scorer.score_from_statistics(total).score, dtype=torch.float64, device=self.stats.device
+        )
 
     def synced_stats(self) -> torch.Tensor:
         """The statistics summed over all processes (a copy), or the local ones without a process group."""

@@ -28,7 +28,8 @@ def warn_tokenized() -> None:
     warnings.warn(
         "100 or more hypotheses end in a tokenized period (' .'): BLEU expects detokenized text, and "
         "scoring tokenized text may hurt the score; pass force=True if this is intended",
-        TokenizedInputWarning, stacklevel=caller_stacklevel(),
+        TokenizedInputWarning,
+        stacklevel=caller_stacklevel(),
     )
 
 

@@ -103,10 +103,17 @@ class _Stream:
                 if isinstance(x, str) or (x is None and self.allow_none):
                     continue
                 kind = "None" if x is None else type(x).__name__
-                hint = (" (a list inside: is this a per-segment reference layout? references[k][i] is "
-                        "reference k of segment i)") if isinstance(x, (list, tuple)) else ""
-                raise TypeError(f"{self.name}: item {start + i} (line {start + i + 1}) must be a string, "
-                                f"got {kind}{hint}")
+                hint = (
+                    (
+                        " (a list inside: is this a per-segment reference layout? references[k][i] is "
+                        "reference k of segment i)"
+                    )
+                    if isinstance(x, (list, tuple))
+                    else ""
+                )
+                raise TypeError(
+                    f"{self.name}: item {start + i} (line {start + i + 1}) must be a string, got {kind}{hint}"
+                )
         return items
 
     def close(self) -> None:
@@ -225,8 +232,9 @@ def iter_statistics(
     size = check_chunk_size(chunk_size)
     jobs = pool.resolve_n_jobs(n_jobs)
     tokenizer = getattr(metric, "tokenizer", None)
-    chunks = iter_chunks(hypotheses, references, size, encoding, getattr(tokenizer, "name", ""),
-                         getattr(metric, "force", True))
+    chunks = iter_chunks(
+        hypotheses, references, size, encoding, getattr(tokenizer, "name", ""), getattr(metric, "force", True)
+    )
     if jobs > 1:
         for stats, present in pool.map_statistics(metric, chunks, jobs):
             yield SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
@@ -245,14 +253,14 @@ class StatisticsSum:
     n_segments: int
 
 
-def sum_statistics(metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
-                   n_jobs=None) -> StatisticsSum:
+def sum_statistics(
+    metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
+) -> StatisticsSum:
     """The summed statistics of streamed input (see :func:`iter_statistics`), in bounded memory."""
     total = None
     low = high = None
     n = 0
-    for seg in iter_statistics(metric, hypotheses, references, chunk_size=chunk_size, encoding=encoding,
-                               n_jobs=n_jobs):
+    for seg in iter_statistics(metric, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs):
         part = seg.stats.sum(axis=0, dtype=np.int64)
         total = part if total is None else total + part
         low = int(seg.nrefs.min()) if low is None else min(low, int(seg.nrefs.min()))

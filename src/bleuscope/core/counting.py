@@ -67,9 +67,7 @@ def _rank_sorted(keys: np.ndarray):
     return order, group, n_groups, np.flatnonzero(new_group)
 
 
-def match_counts(
-    hyp: EncodedLines, refs: Sequence[EncodedLines], max_order: int, vocab_size: int
-) -> np.ndarray:
+def match_counts(hyp: EncodedLines, refs: Sequence[EncodedLines], max_order: int, vocab_size: int) -> np.ndarray:
     """Clipped n-gram matches, int64 [S, max_order], for hypotheses against reference streams.
 
     ``refs[k].lengths[i]`` must be 0 for a missing reference (it then contributes no n-gram).

@@ -8,8 +8,8 @@ numpy; Python code runs once per *distinct* unit, not per token occurrence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections import defaultdict
+from dataclasses import dataclass
 from itertools import chain, count, islice
 
 import numpy as np
@@ -200,4 +200,4 @@ class CorpusEncoder:
 def slice_lines(enc: EncodedLines, a: int, b: int) -> EncodedLines:
     """Lines ``a..b`` of an encoded batch."""
     off = enc.offsets
-    return EncodedLines(ids=enc.ids[off[a]: off[b]], lengths=enc.lengths[a:b])
+    return EncodedLines(ids=enc.ids[off[a] : off[b]], lengths=enc.lengths[a:b])

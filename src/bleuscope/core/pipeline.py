@@ -52,8 +52,17 @@ class TextCounter:
     with them a worker process rebuilds the same tokenizer (see :meth:`__reduce__`).
     """
 
-    def __init__(self, tokenize: str, tokenizer, *, lowercase: bool, order: int, engine: str = "auto",
-                 threads: int | None = None, spm_model: str | None = None) -> None:
+    def __init__(
+        self,
+        tokenize: str,
+        tokenizer,
+        *,
+        lowercase: bool,
+        order: int,
+        engine: str = "auto",
+        threads: int | None = None,
+        spm_model: str | None = None,
+    ) -> None:
         self.tokenize = tokenize
         self.tokenizer = tokenizer
         self.lowercase = lowercase
@@ -66,8 +75,14 @@ class TextCounter:
     def new_encoder(self) -> CorpusEncoder:
         return CorpusEncoder(self.tokenizer, self.lowercase)
 
-    def count(self, hyps: list[str], ref_streams: list[list[str | None]], *, encoder: CorpusEncoder | None = None,
-              chunk_segments: int = CHUNK_SEGMENTS) -> np.ndarray:
+    def count(
+        self,
+        hyps: list[str],
+        ref_streams: list[list[str | None]],
+        *,
+        encoder: CorpusEncoder | None = None,
+        chunk_segments: int = CHUNK_SEGMENTS,
+    ) -> np.ndarray:
         """Statistics rows of validated input (``None`` references are missing), int64 [S, 2 + 2 * order]."""
         if encoder is None:
             encoder = self.encoders.get()
@@ -75,10 +90,18 @@ class TextCounter:
         parts = []
         for a in range(0, max(n_seg, 1), chunk_segments):
             b = min(n_seg, a + chunk_segments)
-            parts.append(backend.count_text(
-                hyps[a:b], [s[a:b] for s in ref_streams], tokenizer=self.tokenizer, lowercase=self.lowercase,
-                order=self.order, engine=self.engine, threads=self.threads, encoder=encoder,
-            ))
+            parts.append(
+                backend.count_text(
+                    hyps[a:b],
+                    [s[a:b] for s in ref_streams],
+                    tokenizer=self.tokenizer,
+                    lowercase=self.lowercase,
+                    order=self.order,
+                    engine=self.engine,
+                    threads=self.threads,
+                    encoder=encoder,
+                )
+            )
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
     __call__ = count
@@ -124,8 +147,9 @@ def text_counter_from_spec(spec: tuple) -> TextCounter:
             tokenizer = get_spm_tokenizer(tokenize, model)
         else:
             tokenizer = get_tokenizer(tokenize)
-        counter = TextCounter(tokenize, tokenizer, lowercase=lowercase, order=order, engine=engine,
-                              threads=threads, spm_model=model)
+        counter = TextCounter(
+            tokenize, tokenizer, lowercase=lowercase, order=order, engine=engine, threads=threads, spm_model=model
+        )
         _COUNTERS[spec] = counter
     return counter
 
@@ -152,8 +176,9 @@ def count_id_chunks(
     return np.concatenate(out) if len(out) > 1 else out[0]
 
 
-def chunk_bounds(tokens_per_segment: np.ndarray, chunk_tokens: int = CHUNK_TOKENS,
-                 chunk_segments: int = CHUNK_SEGMENTS) -> list[int]:
+def chunk_bounds(
+    tokens_per_segment: np.ndarray, chunk_tokens: int = CHUNK_TOKENS, chunk_segments: int = CHUNK_SEGMENTS
+) -> list[int]:
     """Segment boundaries of counting calls: about ``chunk_tokens`` tokens (at most ``chunk_segments``
     segments, at least one) each."""
     n_seg = len(tokens_per_segment)
@@ -191,9 +216,7 @@ def count_token_lists(
         segs = references[a:b]
         hyp = encoder.encode_tokens(hypotheses[a:b])
         n_streams = int(nrefs[a:b].max())
-        streams = [
-            encoder.encode_tokens([refs[k] if len(refs) > k else () for refs in segs]) for k in range(n_streams)
-        ]
+        streams = [encoder.encode_tokens([refs[k] if len(refs) > k else () for refs in segs]) for k in range(n_streams)]
         present = np.arange(n_streams)[None, :] < nrefs[a:b, None]
         parts.append(backend.count_ids(hyp, streams, order=order, present=present, engine=engine, threads=threads))
     return np.concatenate(parts) if len(parts) > 1 else parts[0]

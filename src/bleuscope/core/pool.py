@@ -117,8 +117,7 @@ def statistics_checked(
     if jobs <= 1:
         return metric.chunk_counter()(hyps, streams)
     chunks = (
-        (hyps[a: a + size], [s[a: a + size] for s in streams], present[a: a + size])
-        for a in range(0, n_seg, size)
+        (hyps[a : a + size], [s[a : a + size] for s in streams], present[a : a + size]) for a in range(0, n_seg, size)
     )
     parts = [stats for stats, _ in map_statistics(metric, chunks, jobs, mp_context=mp_context)]
     return np.concatenate(parts)

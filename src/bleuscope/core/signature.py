@@ -13,8 +13,17 @@ import numpy as np
 from .._version import __version__
 
 SHORT_KEYS = {
-    "nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "eff": "e", "tok": "tok",
-    "smooth": "s", "order": "o", "w": "w", "version": "v",
+    "nrefs": "#",
+    "bs": "bs",
+    "ar": "ar",
+    "seed": "rs",
+    "case": "c",
+    "eff": "e",
+    "tok": "tok",
+    "smooth": "s",
+    "order": "o",
+    "w": "w",
+    "version": "v",
 }
 
 

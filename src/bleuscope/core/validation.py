@@ -14,8 +14,7 @@ def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
     """A list of strings (``None`` items allowed when ``allow_none``), returned as a new list."""
     if isinstance(value, (str, bytes)):
         raise TypeError(
-            f"{name} must be a list of strings, got a single {type(value).__name__}; "
-            f"wrap it in a list: [{name}]"
+            f"{name} must be a list of strings, got a single {type(value).__name__}; wrap it in a list: [{name}]"
         )
     if isinstance(value, np.ndarray):
         value = value.tolist()
@@ -79,8 +78,10 @@ def check_references(references, n_hyps: int, name: str = "references") -> list[
         lengths.append(len(stream))
         checked.append(stream)
     if any(n != n_hyps for n in lengths):
-        per_segment = len(streams) == n_hyps and len(set(lengths)) >= 1 and all(
-            isinstance(x, (str, type(None))) for s in checked for x in s
+        per_segment = (
+            len(streams) == n_hyps
+            and len(set(lengths)) >= 1
+            and all(isinstance(x, (str, type(None))) for s in checked for x in s)
         )
         if per_segment and n_hyps > 1:
             raise ValueError(

@@ -25,17 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.chunks import (
-    DEFAULT_CHUNK_SEGMENTS,
-    check_chunk_size,
-    is_streaming_input,
-    iter_chunks,
-    iter_statistics,
-    read_lines,
-)
+from ..core.chunks import DEFAULT_CHUNK_SEGMENTS, is_streaming_input, iter_statistics, read_lines
 from ..core.pipeline import MAX_CACHED_VOCABULARY
 from ..core.stats import SegmentStatistics
 from ..metrics.bleu.scorer import BLEU, BLEUScore
+
 
 # -- accumulation ------------------------------------------------------------------------------------------
 class Accumulator:
@@ -68,7 +62,7 @@ class Accumulator:
 
     def nrefs(self) -> str:
         """``nrefs`` signature value: the reference count per segment, or ``var`` when it varies."""
-        n, s1, s2 = (int(x) for x in self._state[self._width:])
+        n, s1, s2 = (int(x) for x in self._state[self._width :])
         if n == 0:
             raise ValueError("nothing accumulated yet")
         return str(s1 // n) if n * s2 == s1 * s1 else "var"  # zero variance <=> constant count
@@ -140,7 +134,7 @@ class Accumulator:
             raise ValueError("stats must not be negative")
         k = k.astype(np.int64)
         self._state[: self._width] += arr.sum(axis=0, dtype=np.int64)
-        self._state[self._width:] += (len(arr), int(k.sum()), int((k * k).sum()))
+        self._state[self._width :] += (len(arr), int(k.sum()), int((k * k).sum()))
 
     def merge(self, *others: Accumulator) -> Accumulator:
         """Add the statistics of other accumulators (same settings) into this one; returns ``self``."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from .base import BaseTokenizer, WordLocalTokenizer
 from .language import CJKTokenizationWarning, MissingExtraError
@@ -57,9 +57,7 @@ def get_tokenizer(name: str) -> BaseTokenizer:
     if inst is not None:
         return inst
     if name not in _REGISTRY:
-        raise ValueError(
-            f"unknown tokenizer {name!r}; choose one of: {', '.join(available_tokenizers())}"
-        )
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of: {', '.join(available_tokenizers())}")
     with _LOCK:
         inst = _INSTANCES.get(name)
         if inst is None:

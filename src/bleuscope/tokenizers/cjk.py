@@ -38,7 +38,10 @@ CJK_CHAR_RANGES = (
     (0xF900, 0xFAFF),  # CJK compatibility ideographs
     (0xFE10, 0xFE1F),  # vertical forms
     (0xFE30, 0xFE6F),  # CJK compatibility forms, small form variants
-    (0xFF01, 0xFF0F), (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFFDC),  # full-width punctuation,
+    (0xFF01, 0xFF0F),
+    (0xFF1A, 0xFF20),
+    (0xFF3B, 0xFF40),
+    (0xFF5B, 0xFFDC),  # full-width punctuation,
     (0xFFE0, 0xFFEE),  # half-width katakana and Hangul, full-width symbols (not the Latin letters/digits)
     (0x16FE0, 0x16FFF),  # ideographic symbols and punctuation
     (0x1AFF0, 0x1B16F),  # kana extensions and supplements

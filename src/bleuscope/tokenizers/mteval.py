@@ -10,9 +10,12 @@ from .base import WordLocalTokenizer
 # Rule 1 splits off every ASCII punctuation character except ' - . , : the class
 # [{-~[-` -&(-+:-@/] of the original regex. It is context-free, so str.translate does it in C.
 _PUNCT_CHARS = (
-    [chr(c) for c in range(ord("{"), ord("~") + 1)] + [chr(c) for c in range(ord("["), ord("`") + 1)]
-    + [chr(c) for c in range(ord(" "), ord("&") + 1)] + [chr(c) for c in range(ord("("), ord("+") + 1)]
-    + [chr(c) for c in range(ord(":"), ord("@") + 1)] + ["/"]
+    [chr(c) for c in range(ord("{"), ord("~") + 1)]
+    + [chr(c) for c in range(ord("["), ord("`") + 1)]
+    + [chr(c) for c in range(ord(" "), ord("&") + 1)]
+    + [chr(c) for c in range(ord("("), ord("+") + 1)]
+    + [chr(c) for c in range(ord(":"), ord("@") + 1)]
+    + ["/"]
 )
 _PUNCT_TABLE = {ord(c): f" {c} " for c in _PUNCT_CHARS}
 _PERIOD_COMMA_AFTER_NONDIGIT = re.compile(r"([^0-9])([\.,])")

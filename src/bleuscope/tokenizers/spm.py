@@ -26,13 +26,22 @@ from .language import LineCachedTokenizer, caller_stacklevel, import_extra
 
 #: tokenizer name -> (signature, file name in sacreBLEU's model folder, URL sacreBLEU downloads it from)
 SPM_MODELS = {
-    "spm": ("flores101", "sacrebleu_tokenizer_spm.model",
-            "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"),
-    "flores101": ("flores101", "sacrebleu_tokenizer_spm.model",
-                  "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"),
+    "spm": (
+        "flores101",
+        "sacrebleu_tokenizer_spm.model",
+        "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
+    ),
+    "flores101": (
+        "flores101",
+        "sacrebleu_tokenizer_spm.model",
+        "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
+    ),
     "flores200": ("flores200", "flores200sacrebleuspm", "https://tinyurl.com/flores200sacrebleuspm"),
-    "spBLEU-1K": ("spBLEU-1K", "spbleu-1k_tokenizer_spm.model",
-                  "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model"),
+    "spBLEU-1K": (
+        "spBLEU-1K",
+        "spbleu-1k_tokenizer_spm.model",
+        "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model",
+    ),
 }
 
 #: where bleuscope looks for ``<name>.model`` when no ``spm_model`` is given
@@ -90,7 +99,8 @@ class TokenizerSPM(LineCachedTokenizer):
         if name == "spm":
             warnings.warn(
                 "tokenize='spm' is a deprecated alias of 'flores101' (as in sacreBLEU); it signs as flores101",
-                FutureWarning, stacklevel=caller_stacklevel(),
+                FutureWarning,
+                stacklevel=caller_stacklevel(),
             )
         (spm,) = import_extra(("sentencepiece",), "spm", f"tokenize={name!r}")
         self.key = name

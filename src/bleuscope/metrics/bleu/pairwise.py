@@ -27,8 +27,6 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -133,9 +131,7 @@ def _clipped_matches(h_ent, r_ent, n_grams: int, n_hyp: int, n_ref: int) -> np.n
     return np.rint(acc).astype(np.int64)
 
 
-def pairwise_match_counts(
-    hyp: EncodedLines, ref: EncodedLines | None, max_order: int, vocab_size: int
-) -> np.ndarray:
+def pairwise_match_counts(hyp: EncodedLines, ref: EncodedLines | None, max_order: int, vocab_size: int) -> np.ndarray:
     """Clipped n-gram matches, int64 [N, H, R], of every hypothesis against every single reference.
 
     ``ref=None`` means the references are the hypotheses themselves (encoded and ranked once).

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core import backend, chunks, pool
-from ...core.checks import TokenizedInputWarning, warn_if_mostly_cjk, warn_if_tokenized
+from ...core.checks import TokenizedInputWarning, warn_if_mostly_cjk, warn_if_tokenized  # noqa: F401 (public here)
 from ...core.encoding import CorpusEncoder
 from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
 from ...core.signature import format_signature, nrefs_field, version_field
@@ -68,9 +68,15 @@ class BLEUScore:
 
     def to_dict(self) -> dict:
         return {
-            "name": self.name, "score": self.score, "counts": list(self.counts), "totals": list(self.totals),
-            "precisions": list(self.precisions), "bp": self.bp, "sys_len": self.sys_len,
-            "ref_len": self.ref_len, "signature": self.signature,
+            "name": self.name,
+            "score": self.score,
+            "counts": list(self.counts),
+            "totals": list(self.totals),
+            "precisions": list(self.precisions),
+            "bp": self.bp,
+            "sys_len": self.sys_len,
+            "ref_len": self.ref_len,
+            "signature": self.signature,
         }
 
     def __str__(self) -> str:
@@ -98,9 +104,13 @@ class BLEUScores:
         cols = layout(order_of_width(self.stats.shape[1]))  # n + 1 orders for chen-cherry-5/7 (smoothing.py)
         row = self.stats[i]
         return BLEUScore(
-            score=float(self.scores[i]), counts=row[cols.correct_upto(n)].tolist(),
-            totals=row[cols.total_upto(n)].tolist(), precisions=self.precisions[i].tolist(),
-            bp=float(self.bp[i]), sys_len=int(row[cols.hyp_len]), ref_len=int(row[cols.ref_len]),
+            score=float(self.scores[i]),
+            counts=row[cols.correct_upto(n)].tolist(),
+            totals=row[cols.total_upto(n)].tolist(),
+            precisions=self.precisions[i].tolist(),
+            bp=float(self.bp[i]),
+            sys_len=int(row[cols.hyp_len]),
+            ref_len=int(row[cols.ref_len]),
             signature=self.signature,
         )
 
@@ -164,9 +174,7 @@ class BLEU:
         self.tokenize = tokenize
 
         if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
-            raise ValueError(
-                f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}"
-            )
+            raise ValueError(f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}")
         default_value = SMOOTH_DEFAULTS[smooth_method]
         if smooth_value is not None:
             if default_value is None:
@@ -187,9 +195,7 @@ class BLEU:
             if abs(math.fsum(weights_t) - 1.0) > 1e-9:
                 raise ValueError(f"weights must sum to 1, they sum to {math.fsum(weights_t)!r}")
             if max_ngram_order is not None and max_ngram_order != len(weights_t):
-                raise ValueError(
-                    f"max_ngram_order={max_ngram_order} does not match {len(weights_t)} weights"
-                )
+                raise ValueError(f"max_ngram_order={max_ngram_order} does not match {len(weights_t)} weights")
             max_ngram_order = len(weights_t)
             if len(set(weights_t)) == 1:
                 weights_t = None  # uniform: use sacreBLEU's exact formula
@@ -213,8 +219,13 @@ class BLEU:
         model = getattr(self.tokenizer, "model_path", None)
         #: the counting side (tokenizer, case, counted orders, engine), shared with worker processes
         self.counter = TextCounter(
-            tokenize, self.tokenizer, lowercase=self.lowercase, order=self.stats_order, engine=self.engine,
-            threads=self.threads, spm_model=None if model is None else str(model),
+            tokenize,
+            self.tokenizer,
+            lowercase=self.lowercase,
+            order=self.stats_order,
+            engine=self.engine,
+            threads=self.threads,
+            spm_model=None if model is None else str(model),
         )
         self._last_nrefs: str | None = None
 
@@ -293,8 +304,9 @@ class BLEU:
     def count_ids(self, hyp_ids, ref_ids, present=None) -> np.ndarray:
         """Statistics rows of one chunk of token-id input (see :func:`bleuscope.core.backend.count_ids`)
         with this scorer's order and engine."""
-        return backend.count_ids(hyp_ids, ref_ids, order=self.stats_order, present=present,
-                                 engine=self.engine, threads=self.threads)
+        return backend.count_ids(
+            hyp_ids, ref_ids, order=self.stats_order, present=present, engine=self.engine, threads=self.threads
+        )
 
     # -- scores ----------------------------------------------------------------------------------------
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
@@ -310,9 +322,13 @@ class BLEU:
         n, cols = self.max_ngram_order, layout(self.stats_order)
         sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
         return BLEUScore(
-            score=float(res.score[0]), counts=total[cols.correct_upto(n)].tolist(),
-            totals=total[cols.total_upto(n)].tolist(), precisions=res.precisions[0].tolist(),
-            bp=float(res.bp[0]), sys_len=int(total[cols.hyp_len]), ref_len=int(total[cols.ref_len]),
+            score=float(res.score[0]),
+            counts=total[cols.correct_upto(n)].tolist(),
+            totals=total[cols.total_upto(n)].tolist(),
+            precisions=res.precisions[0].tolist(),
+            bp=float(res.bp[0]),
+            sys_len=int(total[cols.hyp_len]),
+            ref_len=int(total[cols.ref_len]),
             signature=sig,
         )
 
@@ -329,12 +345,20 @@ class BLEU:
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
 
-    def score_stream(self, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
-                     n_jobs: int | None = None) -> BLEUScore:
+    def score_stream(
+        self,
+        hypotheses,
+        references,
+        *,
+        chunk_size: int | None = None,
+        encoding: str = "utf-8",
+        n_jobs: int | None = None,
+    ) -> BLEUScore:
         """Corpus BLEU of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
         segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`)."""
-        total = chunks.sum_statistics(self, hypotheses, references, chunk_size=chunk_size, encoding=encoding,
-                                      n_jobs=n_jobs)
+        total = chunks.sum_statistics(
+            self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
+        )
         self._last_nrefs = total.nrefs_field
         return self.score_from_statistics(total.stats, self._last_nrefs)
 
@@ -346,8 +370,13 @@ class BLEU:
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         res = compute_scores(seg.stats, self.config)
-        return BLEUScores(scores=res.score, stats=seg.stats, precisions=res.precisions, bp=res.bp,
-                          signature=self.signature(self._last_nrefs))
+        return BLEUScores(
+            scores=res.score,
+            stats=seg.stats,
+            precisions=res.precisions,
+            bp=res.bp,
+            signature=self.signature(self._last_nrefs),
+        )
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a list of strings)."""
@@ -387,8 +416,14 @@ def corpus_bleu(
 ) -> BLEUScore:
     """Functional shortcut with ``sacrebleu.corpus_bleu``'s arguments and defaults; further
     :class:`BLEU` options (``max_ngram_order``, ``weights``, ...) as keywords."""
-    bleu = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, force=force, lowercase=lowercase,
-                tokenize=tokenize, **_shortcut_options(use_effective_order, options))
+    bleu = BLEU(
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        force=force,
+        lowercase=lowercase,
+        tokenize=tokenize,
+        **_shortcut_options(use_effective_order, options),
+    )
     return bleu.corpus_score(hypotheses, references)
 
 
@@ -404,14 +439,27 @@ def sentence_bleu(
 ) -> BLEUScore:
     """Functional shortcut with ``sacrebleu.sentence_bleu``'s arguments and defaults (effective order on,
     as there); further :class:`BLEU` options as keywords."""
-    bleu = BLEU(smooth_method=smooth_method, smooth_value=smooth_value, lowercase=lowercase, tokenize=tokenize,
-                **_shortcut_options(use_effective_order, options))
+    bleu = BLEU(
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        lowercase=lowercase,
+        tokenize=tokenize,
+        **_shortcut_options(use_effective_order, options),
+    )
     return bleu.sentence_score(hypothesis, references)
 
 
-def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                    smooth_value: float | None = 0.1) -> BLEUScore:
+def raw_corpus_bleu(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]], smooth_value: float | None = 0.1
+) -> BLEUScore:
     """``sacrebleu.raw_corpus_bleu``: BLEU on untokenized text (``tokenize="none"``), floor smoothing,
     effective order, no tokenized-input warning."""
-    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
-                       tokenize="none", use_effective_order=True)
+    return corpus_bleu(
+        hypotheses,
+        references,
+        smooth_method="floor",
+        smooth_value=smooth_value,
+        force=True,
+        tokenize="none",
+        use_effective_order=True,
+    )

@@ -26,7 +26,10 @@ SACREBLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
 SCALARS_STAY_FLOAT32 = (np.float32(1.0) * 1.0).dtype == np.float32
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {
-    "none": None, "floor": 0.1, "add-k": 1, "exp": None,
+    "none": None,
+    "floor": 0.1,
+    "add-k": 1,
+    "exp": None,
     **CHEN_CHERRY_DEFAULTS,  # Chen & Cherry (2014) methods 1-7: smoothing.py
 }
 

@@ -105,8 +105,7 @@ def _method5_counts(matches: np.ndarray, next_matches: np.ndarray) -> np.ndarray
     return out
 
 
-def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, max_order: int,
-                           effective_order: bool):
+def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, max_order: int, effective_order: bool):
     """Smoothed precisions (percent, [S, N]), the number of orders in the mean per row, and the rows to score.
 
     ``stats`` has ``stats_order(method, max_order)`` orders; only the first ``max_order`` enter BLEU.

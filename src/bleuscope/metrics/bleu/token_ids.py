@@ -160,8 +160,12 @@ class TokenBLEU:
         self.padding_side = padding_side
         # the text scorer validates the options and owns the scoring configuration and the signature
         self.bleu = BLEU(
-            tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
-            max_ngram_order=max_ngram_order, effective_order=effective_order, weights=weights,
+            tokenize="none",
+            smooth_method=smooth_method,
+            smooth_value=smooth_value,
+            max_ngram_order=max_ngram_order,
+            effective_order=effective_order,
+            weights=weights,
         )
         self.config = self.bleu.config
         self.max_ngram_order = self.bleu.max_ngram_order
@@ -180,8 +184,10 @@ class TokenBLEU:
             flat, lens, _ = _rows(mat, lengths, self.pad_id, self.padding_side, "hypotheses")
             return flat, lens
         if not _is_sequence(hypotheses):
-            raise TypeError(f"hypotheses must be a [batch, length] integer array or a list of sequences, "
-                            f"got {type(hypotheses).__name__}")
+            raise TypeError(
+                f"hypotheses must be a [batch, length] integer array or a list of sequences, "
+                f"got {type(hypotheses).__name__}"
+            )
         if hyp_lengths is not None:
             raise ValueError("hyp_lengths needs hypotheses as one padded [batch, length] array")
         mat, lengths = _ragged(hypotheses, "hypotheses")
@@ -198,7 +204,9 @@ class TokenBLEU:
                     ref_lengths = np.asarray(ref_lengths)
                     ref_lengths = ref_lengths[:, None] if ref_lengths.ndim == 1 else ref_lengths
             if arr.ndim != 3:
-                raise ValueError(f"references must be a [batch, refs, length] or [batch, length] array, got shape {arr.shape}")
+                raise ValueError(
+                    f"references must be a [batch, refs, length] or [batch, length] array, got shape {arr.shape}"
+                )
             if arr.shape[0] != n_seg:
                 raise ValueError(f"references has {arr.shape[0]} segments but hypotheses has {n_seg}")
             n_ref, width = arr.shape[1], arr.shape[2]
@@ -210,15 +218,18 @@ class TokenBLEU:
                 lengths = _check_lengths(ref_lengths, (n_seg, n_ref), width, "ref_lengths", allow_missing=True)
                 missing = lengths < 0
                 lengths = lengths.reshape(-1)
-            flat, lens, all_pad = _rows(arr.reshape(n_seg * n_ref, width), lengths, self.pad_id,
-                                        self.padding_side, "references")
+            flat, lens, all_pad = _rows(
+                arr.reshape(n_seg * n_ref, width), lengths, self.pad_id, self.padding_side, "references"
+            )
             if ref_lengths is None:
                 missing = all_pad.reshape(n_seg, n_ref)
             lens = lens.reshape(n_seg, n_ref)
         else:
             if not _is_sequence(references):
-                raise TypeError(f"references must be an integer array or a list (one item per segment), "
-                                f"got {type(references).__name__}")
+                raise TypeError(
+                    f"references must be an integer array or a list (one item per segment), "
+                    f"got {type(references).__name__}"
+                )
             if ref_lengths is not None:
                 raise ValueError("ref_lengths needs references as one padded [batch, refs, length] array")
             if len(references) != n_seg:
@@ -230,8 +241,9 @@ class TokenBLEU:
                         raise ValueError(f"references[{i}] must be a [refs, length] array, got shape {item.shape}")
                     item = list(item)
                 elif not _is_sequence(item) or (len(item) and not _is_sequence(item[0])):
-                    raise TypeError(f"references[{i}] must be a list of token-id sequences (the references of "
-                                    f"segment {i})")
+                    raise TypeError(
+                        f"references[{i}] must be a list of token-id sequences (the references of segment {i})"
+                    )
                 per_seg.append(item)
             n_ref = max((len(x) for x in per_seg), default=0)
             counts = np.fromiter(map(len, per_seg), dtype=np.int64, count=n_seg)
@@ -248,8 +260,10 @@ class TokenBLEU:
         lens = np.where(present, lens, 0)
         empty = np.flatnonzero(~present.any(axis=1)) if present.size else np.arange(n_seg)
         if len(empty):
-            raise ValueError(f"references: segment {int(empty[0])} has no reference (all missing or padding); "
-                             f"{len(empty)} segment(s) affected")
+            raise ValueError(
+                f"references: segment {int(empty[0])} has no reference (all missing or padding); "
+                f"{len(empty)} segment(s) affected"
+            )
         # flat is segment-major; the engine wants one EncodedLines per reference slot (stream)
         seg_major = lens.reshape(-1)
         starts = np.zeros(len(seg_major), dtype=np.int64)
@@ -277,9 +291,16 @@ class TokenBLEU:
         hyp = EncodedLines(ids=hyp_ids, lengths=hyp_lens)
         refs = [EncodedLines(ids=ids, lengths=lens) for ids, lens in streams]
         bleu = self.bleu
-        return pipeline.count_id_chunks(hyp, refs, present, order=self.stats_order, engine=bleu.engine,
-                                        threads=bleu.threads, chunk_tokens=CHUNK_TOKENS,
-                                        chunk_segments=CHUNK_SEGMENTS)
+        return pipeline.count_id_chunks(
+            hyp,
+            refs,
+            present,
+            order=self.stats_order,
+            engine=bleu.engine,
+            threads=bleu.threads,
+            chunk_tokens=CHUNK_TOKENS,
+            chunk_segments=CHUNK_SEGMENTS,
+        )
 
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:
         """Sentence BLEU (0-100) per segment, float64 [B]."""
@@ -296,8 +317,10 @@ class TokenBLEU:
         return self.bleu.score_from_statistics(stats, nrefs)
 
     def __repr__(self) -> str:
-        return (f"TokenBLEU(pad_id={self.pad_id!r}, padding_side={self.padding_side!r}, "
-                f"{self.bleu.signature_fields('?')!r})")
+        return (
+            f"TokenBLEU(pad_id={self.pad_id!r}, padding_side={self.padding_side!r}, "
+            f"{self.bleu.signature_fields('?')!r})"
+        )
 
 
 def _uniform(items, depth: int = 1) -> bool:
@@ -313,14 +336,14 @@ def _uniform(items, depth: int = 1) -> bool:
 
 def token_sentence_bleu(hypotheses, references, *, hyp_lengths=None, ref_lengths=None, **options) -> np.ndarray:
     """Functional shortcut: ``TokenBLEU(**options).sentence_scores(...)`` (float64 [B], 0-100)."""
-    return TokenBLEU(**options).sentence_scores(hypotheses, references, hyp_lengths=hyp_lengths,
-                                                ref_lengths=ref_lengths)
+    return TokenBLEU(**options).sentence_scores(
+        hypotheses, references, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths
+    )
 
 
 def token_corpus_bleu(hypotheses, references, *, hyp_lengths=None, ref_lengths=None, **options) -> BLEUScore:
     """Functional shortcut: ``TokenBLEU(**options).corpus_score(...)``."""
-    return TokenBLEU(**options).corpus_score(hypotheses, references, hyp_lengths=hyp_lengths,
-                                             ref_lengths=ref_lengths)
+    return TokenBLEU(**options).corpus_score(hypotheses, references, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths)
 
 
 __all__ = ["TokenBLEU", "token_corpus_bleu", "token_sentence_bleu"]
