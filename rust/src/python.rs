@@ -393,11 +393,18 @@ fn count_ids<'py>(
     PyArray1::from_vec(py, out).reshape([n_seg, width])
 }
 
+/// Panics inside the core, for the test that a panic reaches Python as a RuntimeError.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
+    run_detached(py, || -> () { panic!("deliberate panic for the tests") })
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(count_text, m)?)?;
     m.add_function(wrap_pyfunction!(count_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     crate::tok::py::register(m)?;
     Ok(())
 }

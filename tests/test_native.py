@@ -1,0 +1,254 @@
+"""The compiled core (``bleuscope._core``) against the numpy reference engine and sacreBLEU.
+
+native == numpy row by row (every segment's statistics), on the real WMT data and on random input;
+native == sacreBLEU on corpus and sentence scores; thread-count invariance; errors instead of crashes.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleuscope import BLEU
+from bleuscope.core import backend
+from bleuscope.core.encoding import EncodedLines
+from bleuscope.tokenizers import BaseTokenizer, get_tokenizer
+
+from .conftest import DATA, read_lines, requires_wmt
+
+_core = pytest.importorskip("bleuscope._core", reason="the compiled core is not built in this installation")
+sacrebleu = pytest.importorskip("sacrebleu")
+
+pytestmark = pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
+
+NATIVE_TOKENIZERS = ["none", "13a", "intl", "char", "zh", "cjk-char"]
+SACREBLEU_TOKENIZERS = ["none", "13a", "intl", "char", "zh"]
+
+# (testset, pair, first system): European, Chinese and Japanese targets, 1 to 3 references, paragraphs
+PAIRS = [
+    ("generaltest2022", "en-de", "Online-B"),
+    ("generaltest2022", "de-en", "Online-A"),
+    ("generaltest2022", "en-zh", "Online-W"),
+    ("newstest2021", "en-ru", "Online-G"),
+    ("newstest2021", "en-de", "UEdin"),
+    ("wmttest2024", "en-ja", "GPT-4"),
+]
+
+
+@functools.lru_cache(maxsize=None)
+def _pair(testset: str, pair: str, system: str):
+    base = DATA / testset / pair
+    hyps = read_lines(base / "sys" / f"{system}.txt")
+    refs = [read_lines(p) for p in sorted(base.glob("ref.*.txt"))]
+    return hyps, refs
+
+
+def _rows(hyps, refs, tokenize, lowercase, order, engine, threads=None):
+    return backend.count_text(
+        hyps, refs, tokenizer=get_tokenizer(tokenize), lowercase=lowercase, order=order, engine=engine,
+        threads=threads,
+    )
+
+
+def _assert_same_rows(hyps, refs, tokenize, lowercase, order=4, threads=None):
+    native = _rows(hyps, refs, tokenize, lowercase, order, "native", threads)
+    numpy_rows = _rows(hyps, refs, tokenize, lowercase, order, "numpy")
+    assert native.dtype == np.int64 and native.shape == numpy_rows.shape
+    bad = np.flatnonzero((native != numpy_rows).any(axis=1))
+    assert not len(bad), f"segment {bad[0]}: native {native[bad[0]]} != numpy {numpy_rows[bad[0]]}"
+    return native
+
+
+# -- real data -------------------------------------------------------------------------------------------
+@requires_wmt
+@pytest.mark.parametrize("testset,pair,system", PAIRS)
+@pytest.mark.parametrize("tokenize", NATIVE_TOKENIZERS)
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_wmt_rows_native_equal_numpy(testset, pair, system, tokenize, lowercase):
+    hyps, refs = _pair(testset, pair, system)
+    # all references, with every 7th line of the last one missing (None), and the first reference alone
+    refs_missing = [*refs[:-1], [None if i % 7 == 3 else x for i, x in enumerate(refs[-1])]]
+    _assert_same_rows(hyps, refs_missing, tokenize, lowercase)
+    _assert_same_rows(hyps, refs[:1], tokenize, lowercase, order=5)
+
+
+@requires_wmt
+@pytest.mark.parametrize("testset,pair,system", PAIRS)
+@pytest.mark.parametrize("tokenize", SACREBLEU_TOKENIZERS)
+def test_wmt_corpus_score_native_equals_sacrebleu(testset, pair, system, tokenize):
+    # the first 500 segments (tests/test_wmt_parity.py compares whole files with the default engine)
+    hyps, refs = _pair(testset, pair, system)
+    hyps, refs = hyps[:500], [r[:500] for r in refs]
+    lowercase = tokenize in ("13a", "char")
+    ours = BLEU(tokenize=tokenize, lowercase=lowercase, engine="native").corpus_score(hyps, refs)
+    theirs = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(hyps, refs)
+    assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
+        theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len)
+    assert ours.score == theirs.score
+
+
+@requires_wmt
+@pytest.mark.parametrize("smooth_method", ["exp", "floor", "add-k", "none"])
+def test_wmt_sentence_scores_native_equal_sacrebleu(smooth_method):
+    hyps, refs = _pair("generaltest2022", "de-en", "Online-A")
+    hyps, refs = hyps[:300], [r[:300] for r in refs]
+    ours = BLEU(engine="native", smooth_method=smooth_method, effective_order=True).sentence_scores(hyps, refs)
+    theirs = sacrebleu.BLEU(smooth_method=smooth_method, effective_order=True)
+    expected = [theirs.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
+    assert ours.scores.tolist() == expected
+
+
+@requires_wmt
+def test_chen_cherry_counts_one_more_order_natively():
+    hyps, refs = _pair("generaltest2022", "en-de", "Online-B")
+    native = BLEU(engine="native", smooth_method="chen-cherry-5").segment_statistics(hyps, refs)
+    numpy_stats = BLEU(engine="numpy", smooth_method="chen-cherry-5").segment_statistics(hyps, refs)
+    assert native.stats.shape[1] == 2 + 2 * 5
+    np.testing.assert_array_equal(native.stats, numpy_stats.stats)
+
+
+# -- random input ----------------------------------------------------------------------------------------
+# words from a small alphabet (so that n-grams repeat and match) mixed with arbitrary Unicode: punctuation,
+# CJK, combining marks, Turkish dotted I, final sigma, unusual whitespace
+_ALPHABET = st.sampled_from(list("ab ,.-'\"&<>;:!?$%") + ["\u0130", "\u03a3", "\u00df", "\u3000", "\u00a0",
+                                                           "\u4e00", "\u3042", "\uac00", "\u0301", "\t", "\x1c",
+                                                           "\u2028", "1", "\uff11", "&quot;", "&amp;"])
+_TEXT = st.one_of(
+    st.lists(_ALPHABET, max_size=30).map("".join),
+    st.text(max_size=40),
+)
+_LINE = st.one_of(_TEXT, st.just(""), st.just("   "))
+
+
+@st.composite
+def _segments(draw, max_refs=5):
+    n = draw(st.integers(1, 12))
+    k = draw(st.integers(1, max_refs))
+    hyps = draw(st.lists(_LINE, min_size=n, max_size=n))
+    refs = [draw(st.lists(st.one_of(_LINE, st.none()), min_size=n, max_size=n)) for _ in range(k)]
+    return hyps, refs
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_segments(), st.sampled_from(NATIVE_TOKENIZERS), st.booleans(), st.integers(1, 6))
+def test_random_text_native_equals_numpy(segments, tokenize, lowercase, order):
+    hyps, refs = segments
+    _assert_same_rows(hyps, refs, tokenize, lowercase, order=order)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", "a b", "\ud800", "x\udfff y", "é"]), min_size=1, max_size=20),
+       st.sampled_from(NATIVE_TOKENIZERS), st.booleans())
+def test_lone_surrogates_take_the_python_tokenizer(words, tokenize, lowercase):
+    hyp = " ".join(words)
+    refs = [[" ".join(reversed(words))], [hyp.upper()]]
+    _assert_same_rows([hyp], refs, tokenize, lowercase)
+
+
+def test_long_lines_and_many_references():
+    rng = np.random.default_rng(7)
+    vocab = np.array(["w%d" % i for i in range(50)])
+    long_hyp = " ".join(rng.choice(vocab, 60_000))
+    long_ref = " ".join(rng.choice(vocab, 40_000))
+    hyps = [long_hyp, "w1 w2 w3", ""]
+    refs = [[long_ref if k % 2 else "w1 w2 w3 w4", None if k == 3 else "w2 w3", ""] for k in range(12)]
+    rows = _assert_same_rows(hyps, refs, "13a", False, order=4)
+    assert rows[0, 0] == 60_000 and rows[0, 2] > 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 4), st.integers(1, 6), st.sampled_from(["int64", "uint64", "int32"]),
+       st.data())
+def test_random_ids_native_equal_numpy(n_seg, n_refs, order, dtype, data):
+    big = dtype == "uint64"
+    values = [0, 1, 2, 3, -1, -(2**63), 2**63 - 1] if dtype != "uint64" else [0, 1, 2, 2**63, 2**64 - 1]
+    if dtype == "int32":
+        values = [0, 1, 2, -1, 2**31 - 1]
+
+    def stream(allow_missing):
+        lens = data.draw(st.lists(st.integers(0, 9), min_size=n_seg, max_size=n_seg))
+        ids = data.draw(st.lists(st.sampled_from(values), min_size=sum(lens), max_size=sum(lens)))
+        return EncodedLines(ids=np.array(ids, dtype=dtype), lengths=np.array(lens, dtype=np.int64))
+
+    hyp = stream(False)
+    refs = [stream(True) for _ in range(n_refs)]
+    present = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=n_refs, max_size=n_refs),
+                                          min_size=n_seg, max_size=n_seg)), dtype=bool).reshape(n_seg, n_refs)
+    # a missing reference has no tokens
+    refs = [EncodedLines(ids=np.concatenate([r.ids[s:s + n] for s, n, p in zip(
+        np.concatenate([[0], np.cumsum(r.lengths)[:-1]]), r.lengths, present[:, k]) if p] + [r.ids[:0]]),
+        lengths=np.where(present[:, k], r.lengths, 0)) for k, r in enumerate(refs)]
+    native = backend.count_ids(hyp, refs, order=order, present=present, engine="native")
+    numpy_rows = backend.count_ids(hyp, refs, order=order, present=present, engine="numpy")
+    np.testing.assert_array_equal(native, numpy_rows)
+    assert big or native.dtype == np.int64
+
+
+# -- threads ---------------------------------------------------------------------------------------------
+@requires_wmt
+def test_rows_do_not_depend_on_the_thread_count():
+    hyps, refs = _pair("generaltest2022", "en-de", "Online-B")
+    hyps, refs = hyps * 3, [r * 3 for r in refs]  # > 2 units of work per thread
+    one = _rows(hyps, refs, "13a", False, 4, "native", threads=1)
+    for threads in (2, 3, 7, None):
+        np.testing.assert_array_equal(_rows(hyps, refs, "13a", False, 4, "native", threads=threads), one)
+    ids = backend.count_ids(EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
+                            [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))], order=4, engine="native",
+                            threads=1)
+    for threads in (2, 5):
+        np.testing.assert_array_equal(
+            backend.count_ids(EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
+                              [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))], order=4,
+                              engine="native", threads=threads), ids)
+
+
+# -- engine choice and errors ----------------------------------------------------------------------------
+def test_auto_uses_native_and_python_tokenizers_hand_over_ids(monkeypatch):
+    assert backend.resolve_engine("auto", "text") == "native"
+    calls = []
+    real = _core.count_ids
+    monkeypatch.setattr(_core, "count_ids", lambda *a, **k: calls.append(1) or real(*a, **k))
+
+    class Upper(BaseTokenizer):  # a tokenizer the compiled core does not have
+        name = "upper"
+
+        def __call__(self, line):
+            return line.upper()
+
+    rows = backend.count_text(["a b", "c"], [["A B", "d"]], tokenizer=Upper(), lowercase=False, order=2)
+    assert calls and rows[:, 2].tolist() == [2, 0]
+
+
+def test_bad_input_raises_python_errors():
+    with pytest.raises(ValueError, match="reference stream 0 has 1 lines"):
+        _core.count_text(["a", "b"], [["a"]], "13a", False, 4)
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a str"):
+        _core.count_text(["a", 3], [["a", "b"]], "13a", False, 4)
+    with pytest.raises(TypeError, match=r"references\[0\]\[0\] must be a str or None"):
+        _core.count_text(["a"], [[b"a"]], "13a", False, 4)
+    with pytest.raises(ValueError, match="no tokenizer"):
+        _core.count_text(["a"], [["a"]], "ja-mecab", False, 4)
+    with pytest.raises(ValueError, match="order must be"):
+        _core.count_text(["a"], [["a"]], "13a", False, 0)
+    with pytest.raises(ValueError, match="but no fallback was given"):
+        _core.count_text(["\ud800"], [["a"]], "13a", False, 4)
+    with pytest.raises(ValueError, match="returned 0 token lists for 2 lines"):
+        _core.count_text(["\ud800"], [["a"]], "13a", False, 4, 1, lambda lines: [])
+    ids, lens = np.arange(3, dtype=np.uint64), np.array([1, 2])
+    with pytest.raises(ValueError, match="lengths add up to 3, but there are 2 ids"):
+        _core.count_ids(ids, lens, [ids[:2]], [lens], 2)
+    with pytest.raises(ValueError, match="negative"):
+        _core.count_ids(ids, np.array([4, -1]), [ids], [lens], 2)
+    with pytest.raises(ValueError, match="marked missing but has 1 ids"):
+        _core.count_ids(ids, lens, [ids], [lens], 2, np.array([[False], [True]]))
+
+
+def test_a_panic_becomes_a_runtime_error():
+    with pytest.raises(RuntimeError, match="internal error in bleuscope._core"):
+        _core._panic_for_tests()
+    # the module still works afterwards
+    assert _core.count_text(["a b"], [["a b"]], "13a", False, 2).tolist() == [[2, 2, 2, 1, 2, 1]]
