@@ -165,7 +165,7 @@ def histogram_counts(values: Sequence[float], bins: int = 10) -> list[int]:
 
 def scatter(xs: Sequence[float], ys: Sequence[float], name_x: str, name_y: str, size: int = 300) -> str:
     """Sentence scores of two systems, one dot per segment, with the diagonal; 0-100 on both axes."""
-    left, bottom, pad = 36, 30, 8
+    left, pad = 36, 8  # the x-axis labels sit in the remaining bottom margin
     plot = size - left - pad
     y0 = pad + plot
     out = [f'<svg class="chart scatter" id="scatter-svg" width="{size}" height="{size}" '
