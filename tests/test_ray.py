@@ -1,0 +1,448 @@
+"""Scoring on Ray (bleuscope.runtime.ray) and the shard readers (bleuscope.runtime.shards).
+
+Distributed scores must equal local ones exactly: same statistics, summed as integers, scored once. One local
+Ray runtime serves the whole module (starting one takes seconds); the two-node test starts its own cluster
+with ``ray start`` in subprocesses and runs before the module's runtime exists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bleuscope
+from bleuscope import BLEU, TokenBLEU
+
+from .conftest import DATA, read_lines, requires_wmt
+
+pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "bleuscope[parquet]")')
+pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow.parquet is not available")
+
+from bleuscope.runtime import shards  # noqa: E402
+from bleuscope.runtime.shards import CorpusTotals, ShardError  # noqa: E402
+
+# Token authentication (on by default in Ray 2.60) with a token of our own in the environment: nothing is
+# written to ~/.ray and the `ray start` subprocesses inherit it. Ray reads these variables when it is
+# imported, so they are set before the import (unless the environment already chooses).
+os.environ.setdefault("RAY_AUTH_MODE", "token")
+if os.environ["RAY_AUTH_MODE"] == "token":
+    os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
+try:
+    import ray
+    import ray.data
+
+    from bleuscope.runtime import ray as bray
+    from bleuscope.runtime.ray import RayScoringError
+except ImportError:  # the shard-reader tests still run
+    ray = None
+
+needs_ray = pytest.mark.skipif(ray is None, reason='ray is not installed (pip install "bleuscope[ray]")')
+
+OBJECT_STORE_BYTES = 80 * 1024 * 1024
+
+
+# -- data ---------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ende():
+    if not (DATA / "generaltest2022" / "en-de").is_dir():
+        pytest.skip("../shared/data/mt not found")
+    d = DATA / "generaltest2022" / "en-de"
+    return (read_lines(d / "sys" / "Online-B.txt"), read_lines(d / "ref.A.txt"), read_lines(d / "ref.B.txt"))
+
+
+CUTS = [0, 300, 301, 1200, 2037]  # uneven shards, one of a single row
+
+
+@pytest.fixture(scope="module")
+def shard_dir(tmp_path_factory, ende):
+    """WMT22 en-de Online-B in 4 Parquet shards (string and large_string columns, two reference columns)
+    and the same rows in 4 JSON Lines shards (references as a list per row)."""
+    hyps, ra, rb = ende
+    root = tmp_path_factory.mktemp("shards")
+    for i, (a, b) in enumerate(zip(CUTS, CUTS[1:])):
+        kind = pa.large_string() if i % 2 else pa.string()
+        table = pa.table({"id": np.arange(a, b), "hyp": pa.array(hyps[a:b], kind), "ref": pa.array(ra[a:b], kind),
+                          "ref_b": pa.array(rb[a:b], pa.string())})
+        pq.write_table(table, root / f"part-{i}.parquet", row_group_size=250)
+        with open(root / f"part-{i}.jsonl", "w", encoding="utf-8") as f:
+            for h, x, y in zip(hyps[a:b], ra[a:b], rb[a:b]):
+                f.write(json.dumps({"hyp": h, "refs": [x, y]}, ensure_ascii=False) + "\n")
+    return root
+
+
+# -- shard readers (no Ray) -----------------------------------------------------------------------------------
+@requires_wmt
+def test_local_shards_equal_in_memory(shard_dir, ende):
+    hyps, ra, rb = ende
+    expected = BLEU().corpus_score(hyps, [ra, rb])
+    import sacrebleu
+
+    assert expected.score == sacrebleu.corpus_bleu(hyps, [ra, rb]).score
+    parquet = shards.corpus_score_shards(str(shard_dir / "*.parquet"), hyp_field="hyp", ref_field=["ref", "ref_b"],
+                                         chunk_rows=128)
+    jsonl = shards.corpus_score_shards(sorted(shard_dir.glob("*.jsonl")), BLEU(), ref_field="refs")
+    for got in (parquet, jsonl):
+        assert got.score == expected.score
+        assert (got.counts, got.totals, got.sys_len, got.ref_len) == (
+            expected.counts, expected.totals, expected.sys_len, expected.ref_len)
+    totals = shards.corpus_totals_shards(shard_dir / "*.jsonl", ref_field="refs")
+    assert totals.segments == len(hyps) and totals.nrefs() == "2"
+    assert len(totals.shards) == 4
+
+
+def test_totals_state_round_trip_and_nrefs_var():
+    bleu = BLEU()
+    a = CorpusTotals.of(bleu.segment_statistics(["a b c", "d e"], [["a b c", "d"], ["a b", None]]))
+    b = CorpusTotals.of(bleu.segment_statistics(["x y"], [["x y"]]))
+    both = CorpusTotals.from_state(a.state() + b.state())
+    assert both.segments == 3 and both.nrefs() == "var"
+    local = bleu.corpus_score(["a b c", "d e", "x y"], [["a b c", "d", "x y"], ["a b", None, None]])
+    assert both.score(bleu).score == local.score
+    assert (a + b).state().tolist() == both.state().tolist()
+    with pytest.raises(ValueError, match="columns"):
+        a + CorpusTotals.of(BLEU(max_ngram_order=2).segment_statistics(["a"], [["a"]]))
+
+
+def _write(path: Path, table) -> str:
+    pq.write_table(table, path)
+    return str(path)
+
+
+def test_shard_errors_name_the_shard(tmp_path):
+    good = _write(tmp_path / "a.parquet", pa.table({"hyp": ["a b"], "ref": ["a b"]}))
+    no_ref = _write(tmp_path / "b.parquet", pa.table({"hyp": ["a"], "reference": ["a"]}))
+    ints = _write(tmp_path / "c.parquet", pa.table({"hyp": ["a"], "ref": [3]}))
+    null_hyp = _write(tmp_path / "d.parquet", pa.table({"hyp": ["a", None], "ref": ["a", "b"]}))
+    no_refs = _write(tmp_path / "e.parquet", pa.table({"hyp": ["a", "b"], "ref": pa.array([["a"], [None]])}))
+    assert shards.corpus_score_shards(good).score == BLEU().corpus_score(["a b"], [["a b"]]).score
+    cases = [
+        (no_ref, r"b\.parquet: no column 'ref' \(ref_field / --ref-field\); the shard has: 'hyp', 'reference'"),
+        (ints, r"c\.parquet: reference column 'ref' has type int64, expected strings or lists of strings"),
+        (null_hyp, r"d\.parquet: row 1 \(counting from 0\): the hypothesis is null"),
+        (no_refs, r"e\.parquet: row 1 \(counting from 0\): the row has no reference"),
+    ]
+    for bad, pattern in cases:
+        with pytest.raises(ShardError, match=pattern):
+            shards.corpus_score_shards([good, bad])
+    jsonl = tmp_path / "f.jsonl"
+    jsonl.write_text('{"hyp": "a", "ref": "a"}\n{"hyp": "b", "ref": 5}\n', encoding="utf-8")
+    with pytest.raises(ShardError, match=r"f\.jsonl:2: field 'ref' must be a string or a list of strings, "
+                                         "found a number"):
+        shards.corpus_score_shards(jsonl)
+    jsonl.write_text('{"hyp": "a", "ref": "a"}\n{"hyp": "b"}\n', encoding="utf-8")
+    with pytest.raises(ShardError, match=r"f\.jsonl:2: no field 'ref' \(--ref-field\); the object has: 'hyp'"):
+        shards.corpus_score_shards(jsonl)
+    jsonl.write_text('{"hyp": "a", "ref": "a"}\n{"hyp": "b", "ref": "b"\n', encoding="utf-8")
+    with pytest.raises(ShardError, match=r"f\.jsonl:2: invalid JSON"):
+        shards.corpus_score_shards(jsonl)
+    with pytest.raises(ShardError, match="no file matches"):
+        shards.expand_shards(str(tmp_path / "nothing-*.parquet"))
+    with pytest.raises(ShardError, match="given twice"):
+        shards.expand_shards([good, str(tmp_path / "*.parquet")])
+    (tmp_path / "x.csv").write_text("hyp,ref\n", encoding="utf-8")
+    with pytest.raises(ShardError, match="unknown shard format"):
+        shards.expand_shards(tmp_path / "x.csv")
+
+
+# -- two nodes on one machine ----------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ray_cli() -> list[str]:
+    return [sys.executable, "-m", "ray.scripts.scripts"]
+
+
+TWO_NODE_SCRIPT = textwrap.dedent("""
+    import json, os, sys, time, ray
+    from bleuscope import BLEU
+    from bleuscope.runtime.ray import corpus_score
+
+    address, shard_glob, marks = sys.argv[1:4]
+
+    class NodeMarkingBLEU(BLEU):
+        # records which node counted each shard's chunks (a file per node id in `marks`); the pause makes
+        # shard tasks long enough that the second node gets some (a warm worker otherwise takes them all)
+        def segment_statistics(self, hypotheses, references, **kw):
+            time.sleep(0.3)
+            node = ray.get_runtime_context().get_node_id()
+            with open(os.path.join(marks, node), "a") as f:
+                f.write(f"{len(hypotheses)}\\n")
+            return super().segment_statistics(hypotheses, references, **kw)
+
+    ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+    for _ in range(240):  # the worker node may still be registering and reporting its CPU
+        alive = [n for n in ray.nodes() if n["Alive"]]
+        if len(alive) == 2 and ray.available_resources().get("CPU", 0) >= 2:
+            break
+        time.sleep(0.25)
+    score = corpus_score(shard_glob, NodeMarkingBLEU(), ref_field=["ref", "ref_b"], chunk_rows=200)
+    print(json.dumps({"nodes": len(alive), "score": score.score, "counts": score.counts,
+                      "sys_len": score.sys_len, "ref_len": score.ref_len}))
+    ray.shutdown()
+""")
+
+
+@needs_ray
+@requires_wmt
+def test_two_nodes_equal_local(shard_dir, ende, tmp_path):
+    """A head node and a worker node (1 CPU each), started with `ray start`, score the shards across both."""
+    env = dict(os.environ)
+    port = _free_port()
+    temp = Path("/tmp") / f"bs-ray-{secrets.token_hex(4)}"  # short: Ray's socket paths must stay < 108 bytes
+    common = ["--num-cpus=1", f"--object-store-memory={OBJECT_STORE_BYTES}", "--block", "--disable-usage-stats"]
+    procs = []
+    try:
+        head = subprocess.Popen(_ray_cli() + ["start", "--head", f"--port={port}", "--include-dashboard=false",
+                                              f"--temp-dir={temp}", *common], env=env, start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        procs.append(head)
+        address = f"127.0.0.1:{port}"
+        _wait_for_gcs(address, head)
+        worker = subprocess.Popen(_ray_cli() + ["start", f"--address={address}", *common], env=env,
+                                  start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        procs.append(worker)
+        marks = tmp_path / "marks"
+        marks.mkdir()
+        script = tmp_path / "two_nodes.py"
+        script.write_text(TWO_NODE_SCRIPT, encoding="utf-8")
+        out = subprocess.run([sys.executable, str(script), address, str(shard_dir / "*.parquet"), str(marks)],
+                             env=env, capture_output=True, text=True, timeout=240)
+        assert out.returncode == 0, out.stderr[-3000:]
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        assert result["nodes"] == 2
+        hyps, ra, rb = ende
+        local = BLEU().corpus_score(hyps, [ra, rb])
+        assert (result["score"], result["counts"], result["sys_len"], result["ref_len"]) == (
+            local.score, local.counts, local.sys_len, local.ref_len)
+        counted = {f.name: sum(map(int, f.read_text().split())) for f in marks.iterdir()}
+        assert sum(counted.values()) == len(hyps)
+        assert len(counted) == 2, f"all shards were counted on one node: {counted}"
+    finally:
+        # `ray start --block` stops its node's processes when terminated; the worker node goes first, as its
+        # raylet waits a long time for a head node that is already gone
+        for p in reversed(procs):
+            _stop_group(p)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """Stop a process group this test started (its leader and the node processes it spawned)."""
+    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _wait_for_gcs(address: str, head: subprocess.Popen, timeout: float = 60) -> None:
+    host, port = address.split(":")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if head.poll() is not None:
+            raise AssertionError(f"ray start --head exited: {head.stderr.read().decode()[-2000:]}")
+        try:
+            with socket.create_connection((host, int(port)), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError("the head node's GCS did not come up")
+
+
+# -- one local Ray for the rest of the module -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def local_ray():
+    if ray is None:
+        pytest.skip('ray is not installed (pip install "bleuscope[ray]")')
+    ray.init(address="local", num_cpus=2, object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False,
+             logging_level="ERROR", log_to_driver=False, configure_logging=True)
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False
+    ctx.print_on_execution_start = False
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+@needs_ray
+@requires_wmt
+def test_corpus_score_equals_local(local_ray, shard_dir, ende):
+    hyps, ra, rb = ende
+    local = BLEU().corpus_score(hyps, [ra, rb])
+    ds = ray.data.read_parquet(str(shard_dir), include_paths=True)
+    results = [
+        bray.corpus_score(ds, ref_field=["ref", "ref_b"], batch_size=500),
+        bray.corpus_score(str(shard_dir / "*.parquet"), BLEU(), ref_field=["ref", "ref_b"], chunk_rows=300),
+        bray.corpus_score(sorted(shard_dir.glob("*.jsonl")), ref_field="refs", max_in_flight=2),
+    ]
+    for got in results:
+        assert got.score == local.score
+        assert (got.counts, got.totals, got.bp, got.sys_len, got.ref_len) == (
+            local.counts, local.totals, local.bp, local.sys_len, local.ref_len)
+        assert got.signature == local.signature
+
+
+@needs_ray
+@requires_wmt
+def test_other_settings_and_variable_references(local_ray, tmp_path):
+    """en-zh with the zh tokenizer, floor smoothing and order 3; every 7th row lacks its second reference."""
+    d = DATA / "generaltest2022" / "en-zh"
+    hyps = read_lines(d / "sys" / "Online-B.txt")
+    ra, rb = read_lines(d / "ref.A.txt"), read_lines(d / "ref.B.txt")
+    rb = [None if i % 7 == 0 else r for i, r in enumerate(rb)]
+    pq.write_table(pa.table({"hyp": hyps, "refs": [[a] if b is None else [a, b] for a, b in zip(ra, rb)]}),
+                   tmp_path / "zh.parquet", row_group_size=400)
+    bleu = BLEU(tokenize="zh", smooth_method="floor", max_ngram_order=3)
+    local = bleu.corpus_score(hyps, [ra, rb])
+    ds = ray.data.read_parquet(str(tmp_path / "zh.parquet"))
+    got = bray.corpus_score(ds, BLEU(tokenize="zh", smooth_method="floor", max_ngram_order=3), ref_field="refs",
+                            batch_size=700)
+    assert got.score == local.score and got.counts == local.counts
+    assert "nrefs:var" in got.signature and got.signature == local.signature
+    sent = bray.sentence_scores(ds, bleu, ref_field="refs", score_field="bleu", batch_size=600).to_pandas()
+    assert np.array_equal(sent["bleu"].to_numpy(), bleu.sentence_scores(hyps, [ra, rb]).scores)
+
+
+@needs_ray
+@requires_wmt
+def test_sentence_scores_written_back(local_ray, shard_dir, ende):
+    hyps, ra, rb = ende
+    bleu = BLEU(effective_order=True)
+    local = bleu.sentence_scores(hyps, [ra, rb]).scores
+    ds = ray.data.read_parquet(str(shard_dir), include_paths=True)
+    scored = bray.sentence_scores(ds, bleu, ref_field=["ref", "ref_b"], score_field="sbleu")
+    table = scored.to_pandas().sort_values("id")
+    assert list(table.columns) == ["id", "hyp", "ref", "ref_b", "path", "sbleu"]
+    assert np.array_equal(table["sbleu"].to_numpy(), local)
+    kept = scored.filter(lambda row: row["sbleu"] >= 40).count()
+    assert kept == int((local >= 40).sum())
+
+    rows = bray.sentence_scores(str(shard_dir / "*.jsonl"), bleu, ref_field="refs", score_field="sbleu").to_pandas()
+    rows = rows.sort_values(["path", "row"], key=lambda c: c.map(_shard_key) if c.name == "path" else c)
+    assert np.array_equal(rows["sbleu"].to_numpy(), local)
+    assert list(rows["refs"].iloc[0]) == [ra[0], rb[0]]
+    parquet = bray.sentence_scores(str(shard_dir / "*.parquet"), bleu, ref_field=["ref", "ref_b"],
+                                   score_field="sbleu").to_pandas().sort_values("id")
+    assert list(parquet.columns) == ["id", "hyp", "ref", "ref_b", "path", "row", "sbleu"]
+    assert np.array_equal(parquet["sbleu"].to_numpy(), local)
+
+
+def _shard_key(path: str) -> int:
+    return int(Path(path).stem.split("-")[1])
+
+
+@needs_ray
+@requires_wmt
+def test_scorer_actors_equal_local_calls(local_ray, ende):
+    hyps, ra, rb = ende
+    batches = [(hyps[a:b], [ra[a:b], rb[a:b]]) for a, b in zip(CUTS, CUTS[1:])]
+    bleu = BLEU(effective_order=True)
+    pool = bray.scorer_pool(bleu, num_actors=1, num_cpus=1)  # leaves one CPU of two to other tasks
+    got = list(pool.map(lambda actor, batch: actor.sentence_scores.remote(*batch), batches))
+    for (h, r), scores in zip(batches, got):
+        assert np.array_equal(scores, bleu.sentence_scores(h, r).scores)
+
+    rng = np.random.default_rng(5)
+    ids = rng.integers(1, 50, size=(64, 40))
+    refs = rng.integers(1, 50, size=(64, 2, 40))
+    refs[:, :, 30:] = 0
+    tb = TokenBLEU(pad_id=0, effective_order=True)
+    actor = bray.scorer_actor(tb, num_cpus=0.5)
+    remote = ray.get(actor.sentence_scores.remote(ids, refs))
+    assert remote.dtype == np.float64 and np.array_equal(remote, tb.sentence_scores(ids, refs))
+    corpus = ray.get(actor.corpus_score.remote(ids, refs))
+    assert corpus.score == tb.corpus_score(ids, refs).score
+    ray.kill(actor)
+
+
+@needs_ray
+def test_errors_name_the_shard(local_ray, tmp_path):
+    good = _write(tmp_path / "good.parquet", pa.table({"hyp": ["a b c"] * 3, "ref": ["a b c"] * 3}))
+    _write(tmp_path / "other.parquet", pa.table({"hyp": ["a b"], "reference": ["a b"]}))
+    with pytest.raises(RayScoringError, match=r"other\.parquet: no column 'ref' .*; no score was produced"):
+        bray.corpus_score(str(tmp_path / "*.parquet"))
+    # Ray Data's reader turns the missing column into nulls: the error still names the shard
+    ds = ray.data.read_parquet(str(tmp_path), include_paths=True)
+    with pytest.raises(RayScoringError, match=r"other\.parquet.*no reference.*Ray Data read it as nulls"):
+        bray.corpus_score(ds)
+    with pytest.raises(RayScoringError, match="no column 'refs'"):
+        bray.corpus_score(ray.data.read_parquet(good), ref_field="refs")
+    # a shard whose column has another type
+    (tmp_path / "other.parquet").unlink()
+    _write(tmp_path / "typed.parquet", pa.table({"hyp": [1, 2], "ref": ["a", "b"]}))
+    with pytest.raises(RayScoringError, match=r"typed\.parquet: hypothesis column 'hyp' has type int64"):
+        bray.corpus_score([good, str(tmp_path / "typed.parquet")])
+    # lazily scored rows fail when consumed, with the shard in Ray's error
+    with pytest.raises(Exception, match=r"typed\.parquet: hypothesis column 'hyp' has type int64"):
+        bray.sentence_scores([good, str(tmp_path / "typed.parquet")]).take_all()
+
+
+CRASH_MARK = "crash this worker"
+
+
+def _crashing_bleu():
+    class CrashingBLEU(BLEU):  # defined in a function: pickled by value to the workers
+        def segment_statistics(self, hypotheses, references, **kw):
+            if CRASH_MARK in hypotheses:
+                os._exit(3)
+            return super().segment_statistics(hypotheses, references, **kw)
+
+    return CrashingBLEU()
+
+
+@needs_ray
+def test_worker_crash_is_an_error_naming_the_shard(local_ray, tmp_path):
+    good = _write(tmp_path / "good.parquet", pa.table({"hyp": ["a b c"] * 3, "ref": ["a b c"] * 3}))
+    bad = _write(tmp_path / "dies.parquet", pa.table({"hyp": ["a", CRASH_MARK], "ref": ["a", "b"]}))
+    with pytest.raises(RayScoringError, match=r"dies\.parquet: the worker failed: .*; no score was produced"):
+        bray.corpus_score([good, bad], _crashing_bleu(), max_retries=0)
+    with pytest.raises(RayScoringError, match="no score was produced"):
+        bray.corpus_score(ray.data.read_parquet(str(tmp_path)), _crashing_bleu(), max_retries=0)
+
+
+@needs_ray
+def test_partial_results_are_refused(local_ray, tmp_path):
+    good = _write(tmp_path / "good.parquet", pa.table({"hyp": ["a b c"], "ref": ["a b c"]}))
+    ds = ray.data.read_parquet(good)
+    ds.context.max_errored_blocks = 1
+    with pytest.raises(RayScoringError, match="max_errored_blocks"):
+        bray.corpus_score(ds)
+
+
+def test_missing_ray_is_a_clear_error(monkeypatch):
+    import builtins
+
+    from bleuscope.runtime import ray as ray_module
+
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    with pytest.raises(bleuscope.MissingExtraError, match=r'pip install "bleuscope\[ray\]"'):
+        ray_module.import_ray()
