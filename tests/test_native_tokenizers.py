@@ -194,4 +194,4 @@ def test_list_and_count_bindings_agree():
     for name in NAMES:
         expected = [joined.split() for joined in python_joined(name, True, lines)]
         assert _core.tokenize(name, True, lines) == expected
-        assert _core.tokenize_count(name, True, lines) == (sum(map(len, expected)), 0)
+        assert _core.tokenize_count(name, True, lines)[:2] == (sum(map(len, expected)), 0)

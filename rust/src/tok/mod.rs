@@ -21,7 +21,9 @@ mod tests;
 use std::cell::RefCell;
 
 use mteval::Sim;
-use unicode::{decode, is_ascii_py_space, non_ascii_ws_len, py_lower_into, py_rstrip};
+use unicode::{
+    decode, is_ascii_py_space, maybe_ws_lead, non_ascii_ws_len, py_lower_into, py_rstrip,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tokenizer {
@@ -141,30 +143,42 @@ fn split_words<'t>(text: &'t str, mut emit: impl FnMut(&'t str)) {
     let b = text.as_bytes();
     let n = b.len();
     let mut i = 0;
-    let mut start = None;
-    while i < n {
-        let ws_len = if b[i] < 0x80 {
-            is_ascii_py_space(b[i]).then_some(1)
-        } else {
-            non_ascii_ws_len(b, i)
-        };
-        match ws_len {
-            Some(len) => {
-                if let Some(s) = start.take() {
-                    emit(&text[s..i]);
+    loop {
+        // whitespace
+        while i < n {
+            if b[i] < 0x80 {
+                if !is_ascii_py_space(b[i]) {
+                    break;
                 }
-                i += len;
+                i += 1;
+            } else {
+                match non_ascii_ws_len(b, i) {
+                    Some(len) => i += len,
+                    None => break,
+                }
             }
-            None => {
-                if start.is_none() {
-                    start = Some(i);
+        }
+        if i >= n {
+            return;
+        }
+        // a word: bytes above space that cannot start a whitespace character need no other look
+        let start = i;
+        while i < n {
+            let x = b[i];
+            if x > b' ' && !maybe_ws_lead(x) {
+                i += 1;
+            } else if x < 0x80 {
+                if is_ascii_py_space(x) {
+                    break;
                 }
+                i += 1;
+            } else if non_ascii_ws_len(b, i).is_some() {
+                break;
+            } else {
                 i += 1;
             }
         }
-    }
-    if let Some(s) = start {
-        emit(&text[s..]);
+        emit(&text[start..i]);
     }
 }
 

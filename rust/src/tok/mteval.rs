@@ -14,7 +14,8 @@ use super::Out;
 /// Byte classes of the 13a scanner.
 const K_WS: u8 = 1; // ASCII whitespace
 const K_LEAD: u8 = 2; // non-ASCII lead byte that may start a whitespace character
-const K_SPECIAL: u8 = 4; // a byte the rules split off: the rule-1 class (minus space), '.' and ','
+const K_RULE1: u8 = 4; // the rule-1 class (minus space): split off wherever it stands
+const K_DOTCOMMA: u8 = 64; // '.' and ',': split off depending on their neighbours
 const K_DIGIT: u8 = 8;
 const K_DASH: u8 = 16;
 const K_PRE: u8 = 32; // '<', '&', '\n': the line-level steps (`<skipped>`, "-\n", entities) may apply
@@ -32,8 +33,10 @@ const fn build_k13a() -> [u8; 256] {
         let mut k = 0;
         if super::unicode::is_ascii_py_space(b) {
             k |= K_WS;
-        } else if in_rule1_class(b) || b == b'.' || b == b',' {
-            k |= K_SPECIAL;
+        } else if in_rule1_class(b) {
+            k |= K_RULE1;
+        } else if b == b'.' || b == b',' {
+            k |= K_DOTCOMMA;
         }
         if super::unicode::maybe_ws_lead(b) {
             k |= K_LEAD;
@@ -107,7 +110,9 @@ pub fn words_13a(
             return Ok(());
         }
         let start = i;
-        let mut special = false;
+        let mut rule1 = false; // a rule-1 character: split off whatever its neighbours
+        let mut dotcommas = 0u32;
+        let mut digit_dash = false;
         while i < n {
             let k = K13A[b[i] as usize];
             if k == 0 || k == K_DIGIT {
@@ -127,18 +132,51 @@ pub fn words_13a(
             if check_pre && k & K_PRE != 0 {
                 return Err(NeedsPre);
             }
-            if k & K_SPECIAL != 0 || (k & K_DASH != 0 && i > start && b[i - 1].is_ascii_digit()) {
-                special = true;
-            }
+            rule1 |= k & K_RULE1 != 0;
+            dotcommas += (k & K_DOTCOMMA != 0) as u32;
+            digit_dash |= k & K_DASH != 0 && i > start && b[i - 1].is_ascii_digit();
             i += 1;
         }
-        if special {
-            let left = edge_pad || start > 0;
-            let right = edge_pad || i < n;
-            simulate_13a(text, start, i, left, right, sim, out);
-        } else {
+        let right = edge_pad || i < n;
+        if !rule1 && dotcommas == 0 && !digit_dash {
             out.push(&text[start..i]);
+        } else if !digit_dash
+            && (dotcommas == 0
+                || (dotcommas == 1 && right && K13A[b[i - 1] as usize] & K_DOTCOMMA != 0))
+        {
+            // Only rule 1 acts (it is context-free), plus at most a final '.'/',' with a space after it:
+            // rule 2 splits it off after a non-digit, rule 3 (seeing the space) after a digit.
+            split_around(
+                text,
+                start,
+                i,
+                |x| K13A[x as usize] & (K_RULE1 | K_DOTCOMMA) != 0,
+                out,
+            );
+        } else {
+            let left = edge_pad || start > 0;
+            simulate_13a(text, start, i, left, right, sim, out);
         }
+    }
+}
+
+/// Tokens of `text[start..end]` where every byte `alone(byte)` is a token of its own and the runs
+/// between them are tokens.
+#[inline(always)]
+fn split_around(text: &str, start: usize, end: usize, alone: impl Fn(u8) -> bool, out: &mut Out) {
+    let b = text.as_bytes();
+    let mut run = start;
+    for i in start..end {
+        if alone(b[i]) {
+            if run < i {
+                out.push(&text[run..i]);
+            }
+            out.push(&text[i..i + 1]);
+            run = i + 1;
+        }
+    }
+    if run < end {
+        out.push(&text[run..end]);
     }
 }
 
@@ -302,7 +340,10 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
             return;
         }
         let start = i;
-        let mut special = false;
+        let (mut puncts, mut symbols) = (0u32, 0u32);
+        let mut last_p = 0; // start of the last \p{P} character
+        let mut before_last_p = O; // class of the character before it in the word (O if none)
+        let mut prev = O;
         while i < n {
             let (p, len) = if b[i] < 0x80 {
                 (ASCII_PROPS[b[i] as usize], 1)
@@ -313,16 +354,72 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
             if p & WS != 0 {
                 break;
             }
-            if intl_class(p) >= INTL_P {
-                special = true;
+            let class = intl_class(p);
+            if class == INTL_P {
+                puncts += 1;
+                last_p = i;
+                before_last_p = if i > start { prev } else { SP_CLASS };
+            } else if class == INTL_S {
+                symbols += 1;
             }
+            prev = class;
             i += len;
         }
-        if special {
-            simulate_intl(text, start, i, start > 0, i < n, sim, out);
-        } else {
+        let right = i < n;
+        if puncts == 0 && symbols == 0 {
             out.push(&text[start..i]);
+        } else if puncts == 0 {
+            // only rule 3 acts, and it is context-free
+            split_around_symbols(text, start, i, out);
+        } else if puncts == 1 && symbols == 0 && is_last_char(b, last_p, i) {
+            // one final \p{P}: rule 1 splits it off after a non-number, else rule 2 if a space follows
+            if before_last_p == SP_CLASS {
+                out.push(&text[start..i]);
+            } else if before_last_p != INTL_N || right {
+                out.push(&text[start..last_p]);
+                out.push(&text[last_p..i]);
+            } else {
+                out.push(&text[start..i]);
+            }
+        } else {
+            simulate_intl(text, start, i, start > 0, right, sim, out);
         }
+    }
+}
+
+/// Marks a \p{P} that is the first character of its word (no neighbour before it within the word).
+const SP_CLASS: u8 = 0xff;
+
+/// Whether the character starting at `pos` ends at `end`.
+#[inline(always)]
+fn is_last_char(b: &[u8], pos: usize, end: usize) -> bool {
+    let (_, len) = decode(b, pos);
+    pos + len == end
+}
+
+/// Tokens of `text[start..end]` (no \p{P}) where each \p{S} character is a token of its own.
+fn split_around_symbols(text: &str, start: usize, end: usize, out: &mut Out) {
+    let b = text.as_bytes();
+    let mut run = start;
+    let mut i = start;
+    while i < end {
+        let (c, len) = decode(b, i);
+        let p = if c < 0x80 {
+            ASCII_PROPS[c as usize]
+        } else {
+            props(c)
+        };
+        if intl_class(p) == INTL_S {
+            if run < i {
+                out.push(&text[run..i]);
+            }
+            out.push(&text[i..i + len]);
+            run = i + len;
+        }
+        i += len;
+    }
+    if run < end {
+        out.push(&text[run..end]);
     }
 }
 

@@ -124,3 +124,59 @@ fn buffers_are_reused_and_cleared() {
     assert!(buf.is_empty() && spans.is_empty());
     let _: Result<(), Fallback> = Ok(());
 }
+
+/// Speed of each tokenizer on a text file (one segment per line), e.g.
+/// `BLEUSCOPE_TOK_BENCH=../../shared/data/mt/newstest2021/en-de/ref.A.txt cargo test --release
+/// --no-default-features bench_tokenizers -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement, not a test: needs BLEUSCOPE_TOK_BENCH=<text file>"]
+fn bench_tokenizers() {
+    let Ok(path) = std::env::var("BLEUSCOPE_TOK_BENCH") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).expect("readable UTF-8 file");
+    let lines: Vec<&str> = text.split('\n').collect();
+    let words: usize = lines.iter().map(|l| l.split_whitespace().count()).sum();
+    let mut buf = String::new();
+    let mut spans = Vec::new();
+    // calibration: the same loop with std's ASCII splitting and no copying (not exact, just a floor)
+    let mut best = u64::MAX;
+    let mut count = 0;
+    for _ in 0..7 {
+        let start = thread_cpu_ns();
+        for line in &lines {
+            count += line
+                .split_ascii_whitespace()
+                .map(|w| w.len())
+                .sum::<usize>();
+        }
+        best = best.min(thread_cpu_ns() - start);
+    }
+    println!(
+        "floor: split_ascii_whitespace {:6.1} ns/word ({count})",
+        best as f64 / words as f64
+    );
+    for name in ["none", "13a", "intl", "char", "zh", "cjk-char"] {
+        let tok = Tokenizer::from_name(name).unwrap();
+        for lowercase in [false, true] {
+            let mut best = u64::MAX;
+            for _ in 0..7 {
+                let start = thread_cpu_ns();
+                for line in &lines {
+                    tok.tokenize(line, lowercase, &mut buf, &mut spans).unwrap();
+                }
+                best = best.min(thread_cpu_ns() - start);
+            }
+            println!(
+                "{name:9} lowercase={lowercase:5} {:6.1} ns/word (CPU)",
+                best as f64 / words as f64
+            );
+        }
+    }
+}
+
+/// CPU time of this thread in ns (Linux scheduler statistics: unaffected by other processes' load).
+fn thread_cpu_ns() -> u64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("Linux schedstat");
+    stat.split_whitespace().next().unwrap().parse().unwrap()
+}

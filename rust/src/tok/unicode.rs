@@ -152,49 +152,51 @@ fn push_lower(c: u32, out: &mut String) {
     }
 }
 
-/// Python `s.lower()` written to `out` (cleared first), or `false` (and `out` untouched) when `s` has no
-/// character that lowercasing changes, so the caller can go on with `s` itself.
+/// Python `s.lower()` written to `out` (cleared first). Returns `false` (and leaves `out` alone) when
+/// lowercasing changes nothing, so the caller can go on with `s` itself.
 pub fn py_lower_into(s: &str, out: &mut String) -> bool {
     let b = s.as_bytes();
-    // find the first character lowercasing changes
-    let mut i = 0;
-    let first = loop {
-        if i >= b.len() {
-            return false;
-        }
-        let x = b[i];
-        if x < 0x80 {
-            if x.is_ascii_uppercase() {
-                break i;
+    // Is there a non-ASCII character that lowercasing changes? If not, only ASCII letters change,
+    // and copying then lowercasing ASCII in place (vectorized) is exact.
+    let mut first_special = None;
+    if !s.is_ascii() {
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] < 0x80 {
+                i += 1;
+                continue;
             }
-            i += 1;
-        } else {
             let (c, len) = decode(b, i);
             if props(c) & LOWER != 0 {
-                break i;
+                first_special = Some(i);
+                break;
             }
             i += len;
         }
+    }
+    let Some(first) = first_special else {
+        if !b.iter().any(u8::is_ascii_uppercase) {
+            return false;
+        }
+        out.clear();
+        out.push_str(s);
+        out.make_ascii_lowercase();
+        return true;
     };
     out.clear();
     out.reserve(s.len() + s.len() / 2);
     out.push_str(&s[..first]);
-    let mut run = first; // start of the not yet copied run of unchanged bytes
+    out.make_ascii_lowercase();
+    let mut run = first; // start of the not yet copied run of bytes that only need ASCII lowercasing
     let mut i = first;
     while i < b.len() {
-        let x = b[i];
-        if x < 0x80 {
-            if x.is_ascii_uppercase() {
-                out.push_str(&s[run..i]);
-                out.push((x | 0x20) as char);
-                run = i + 1;
-            }
+        if b[i] < 0x80 {
             i += 1;
             continue;
         }
         let (c, len) = decode(b, i);
         if props(c) & LOWER != 0 {
-            out.push_str(&s[run..i]);
+            push_ascii_lower(&s[run..i], out);
             if c == CAPITAL_SIGMA as u32 {
                 out.push(if final_sigma(s, i) {
                     '\u{3c2}'
@@ -208,8 +210,18 @@ pub fn py_lower_into(s: &str, out: &mut String) -> bool {
         }
         i += len;
     }
-    out.push_str(&s[run..]);
+    push_ascii_lower(&s[run..], out);
     true
+}
+
+/// Appends `s` with its ASCII letters lowercased.
+fn push_ascii_lower(s: &str, out: &mut String) {
+    let from = out.len();
+    out.push_str(s);
+    // only the appended part; the earlier part may hold lowercase results that must not change
+    // (they are already lowercase, so lowercasing all of `out` would be exact too, but slower)
+    let (_, tail) = out.split_at_mut(from);
+    tail.make_ascii_lowercase();
 }
 
 #[cfg(test)]
