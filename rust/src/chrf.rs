@@ -80,13 +80,17 @@ const EMPTY: Slot = Slot {
 struct Table {
     slots: Vec<Slot>,
     mask: usize,
+    shift: u32,
     filled: Vec<usize>,
     touched: Vec<usize>,
 }
 
 fn slot_hash(key: u128) -> u64 {
-    let x = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-    x.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (x >> 31)
+    // multiply-fold of both halves; the caller takes the high bits (the well-mixed ones)
+    let lo = (key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let hi = ((key >> 64) as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    let x = lo ^ hi.rotate_left(31);
+    (x ^ (x >> 29)).wrapping_mul(0x1656_67b1_9e37_79f9)
 }
 
 impl Table {
@@ -94,6 +98,7 @@ impl Table {
         Table {
             slots: vec![EMPTY; 64],
             mask: 63,
+            shift: 58,
             filled: Vec::new(),
             touched: Vec::new(),
         }
@@ -110,11 +115,12 @@ impl Table {
         if want > self.slots.len() {
             self.slots = vec![EMPTY; want];
             self.mask = want - 1;
+            self.shift = 64 - want.trailing_zeros();
         }
     }
 
     fn find(&self, key: u128) -> (usize, bool) {
-        let mut i = (slot_hash(key) as usize) & self.mask;
+        let mut i = (slot_hash(key) >> self.shift) as usize;
         loop {
             let s = &self.slots[i];
             if !s.used {
