@@ -327,6 +327,21 @@ def test_other_settings_and_variable_references(local_ray, tmp_path):
 
 @needs_ray
 @requires_wmt
+def test_chrf_and_ter_equal_local(local_ray, shard_dir, ende):
+    """The same machinery for the other additive metrics: chrF++ (24 statistics) and TER (2)."""
+    hyps, ra, rb = ende
+    for metric in (bleuscope.CHRF(word_order=2), bleuscope.TER()):
+        local = metric.corpus_score(hyps, [ra, rb])
+        got = bray.corpus_score(str(shard_dir / "*.parquet"), metric, ref_field=["ref", "ref_b"])
+        assert got.score == local.score and got.signature == local.signature
+    ter = bleuscope.TER()
+    ds = ray.data.read_parquet(str(shard_dir), include_paths=True)
+    rows = bray.sentence_scores(ds, ter, ref_field=["ref", "ref_b"]).to_pandas().sort_values("id")
+    assert np.array_equal(rows["TER"].to_numpy(), np.asarray(ter.sentence_scores(hyps, [ra, rb]).scores))
+
+
+@needs_ray
+@requires_wmt
 def test_sentence_scores_written_back(local_ray, shard_dir, ende):
     hyps, ra, rb = ende
     bleu = BLEU(effective_order=True)

@@ -35,6 +35,7 @@ from .shards import (
     CorpusTotals,
     ShardChunk,
     ShardError,
+    _row_refs,
     check_arrow_fields,
     check_chunk,
     chunk_statistics,
@@ -44,7 +45,6 @@ from .shards import (
     merge_refs,
     ref_field_list,
     shard_totals,
-    _row_refs,
 )
 
 #: rows per batch handed to the statistics function of a Dataset
@@ -139,15 +139,7 @@ def batch_state(batch, *, metric, hyp_field: str, ref_fields: list[str], path_fi
 
 def score_rows(metric, stats: np.ndarray) -> np.ndarray:
     """float64 score of every statistics row (sentence scores), through the metric's ``score_rows``."""
-    rows = getattr(metric, "score_rows", None)
-    if rows is not None:
-        return np.asarray(rows(stats), dtype=np.float64)
-    config = getattr(metric, "config", None)  # BLEU objects from before score_rows existed
-    if config is None:
-        raise TypeError(f"{type(metric).__name__} has no score_rows(); it is not an additive bleuscope metric")
-    from ..scoring import compute_scores
-
-    return np.asarray(compute_scores(np.asarray(stats, dtype=np.int64), config).score, dtype=np.float64)
+    return np.asarray(metric.score_rows(np.asarray(stats, dtype=np.int64)), dtype=np.float64)
 
 
 def batch_sentence_scores(batch, *, metric, hyp_field: str, ref_fields: list[str], path_field: str | None,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -383,7 +383,7 @@ def _width_of(metric) -> int:
 
 def default_metric(metric):
     if metric is None:
-        from ..bleu import BLEU
+        from ..metrics.bleu.scorer import BLEU
 
         return BLEU()
     if not callable(getattr(metric, "segment_statistics", None)) or not callable(
