@@ -91,6 +91,13 @@ fn tokenize_count(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Where the Unicode tables come from: the native tokenizers are exact only for this Unicode
+    // database (`unicodedata.unidata_version`) and this `regex` module version.
+    let d = pyo3::types::PyDict::new(m.py());
+    d.set_item("python", super::tables::PYTHON_VERSION)?;
+    d.set_item("unidata_version", super::tables::UNIDATA_VERSION)?;
+    d.set_item("regex_version", super::tables::REGEX_VERSION)?;
+    m.add("TOKENIZER_TABLES", d)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_count, m)?)?;
     Ok(())
