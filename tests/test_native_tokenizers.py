@@ -3,7 +3,7 @@
 The reference for a line is what the metric does with it: ``tok(line.lower() if lowercase else line)``
 on the right-stripped line, split on whitespace. Checked on every code point (alone, and in contexts of
 letters, digits, punctuation, whitespace, 'Σ'), on the real WMT data, and on arbitrary Unicode
-(hypothesis). The Rust side may hand a line back to Python (``None``) only for lines over 2 GiB, so no
+(hypothesis). The Rust side may hand a line back to Python (``None``) only for lines over 1 GiB, so no
 ``None`` may appear here.
 """
 

@@ -36,13 +36,15 @@ pub enum Tokenizer {
 }
 
 /// This line needs the Python tokenizer. The Rust tokenizers are exact for every character; the only
-/// lines they refuse are those whose tokens would not fit the `u32` spans (over 2 GiB).
+/// lines they refuse are those longer than [`MAX_LINE_BYTES`].
 #[derive(Debug, PartialEq, Eq)]
 pub struct Fallback;
 
-/// Longest line (in bytes) the Rust tokenizers take: lowercasing grows text by at most half (two-byte
-/// characters with three-byte lowercase), and tokens never hold more than the lowercased text.
-pub const MAX_LINE_BYTES: usize = (u32::MAX / 2) as usize;
+/// Longest line (in bytes) the Rust tokenizers take (1 GiB). Positions are `u32`: lowercasing grows a
+/// text by at most half (two-byte characters with three-byte lowercase), and spacing out `zh`/`cjk-char`
+/// characters (three bytes or more each) by at most two thirds, so every intermediate text stays
+/// below 4 GiB; the tokens in `buf` never hold more than the lowercased line.
+pub const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
 
 /// Where tokens go: the text of each appended to `buf`, its byte range in `buf` to `spans`.
 pub(crate) struct Out<'a> {
