@@ -180,3 +180,125 @@ fn thread_cpu_ns() -> u64 {
     let stat = std::fs::read_to_string("/proc/thread-self/schedstat").expect("Linux schedstat");
     stat.split_whitespace().next().unwrap().parse().unwrap()
 }
+
+/// Deterministic random text from pieces the rules act on, everything else drawn from all of Unicode.
+fn random_lines(count: usize) -> Vec<String> {
+    const PIECES: &[&str] = &[
+        ".",
+        ",",
+        "-",
+        "'",
+        "(",
+        ")",
+        "&",
+        ";",
+        "<",
+        ">",
+        "0",
+        "7",
+        "a",
+        "Z",
+        " ",
+        "\t",
+        "\n",
+        "\u{3000}",
+        "\u{a0}",
+        "\u{85}",
+        "\u{2028}",
+        "<skipped>",
+        "&amp;",
+        "&quot;",
+        "-\n",
+        "Σ",
+        "İ",
+        "ς",
+        "\u{301}",
+        "\u{3099}",
+        "中",
+        "か",
+        "한",
+        "\u{2001}",
+        "\u{2a6d}",
+        "\u{ff0c}",
+        "€",
+        "«",
+        "¿",
+        "٣",
+        "\u{20000}",
+        "\u{1f600}",
+        "\u{ad}",
+        "\u{200b}",
+        "\u{212a}",
+        "ẞ",
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|_| {
+            let len = (next() % 24) as usize;
+            let mut line = String::new();
+            for _ in 0..len {
+                let r = next();
+                if r % 3 == 0 {
+                    let c = (r >> 8) as u32 % 0x110000;
+                    line.push(char::from_u32(c).unwrap_or('\u{fffd}'));
+                } else {
+                    line.push_str(PIECES[(r >> 8) as usize % PIECES.len()]);
+                }
+            }
+            line
+        })
+        .collect()
+}
+
+#[test]
+fn tokens_are_the_text_without_whitespace() {
+    // the rules only insert spaces (13a's line-level steps aside), so the tokens put together are the
+    // (lowercased) text with its whitespace removed; and nothing panics on any input
+    let mut buf = String::new();
+    let mut spans = Vec::new();
+    for line in random_lines(20_000) {
+        for lowercase in [false, true] {
+            let text = if lowercase {
+                line.to_lowercase()
+            } else {
+                line.clone()
+            };
+            for name in ["none", "13a", "intl", "char", "zh", "cjk-char"] {
+                let tok = Tokenizer::from_name(name).unwrap();
+                tok.tokenize(&line, lowercase, &mut buf, &mut spans)
+                    .unwrap();
+                assert!(
+                    spans.iter().all(|&(s, e)| s < e),
+                    "{name}: empty token in {line:?}"
+                );
+                assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0));
+                let joined: String = spans
+                    .iter()
+                    .map(|&(s, e)| &buf[s as usize..e as usize])
+                    .collect();
+                assert!(
+                    !joined.chars().any(is_py_space),
+                    "{name}: whitespace in a token"
+                );
+                let steps_13a =
+                    matches!(name, "13a" | "cjk-char") && text.contains(['<', '&', '\n']);
+                // Rust's to_lowercase differs from Python's for some characters: compare only the
+                // cases it cannot affect (no lowercasing, or ASCII text)
+                if !steps_13a && (!lowercase || line.is_ascii()) {
+                    let expected: String = text.split(is_py_space).collect();
+                    assert_eq!(joined, expected, "{name} lowercase={lowercase} {line:?}");
+                }
+            }
+        }
+    }
+}
+
+fn is_py_space(c: char) -> bool {
+    super::unicode::props(c as u32) & super::tables::WS != 0
+}
