@@ -252,3 +252,17 @@ def test_a_panic_becomes_a_runtime_error():
         _core._panic_for_tests()
     # the module still works afterwards
     assert _core.count_text(["a b"], [["a b"]], "13a", False, 2).tolist() == [[2, 2, 2, 1, 2, 1]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=1e-300, max_value=1e300), min_size=64, max_size=300),
+       st.lists(st.floats(min_value=-800.0, max_value=700.0), min_size=64, max_size=300))
+def test_libm_log_and_exp_are_bit_identical_to_math(positives, exponents):
+    import math
+
+    pos, ex = np.array(positives), np.array(exponents)
+    assert backend.libm_map(math.log, pos).tolist() == [math.log(x) for x in positives]
+    assert backend.libm_map(math.exp, ex).tolist() == [math.exp(x) for x in exponents]
+    # where math raises, the native map declines and the Python loop raises the same error
+    assert backend.libm_map(math.log, np.concatenate([pos, [-1.0]])) is None
+    assert backend.libm_map(math.exp, np.concatenate([ex, [1000.0]])) is None

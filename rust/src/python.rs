@@ -393,6 +393,38 @@ fn count_ids<'py>(
     PyArray1::from_vec(py, out).reshape([n_seg, width])
 }
 
+// The C library's functions, which Python's `math.log`/`math.exp` call: scores computed with them are
+// bit-identical to the Python ones (Rust's own `ln`/`exp` may be lowered differently).
+extern "C" {
+    fn log(x: f64) -> f64;
+    fn exp(x: f64) -> f64;
+}
+
+/// ``func`` ("log" or "exp") of the C library applied to every value of a float64 array, without the GIL.
+#[pyfunction]
+fn libm_map<'py>(
+    py: Python<'py>,
+    func: &str,
+    values: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let f: fn(f64) -> f64 = match func {
+        // SAFETY: plain C math functions of one double, no preconditions
+        "log" => |x| unsafe { log(x) },
+        "exp" => |x| unsafe { exp(x) },
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "libm_map: unknown function {func:?}"
+            )))
+        }
+    };
+    let input: Vec<f64> = match values.as_slice() {
+        Ok(v) => v.to_vec(),
+        Err(_) => values.as_array().iter().copied().collect(),
+    };
+    let out = run_detached(py, move || input.into_iter().map(f).collect::<Vec<f64>>())?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
 /// Panics inside the core, for the test that a panic reaches Python as a RuntimeError.
 #[pyfunction]
 fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
@@ -404,6 +436,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(count_text, m)?)?;
     m.add_function(wrap_pyfunction!(count_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(libm_map, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     crate::tok::py::register(m)?;
     Ok(())

@@ -217,6 +217,25 @@ def count_ids(
     return segment_statistics(hyp, refs, present, order, high + 1)
 
 
+def libm_map(func, values: np.ndarray) -> np.ndarray | None:
+    """``func`` (``math.log`` or ``math.exp``) of every value of a flat float64 array, computed by the
+    compiled core with the same C library functions that :mod:`math` calls (so bit-identical), or None
+    when the core is not built, the array is small, or some value is one where :mod:`math` would raise
+    (the caller's Python loop then raises the same error)."""
+    import math
+
+    name = {math.log: "log", math.exp: "exp"}.get(func)
+    core = _native()
+    if name is None or core is None or len(values) < 64:
+        return None
+    import numpy as np
+
+    out = core.libm_map(name, values)
+    if not np.isfinite(out).all() and (np.isfinite(values) & ~np.isfinite(out)).any():
+        return None
+    return out
+
+
 def _presence(ref_streams, n_seg: int):
     import numpy as np
 
@@ -234,6 +253,7 @@ __all__ = [
     "check_threads",
     "count_ids",
     "count_text",
+    "libm_map",
     "native_available",
     "native_supports",
     "resolve_engine",

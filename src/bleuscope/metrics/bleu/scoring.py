@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core import backend
 from ...core.stats import layout
 from .smoothing import CHEN_CHERRY_DEFAULTS, chen_cherry_precisions, is_chen_cherry, stats_order
 
@@ -57,6 +58,9 @@ class ScoreArrays:
 def map_float(func, values: np.ndarray) -> np.ndarray:
     """``func`` (a ``math`` function) applied to every value: numpy's SIMD versions differ in the last ulp."""
     flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    native = backend.libm_map(func, flat)  # the same C functions, called from the compiled core
+    if native is not None:
+        return native.reshape(values.shape)
     return np.fromiter(map(func, flat.tolist()), dtype=np.float64, count=flat.size).reshape(values.shape)
 
 
