@@ -266,3 +266,18 @@ def test_libm_log_and_exp_are_bit_identical_to_math(positives, exponents):
     # where math raises, the native map declines and the Python loop raises the same error
     assert backend.libm_map(math.log, np.concatenate([pos, [-1.0]])) is None
     assert backend.libm_map(math.exp, np.concatenate([ex, [1000.0]])) is None
+
+
+def test_tokenizers_with_other_unicode_tables_stay_in_python(monkeypatch):
+    tok = get_tokenizer("intl")
+    assert backend.native_tokenizer_name(tok) == "intl"
+    monkeypatch.setattr(backend, "_tables_checked", {})
+    monkeypatch.setattr(_core, "TOKENIZER_TABLES", {**_core.TOKENIZER_TABLES, "regex_version": "0"})
+    assert backend.native_tokenizer_name(tok) is None
+    assert backend.native_tokenizer_name(get_tokenizer("13a")) == "13a"
+    monkeypatch.setattr(backend, "_tables_checked", {})
+    monkeypatch.setattr(_core, "TOKENIZER_TABLES", {**_core.TOKENIZER_TABLES, "unidata_version": "0"})
+    assert backend.native_tokenizer_name(get_tokenizer("13a")) is None
+    # still counted natively, from the Python tokenizer's ids, with the same rows
+    rows = _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "native")
+    assert rows.tolist() == _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "numpy").tolist()

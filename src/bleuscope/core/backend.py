@@ -57,10 +57,35 @@ _NATIVE_TOKENIZERS = {
 }
 
 
+#: compiled tokenizers whose character classes come from the ``regex`` module's tables (the others use
+#: only Python's own Unicode data, through ``str.lower``/``str.split``/``str.isspace``)
+_REGEX_TABLE_TOKENIZERS = frozenset({"intl", "cjk-char"})
+_tables_checked: dict[str, bool] = {}
+
+
+def _tables_match(name: str) -> bool:
+    """Whether the compiled tokenizer ``name`` was generated from this interpreter's Unicode data (and, for
+    intl/cjk-char, this ``regex`` version): otherwise some characters could be classified differently,
+    and the Python tokenizer is used instead."""
+    if name not in _tables_checked:
+        import unicodedata
+
+        tables = getattr(_native(), "TOKENIZER_TABLES", {})
+        ok = tables.get("unidata_version") == unicodedata.unidata_version
+        if ok and name in _REGEX_TABLE_TOKENIZERS:
+            import regex
+
+            ok = tables.get("regex_version") == regex.__version__
+        _tables_checked[name] = ok
+    return _tables_checked[name]
+
+
 def native_tokenizer_name(tokenizer) -> str | None:
-    """The compiled core's name for ``tokenizer`` if it implements exactly this class, else None."""
+    """The compiled core's name for ``tokenizer`` if it implements exactly this class with the Unicode
+    tables of this installation, else None."""
     cls = type(tokenizer)
-    return _NATIVE_TOKENIZERS.get(f"{cls.__module__}:{cls.__qualname__}")
+    name = _NATIVE_TOKENIZERS.get(f"{cls.__module__}:{cls.__qualname__}")
+    return name if name is not None and _tables_match(name) else None
 
 
 def native_supports(job: str) -> bool:
