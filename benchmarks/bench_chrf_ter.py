@@ -142,9 +142,9 @@ def run(quick: bool = False) -> list[dict]:
 
 def main() -> None:
     sys.path.insert(0, str(HERE))
-    from bench import format_table, machine
-
     import argparse
+
+    from bench import format_table, machine
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="20,000 lines instead of 100,000")

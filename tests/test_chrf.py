@@ -281,3 +281,51 @@ def test_property_native_rows_equal_python_rows(segments, options):
 def test_native_falls_back_on_lone_surrogates():
     hyp = "a\ud800b"
     assert CHRF().sentence_score(hyp, ["ab"]).score == sacrebleu.CHRF().sentence_score(hyp, ["ab"]).score
+
+
+def _wmt_systems(testset: str, pair: str, n_lines: int, n_systems: int):
+    base = pair_dir(testset, pair)
+    systems = sorted((base / "sys").glob("*.txt"))[:n_systems]
+    refs = [read_lines(p)[:n_lines] for p in sorted(base.glob("ref.*.txt"))]
+    return [(p.stem, read_lines(p)[:n_lines]) for p in systems], refs
+
+
+def check_significance_parity(metric_factory, systems, refs) -> None:
+    """Paired bootstrap, paired AR (with CIs) and the single-system CI equal sacreBLEU's for the same seed."""
+    from sacrebleu.significance import PairedTest
+
+    from bleuscope.analysis.significance import confidence_interval, paired_ar, paired_bootstrap
+
+    name = metric_factory().name if hasattr(metric_factory(), "name") else None
+    for test, n_samples in (("bs", 1000), ("ar", 500)):
+        theirs_metric = metric_factory(sacrebleu)
+        _, table = PairedTest(systems, {"m": theirs_metric}, refs, test_type=test, n_samples=n_samples,
+                              n_ar_confidence=300 if test == "ar" else -1)()
+        results = next(v for k, v in table.items() if k != "System")
+        if test == "bs":
+            ours = paired_bootstrap(systems, refs, metric=metric_factory(), n_samples=n_samples, strict=True)
+        else:
+            ours = paired_ar(systems, refs, metric=metric_factory(), n_samples=n_samples, confidence_n=300,
+                             strict=True)
+        for row, want in zip(ours.systems, results):
+            assert row.score == want.score, (test, row.system)
+            assert row.p_value == want.p_value, (test, row.system)
+            if want.mean is not None:
+                assert (row.mean, row.ci) == (float(want.mean), float(want.ci)), (test, row.system)
+    # single system: sacreBLEU corpus_score(n_bootstrap=...)
+    hyps = systems[1][1]
+    want = metric_factory(sacrebleu).corpus_score(hyps, refs, n_bootstrap=500)
+    got = confidence_interval(hyps, refs, metric=metric_factory(), n_samples=500)
+    assert (got.score, got.mean, got.ci) == (want.score, float(want._mean), float(want._ci))
+    assert name is None or got.metric == name
+
+
+@requires_wmt
+@pytest.mark.parametrize("options", [{}, {"word_order": 2}], ids=["chrF", "chrF++"])
+def test_significance_equals_sacrebleu(options):
+    systems, refs = _wmt_systems("generaltest2022", "de-en", 300, 3)
+
+    def factory(module=None):
+        return (module.CHRF if module else CHRF)(**options)
+
+    check_significance_parity(factory, systems, refs)

@@ -251,3 +251,16 @@ def test_property_native_edits_equal_python_edits(segments, options):
     hyps = [s[0] for s in segments]
     refs = [[s[1] for s in segments], [s[2] if s[2] is not None else s[1] for s in segments]]
     _native_vs_python(options, hyps, refs)
+
+
+@requires_wmt
+@pytest.mark.parametrize("n_refs", [1, 2])
+def test_significance_equals_sacrebleu(n_refs):
+    from .test_chrf import _wmt_systems, check_significance_parity
+
+    systems, refs = _wmt_systems("generaltest2022", "cs-en", 120, 3)
+
+    def factory(module=None):
+        return (module.TER if module else TER)()
+
+    check_significance_parity(factory, systems, refs[:n_refs])

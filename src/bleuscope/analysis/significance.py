@@ -131,6 +131,18 @@ class MetricStatistic:
         """The metric's scores of float32 resample sums (sacreBLEU's arithmetic where it has one)."""
         return np.asarray(self.metric.score_rows(np.atleast_2d(sums), float32=True), dtype=np.float64)
 
+    def float32_statistics(self, stats: np.ndarray) -> np.ndarray | None:
+        """sacreBLEU's float32 per-segment rows when they are not the int64 rows cast (TER's mean reference
+        length), else None."""
+        convert = getattr(self.metric, "float32_statistics", None)
+        return None if convert is None else convert(stats)
+
+    @property
+    def bootstrap_scores_float32(self) -> bool:
+        """sacreBLEU's resampled scores of this metric are numpy.float32 (chrF, TER), so its means, CI
+        half-widths and paired differences run in float32."""
+        return bool(getattr(self.metric, "bootstrap_scores_float32", False))
+
 
 @dataclass(frozen=True)
 class FunctionStatistic:
@@ -605,13 +617,26 @@ def _score_bootstrap_block(
     float32 = precision == "sacrebleu" and hasattr(statistic, "score_float32")
     for k, x in enumerate(stats):
         rows = sums[:, k, :]
+        x32 = _float32_rows(statistic, x) if float32 else None
         if not float32:
             out[k] = statistic.score(rows)
-        elif rows.max(initial=0) <= _FLOAT32_EXACT and x.max(initial=0) <= _FLOAT32_EXACT:
+        elif x32 is None and rows.max(initial=0) <= _FLOAT32_EXACT and x.max(initial=0) <= _FLOAT32_EXACT:
             out[k] = statistic.score_float32(rows.astype(np.float32))  # float32 accumulation was exact
         else:
-            out[k] = statistic.score_float32(_float32_sums(idx, x.astype(np.float32)))
+            out[k] = statistic.score_float32(_float32_sums(idx, x.astype(np.float32) if x32 is None else x32))
     return out
+
+
+def _float32_rows(statistic, stats: np.ndarray) -> np.ndarray | None:
+    """The metric's own float32 per-segment rows (e.g. TER's mean reference lengths), or None when
+    sacreBLEU's float32 rows are the integer rows cast."""
+    convert = getattr(statistic, "float32_statistics", None)
+    return None if convert is None else convert(stats)
+
+
+def _scores_float32(statistic, precision: str) -> bool:
+    """Are sacreBLEU's resampled scores numpy.float32 for this metric (chrF, TER; not BLEU)?"""
+    return precision == "sacrebleu" and bool(getattr(statistic, "bootstrap_scores_float32", False))
 
 
 def _bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: str) -> np.ndarray:
@@ -625,13 +650,17 @@ def _bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: st
     return np.concatenate(parts, axis=1)
 
 
-def _interval(scores: np.ndarray, mean_rule: str) -> tuple[float, float, float, float]:
-    """(mean, half-width, lower, upper) by sacreBLEU's rule; ``mean_rule`` picks its two mean functions."""
-    s = np.sort(scores)
+def _interval(scores: np.ndarray, mean_rule: str, float32: bool = False) -> tuple[float, float, float, float]:
+    """(mean, half-width, lower, upper) by sacreBLEU's rule; ``mean_rule`` picks its two mean functions.
+    ``float32``: the scores are numpy.float32 values in sacreBLEU (chrF, TER), and so are its mean and
+    half-width (``statistics.mean`` of float32 values returns a float32)."""
+    s = np.sort(scores.astype(np.float32) if float32 else scores)
     n = len(s)
     lo = n // 40
     lower, upper = s[lo], s[n - lo - 1]
     mean = statistics.mean(s.tolist()) if mean_rule == "statistics" else s.mean()
+    if float32 and mean_rule == "statistics":
+        mean = np.float32(mean)
     return float(mean), float(0.5 * (upper - lower)), float(lower), float(upper)
 
 
@@ -698,7 +727,7 @@ def confidence_interval(
     x = inputs.stats[0]
     score = float(inputs.statistic.score(x.sum(axis=0)[None, :])[0])
     scores = _bootstrap_scores(inputs.stats, inputs.statistic, n_samples, seed, precision)[0]
-    mean, ci, lower, upper = _interval(scores, "statistics")
+    mean, ci, lower, upper = _interval(scores, "statistics", _scores_float32(inputs.statistic, precision))
     sig = signature_with_test(inputs.sig_fields, {"bs": str(n_samples), "seed": str(seed)})
     return ConfidenceInterval(name, score, mean, ci, lower, upper, n_samples, seed, inputs.statistic.name, sig)
 
@@ -726,11 +755,16 @@ def _paired(
     rows = []
     if test == "bs":
         scores = _bootstrap_scores(stats, statistic, n_samples, seed, precision)
-        cis = [_interval(s, "numpy") for s in scores]
+        f32 = _scores_float32(statistic, precision)
+        cis = [_interval(s, "numpy", f32) for s in scores]
         rows.append(SystemComparison(inputs.names[0], base, 0.0, None, *cis[0], True, 0, n_samples, seed))
         for k in range(1, len(stats)):
-            diffs = np.abs(scores[k] - scores[0])
-            p, ties = _p_value(diffs - diffs.mean(), abs(base - float(actual[k])), strict)
+            if f32:  # sacreBLEU's float32 score arrays: differences, their mean and the comparison in float32
+                diffs = np.abs(scores[k].astype(np.float32) - scores[0].astype(np.float32))
+                p, ties = _p_value(diffs - diffs.mean(), np.float32(abs(base - float(actual[k]))), strict)
+            else:
+                diffs = np.abs(scores[k] - scores[0])
+                p, ties = _p_value(diffs - diffs.mean(), abs(base - float(actual[k])), strict)
             rows.append(
                 SystemComparison(
                     inputs.names[k], float(actual[k]), float(actual[k]) - base, p, *cis[k], False, ties, n_samples, seed
@@ -740,7 +774,11 @@ def _paired(
     else:
         base_ci = (None,) * 4
         if confidence_n is not None:
-            base_ci = _interval(_bootstrap_scores(stats[:1], statistic, confidence_n, seed, precision)[0], "numpy")
+            base_ci = _interval(
+                _bootstrap_scores(stats[:1], statistic, confidence_n, seed, precision)[0],
+                "numpy",
+                _scores_float32(statistic, precision),
+            )
         rows.append(SystemComparison(inputs.names[0], base, 0.0, None, *base_ci, True, 0, n_samples, seed))
         # sacreBLEU re-seeds per system, so every system sees the same masks: draw them once
         rng = np.random.default_rng(seed)
@@ -756,7 +794,11 @@ def _paired(
             ci_scores = np.concatenate(parts, axis=1)
         for k in others:
             p, ties = _p_value(diffs[(0, k)], abs(base - float(actual[k])), strict)
-            ci = (None,) * 4 if ci_scores is None else _interval(ci_scores[k - 1], "numpy")
+            ci = (
+                (None,) * 4
+                if ci_scores is None
+                else _interval(ci_scores[k - 1], "numpy", _scores_float32(statistic, precision))
+            )
             rows.append(
                 SystemComparison(
                     inputs.names[k], float(actual[k]), float(actual[k]) - base, p, *ci, False, ties, n_samples, seed

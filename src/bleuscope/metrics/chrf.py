@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..signature import format_signature, nrefs_field, version_field
-from ..validation import check_bool, check_reference_presence, check_references, check_text_list
+from ..core import pool
+from ..core.signature import format_signature, nrefs_field, version_field
+from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._chrf_arith import Mixed, binary, select
 from ._chrf_count import match_row, ngram_counters
 from .base import SegmentStatistics
@@ -82,6 +83,23 @@ class CHRFScores:
 
     def tolist(self) -> list[float]:
         return self.scores.tolist()
+
+
+class ChunkCounter:
+    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive), with
+    the ``new_encoder()`` / ``count()`` shape the significance module also uses for BLEU's counter."""
+
+    def __init__(self, metric) -> None:
+        self.metric = metric
+
+    def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
+        return self.metric.count_checked(hyps, ref_streams)
+
+    def new_encoder(self) -> None:
+        return None  # chrF and TER keep no vocabulary between chunks
+
+    def count(self, hyps: list, ref_streams: list, encoder=None) -> np.ndarray:
+        return self(hyps, ref_streams)
 
 
 def _check_order(value, name: str) -> int:
@@ -243,20 +261,42 @@ class CHRF:
         best = np.argmax(f, axis=1)
         return candidates[np.arange(n_seg), best]
 
-    def segment_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> SegmentStatistics:
-        """Per-segment statistics rows (int64 [S, 3 * (char_order + word_order)])."""
+    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
+        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
         hyps = check_text_list(hypotheses, "hypotheses")
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams = check_references(references, len(hyps))
-        present = check_reference_presence(streams)
+        return hyps, streams, check_reference_presence(streams)
+
+    def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """Statistics rows of already validated input, counted in chunks of bounded memory."""
+        if present is None:
+            present = check_reference_presence(streams)
         parts = []
         for a in range(0, len(hyps), CHUNK_SEGMENTS):
             b = min(len(hyps), a + CHUNK_SEGMENTS)
             cand = self._candidates(hyps[a:b], [s[a:b] for s in streams], present[a:b])
             parts.append(self.best_rows(cand, present[a:b]))
-        stats = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        return SegmentStatistics(stats=np.ascontiguousarray(stats), nrefs=present.sum(axis=1).astype(np.int64))
+        if not parts:
+            return np.zeros((0, self.stats_width), dtype=np.int64)
+        return np.ascontiguousarray(np.concatenate(parts) if len(parts) > 1 else parts[0])
+
+    def chunk_counter(self) -> ChunkCounter:
+        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
+        return ChunkCounter(self)
+
+    def segment_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> SegmentStatistics:
+        """Per-segment statistics rows (int64 [S, 3 * (char_order + word_order)]); ``n_jobs`` > 1 (or -1:
+        every CPU) counts chunks in worker processes (identical rows)."""
+        hyps, streams, present = self.check_inputs(hypotheses, references)
+        if n_jobs is not None:
+            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
+        else:
+            stats = self.count_checked(hyps, streams, present)
+        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def _candidates(self, hyps, streams, present) -> np.ndarray:
         from ._chrf_native import native_candidate_rows
@@ -278,15 +318,19 @@ class CHRF:
         sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
         return CHRFScore(score, self.char_order, self.word_order, self.beta, sig, self.name)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> CHRFScore:
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> CHRFScore:
         """Corpus chrF: the statistics of every segment summed, then one F-score."""
-        seg = self.segment_statistics(hypotheses, references)
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
 
-    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> CHRFScores:
+    def sentence_scores(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> CHRFScores:
         """One sentence chrF per segment (same values as ``sentence_score`` in a loop), vectorized."""
-        seg = self.segment_statistics(hypotheses, references)
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return CHRFScores(self.score_rows(seg.stats), seg.stats, self.char_order, self.word_order, self.beta,
                           self.signature(self._last_nrefs), self.name)

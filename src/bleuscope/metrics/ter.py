@@ -22,11 +22,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..signature import format_signature, nrefs_field, version_field
-from ..validation import check_bool, check_reference_presence, check_references, check_text_list
+from ..core import pool
+from ..core.signature import format_signature, nrefs_field, version_field
+from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._ter_edits import ter_edits
 from ._ter_tokenize import TercomNormalizer
 from .base import SegmentStatistics
+from .chrf import ChunkCounter
 
 #: the mean reference length is stored times this (lcm(1..16)): exact for up to 16 references per segment
 REF_LENGTH_SCALE = 720720
@@ -170,25 +172,49 @@ class TER:
                     out[i, k, 1] = len(ref)
         return out
 
-    def segment_statistics(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> SegmentStatistics:
-        """Per-segment statistics rows (int64 [S, 2]: edits, mean reference length * 720720)."""
+    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
+        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
         hyps = check_text_list(hypotheses, "hypotheses")
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams = check_references(references, len(hyps))
         present = check_reference_presence(streams)
-        nrefs = present.sum(axis=1).astype(np.int64)
+        nrefs = present.sum(axis=1)
         if nrefs.max() > MAX_REFERENCES and np.any(REF_LENGTH_SCALE % nrefs):
             bad = int(np.flatnonzero(REF_LENGTH_SCALE % nrefs)[0])
             raise ValueError(
                 f"segment {bad} has {int(nrefs[bad])} references; TER's exact statistics support up to "
                 f"{MAX_REFERENCES} references per segment (or any count dividing {REF_LENGTH_SCALE})"
             )
+        return hyps, streams, present
+
+    def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """Statistics rows ``[edits, mean reference length * 720720]`` of already validated input."""
+        if present is None:
+            present = check_reference_presence(streams)
+        if not len(hyps):
+            return np.zeros((0, 2), dtype=np.int64)
+        nrefs = present.sum(axis=1).astype(np.int64)
         rows = self._rows(hyps, streams, present)
         best = np.where(present, rows[:, :, 0], np.iinfo(np.int64).max).min(axis=1)
         ref_total = rows[:, :, 1].sum(axis=1)
-        stats = np.stack([best, ref_total * (REF_LENGTH_SCALE // nrefs)], axis=1)
-        return SegmentStatistics(stats=np.ascontiguousarray(stats, dtype=np.int64), nrefs=nrefs)
+        return np.ascontiguousarray(np.stack([best, ref_total * (REF_LENGTH_SCALE // nrefs)], axis=1), dtype=np.int64)
+
+    def chunk_counter(self) -> ChunkCounter:
+        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
+        return ChunkCounter(self)
+
+    def segment_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> SegmentStatistics:
+        """Per-segment statistics rows (int64 [S, 2]: edits, mean reference length * 720720); ``n_jobs`` > 1
+        (or -1: every CPU) counts chunks in worker processes (identical rows)."""
+        hyps, streams, present = self.check_inputs(hypotheses, references)
+        if n_jobs is not None:
+            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
+        else:
+            stats = self.count_checked(hyps, streams, present)
+        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def _rows(self, hyps, streams, present) -> np.ndarray:
         from ._ter_native import native_edits_rows
@@ -237,15 +263,19 @@ class TER:
             return self._score(int(stats[:, 0].sum()), ref_length, nrefs)
         return self._score(int(stats[0]), int(stats[1]) / REF_LENGTH_SCALE, nrefs)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> TERScore:
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> TERScore:
         """Corpus TER: total edits over the total of the per-segment mean reference lengths."""
-        seg = self.segment_statistics(hypotheses, references)
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
 
-    def sentence_scores(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> TERScores:
+    def sentence_scores(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> TERScores:
         """One sentence TER per segment (same values as ``sentence_score`` in a loop)."""
-        seg = self.segment_statistics(hypotheses, references)
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         scores = _ter_values(seg.stats[:, 0].astype(np.float64), self.mean_ref_lengths(seg.stats))
         return TERScores(scores, seg.stats, self.signature(self._last_nrefs))
