@@ -329,3 +329,19 @@ def test_significance_equals_sacrebleu(options):
         return (module.CHRF if module else CHRF)(**options)
 
     check_significance_parity(factory, systems, refs)
+
+
+@requires_wmt
+def test_process_pool_and_accumulator_work_unchanged():
+    """n_jobs=2 gives the serial rows; the generic streaming Accumulator gives sacreBLEU's corpus score."""
+    from bleuscope.runtime.streaming import Accumulator
+
+    hyps, refs = _load("generaltest2022", "en-de", None, 1)
+    metric = CHRF(word_order=2)
+    serial = metric.segment_statistics(hyps[0], refs)
+    pooled = metric.segment_statistics(hyps[0], refs, n_jobs=2)
+    assert np.array_equal(serial.stats, pooled.stats)
+    acc = Accumulator(CHRF(word_order=2))
+    acc.update(hyps[0][:700], [r[:700] for r in refs])
+    acc.update(iter(hyps[0][700:]), [iter(r[700:]) for r in refs])
+    assert acc.compute().score == sacrebleu.CHRF(word_order=2).corpus_score(hyps[0], refs).score

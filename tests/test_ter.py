@@ -264,3 +264,21 @@ def test_significance_equals_sacrebleu(n_refs):
         return (module.TER if module else TER)()
 
     check_significance_parity(factory, systems, refs[:n_refs])
+
+
+@requires_wmt
+def test_accumulator_and_process_pool():
+    from bleuscope.runtime.streaming import Accumulator
+
+    hyps, refs = _load("generaltest2022", "en-ja", 300, 1)
+    acc = Accumulator(TER())
+    acc.update(hyps[0][:100], [r[:100] for r in refs])
+    acc.update(hyps[0][100:], [r[100:] for r in refs])
+    assert acc.compute().score == sacrebleu.TER().corpus_score(hyps[0], refs).score  # 1 reference: exact sums
+    metric = TER()
+    assert np.array_equal(
+        metric.segment_statistics(hyps[0], refs).stats,
+        __import__("bleuscope.core.pool", fromlist=["x"]).statistics_checked(
+            metric, hyps[0], refs, np.ones((300, 1), dtype=bool), 2, chunk_size=100
+        ),
+    )
