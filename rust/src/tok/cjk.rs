@@ -6,37 +6,50 @@ use super::tables::{CJK_CONT, CJK_START, ZH};
 use super::unicode::{decode, props, py_lstrip};
 use super::Out;
 
-/// `text` with " c " for every character of `zh`'s ranges (Python's `str.translate` with the spacing
-/// table), written to `spaced`; `false` when there is none (then `spaced` is not written).
-fn space_zh(text: &str, spaced: &mut String) -> bool {
+/// `text` with " unit " for every unit, written to `spaced`; `false` when there is none (then `spaced`
+/// is not written). `unit_end(bytes, i, c, len)` gives the end of the unit starting with character `c`
+/// at `i`, if one starts there; bytes below `lead_min` never start a unit.
+fn space_units(
+    text: &str,
+    spaced: &mut String,
+    lead_min: u8,
+    unit_end: impl Fn(&[u8], usize, u32, usize) -> Option<usize>,
+) -> bool {
     let b = text.as_bytes();
-    let mut run = 0;
-    let mut i = 0;
-    let mut any = false;
+    let (mut run, mut i, mut any) = (0, 0, false);
     while i < b.len() {
-        // every range starts at U+2001 or later: lead byte 0xE2 or above
-        if b[i] < 0xe2 {
+        if b[i] < lead_min {
             i += 1;
             continue;
         }
         let (c, len) = decode(b, i);
-        if props(c) & ZH != 0 {
-            if !any {
-                spaced.clear();
-                any = true;
-            }
-            spaced.push_str(&text[run..i]);
-            spaced.push(' ');
-            spaced.push_str(&text[i..i + len]);
-            spaced.push(' ');
-            run = i + len;
+        let Some(end) = unit_end(b, i, c, len) else {
+            i += len;
+            continue;
+        };
+        if !any {
+            spaced.clear();
+            any = true;
         }
-        i += len;
+        spaced.push_str(&text[run..i]);
+        spaced.push(' ');
+        spaced.push_str(&text[i..end]);
+        spaced.push(' ');
+        run = end;
+        i = end;
     }
     if any {
         spaced.push_str(&text[run..]);
     }
     any
+}
+
+/// `text` with " c " for every character of `zh`'s ranges (Python's `str.translate` with the spacing
+/// table); every range starts at U+2001 or later, so at a lead byte of 0xE2 or above.
+fn space_zh(text: &str, spaced: &mut String) -> bool {
+    space_units(text, spaced, 0xe2, |_, i, c, len| {
+        (props(c) & ZH != 0).then_some(i + len)
+    })
 }
 
 /// Tokens of a (lowercased, right-stripped) line under sacreBLEU's `zh`: stripped, Chinese characters
@@ -48,45 +61,22 @@ pub fn tokenize_zh(text: &str, spaced: &mut String, sim: &mut Sim, out: &mut Out
 }
 
 /// `text` with " unit " for every CJK unit (a CJK character and the attached characters after it), as
-/// the Python pattern's `sub` does, written to `spaced`; `false` when there is none.
+/// the Python pattern's `sub` does (no attached character is ASCII).
 fn space_cjk(text: &str, spaced: &mut String) -> bool {
-    let b = text.as_bytes();
-    let mut run = 0;
-    let mut i = 0;
-    let mut any = false;
-    while i < b.len() {
-        if b[i] < 0x80 {
-            i += 1;
-            continue;
-        }
-        let (c, len) = decode(b, i);
+    space_units(text, spaced, 0x80, |b, i, c, len| {
         if props(c) & CJK_START == 0 {
-            i += len;
-            continue;
+            return None;
         }
-        if !any {
-            spaced.clear();
-            any = true;
-        }
-        spaced.push_str(&text[run..i]);
-        let unit_start = i;
-        i += len;
-        while i < b.len() && b[i] >= 0x80 {
-            let (c, len) = decode(b, i);
+        let mut end = i + len;
+        while end < b.len() && b[end] >= 0x80 {
+            let (c, len) = decode(b, end);
             if props(c) & CJK_CONT == 0 {
                 break;
             }
-            i += len;
+            end += len;
         }
-        spaced.push(' ');
-        spaced.push_str(&text[unit_start..i]);
-        spaced.push(' ');
-        run = i;
-    }
-    if any {
-        spaced.push_str(&text[run..]);
-    }
-    any
+        Some(end)
+    })
 }
 
 /// Tokens of a (lowercased, right-stripped) line under bleuscope's `cjk-char`.

@@ -23,6 +23,7 @@ use std::cell::RefCell;
 use mteval::Sim;
 use unicode::{
     decode, is_ascii_py_space, maybe_ws_lead, non_ascii_ws_len, py_lower_into, py_rstrip,
+    skip_py_space,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,20 +147,7 @@ fn split_words<'t>(text: &'t str, mut emit: impl FnMut(&'t str)) {
     let n = b.len();
     let mut i = 0;
     loop {
-        // whitespace
-        while i < n {
-            if b[i] < 0x80 {
-                if !is_ascii_py_space(b[i]) {
-                    break;
-                }
-                i += 1;
-            } else {
-                match non_ascii_ws_len(b, i) {
-                    Some(len) => i += len,
-                    None => break,
-                }
-            }
-        }
+        i = skip_py_space(b, i);
         if i >= n {
             return;
         }

@@ -8,7 +8,7 @@
 //! through an exact simulation of the substitutions (left-to-right, non-overlapping, as `re.sub`).
 
 use super::tables::{ASCII_PROPS, INTL_MASK, INTL_N, INTL_P, INTL_S, WS};
-use super::unicode::{decode, non_ascii_ws_len, props};
+use super::unicode::{decode, non_ascii_ws_len, props, skip_py_space};
 use super::Out;
 
 /// Byte classes of the 13a scanner.
@@ -150,7 +150,7 @@ pub fn words_13a(
                 text,
                 start,
                 i,
-                |x| K13A[x as usize] & (K_RULE1 | K_DOTCOMMA) != 0,
+                |c| c < 0x80 && K13A[c as usize] & (K_RULE1 | K_DOTCOMMA) != 0,
                 out,
             );
         } else {
@@ -160,23 +160,58 @@ pub fn words_13a(
     }
 }
 
-/// Tokens of `text[start..end]` where every byte `alone(byte)` is a token of its own and the runs
-/// between them are tokens.
+/// Tokens of `text[start..end]` where each character `alone(code point)` is a token of its own and
+/// the runs between them are tokens.
 #[inline(always)]
-fn split_around(text: &str, start: usize, end: usize, alone: impl Fn(u8) -> bool, out: &mut Out) {
+fn split_around(text: &str, start: usize, end: usize, alone: impl Fn(u32) -> bool, out: &mut Out) {
     let b = text.as_bytes();
     let mut run = start;
-    for i in start..end {
-        if alone(b[i]) {
+    let mut i = start;
+    while i < end {
+        let (c, len) = decode(b, i);
+        if alone(c) {
             if run < i {
                 out.push(&text[run..i]);
             }
-            out.push(&text[i..i + 1]);
-            run = i + 1;
+            out.push(&text[i..i + len]);
+            run = i + len;
         }
+        i += len;
     }
     if run < end {
         out.push(&text[run..end]);
+    }
+}
+
+/// The two replacement templates of the pair rules: `"\1 \2 "` and `" \1 \2"`.
+#[derive(Clone, Copy)]
+enum Spaced {
+    After,
+    Before,
+}
+
+/// One `sub` of a pattern matching two neighbouring units, as Python's `re` and the `regex` module run
+/// it: left to right, a matching pair is replaced and the scan goes on after it (no overlaps).
+fn sub_pairs<T: Copy>(
+    x: &[T],
+    y: &mut Vec<T>,
+    space: T,
+    spaced: Spaced,
+    is_match: impl Fn(T, T) -> bool,
+) {
+    y.clear();
+    let mut i = 0;
+    while i < x.len() {
+        if i + 1 < x.len() && is_match(x[i], x[i + 1]) {
+            match spaced {
+                Spaced::After => y.extend_from_slice(&[x[i], space, x[i + 1], space]),
+                Spaced::Before => y.extend_from_slice(&[space, x[i], space, x[i + 1]]),
+            }
+            i += 2;
+        } else {
+            y.push(x[i]);
+            i += 1;
+        }
     }
 }
 
@@ -217,48 +252,18 @@ fn simulate_13a(
     if right {
         x.extend_from_slice(&[SPACE, SPACE, SPACE]);
     }
+    let digit = |u: u32| byte_at(b, u).is_ascii_digit();
+    let dot_comma = |u: u32| matches!(byte_at(b, u), b'.' | b',');
     // rule 2: ([^0-9])([\.,]) -> "\1 \2 "
-    y.clear();
-    let mut i = 0;
-    while i < x.len() {
-        if i + 1 < x.len()
-            && !byte_at(b, x[i]).is_ascii_digit()
-            && matches!(byte_at(b, x[i + 1]), b'.' | b',')
-        {
-            y.extend_from_slice(&[x[i], SPACE, x[i + 1], SPACE]);
-            i += 2;
-        } else {
-            y.push(x[i]);
-            i += 1;
-        }
-    }
+    sub_pairs(x, y, SPACE, Spaced::After, |u, v| !digit(u) && dot_comma(v));
     // rule 3: ([\.,])([^0-9]) -> " \1 \2"
-    x.clear();
-    let mut i = 0;
-    while i < y.len() {
-        if i + 1 < y.len()
-            && matches!(byte_at(b, y[i]), b'.' | b',')
-            && !byte_at(b, y[i + 1]).is_ascii_digit()
-        {
-            x.extend_from_slice(&[SPACE, y[i], SPACE, y[i + 1]]);
-            i += 2;
-        } else {
-            x.push(y[i]);
-            i += 1;
-        }
-    }
+    sub_pairs(y, x, SPACE, Spaced::Before, |u, v| {
+        dot_comma(u) && !digit(v)
+    });
     // rule 4: ([0-9])(-) -> "\1 \2 "
-    y.clear();
-    let mut i = 0;
-    while i < x.len() {
-        if i + 1 < x.len() && byte_at(b, x[i]).is_ascii_digit() && byte_at(b, x[i + 1]) == b'-' {
-            y.extend_from_slice(&[x[i], SPACE, x[i + 1], SPACE]);
-            i += 2;
-        } else {
-            y.push(x[i]);
-            i += 1;
-        }
-    }
+    sub_pairs(x, y, SPACE, Spaced::After, |u, v| {
+        digit(u) && byte_at(b, v) == b'-'
+    });
     emit_runs(text, y.iter().map(|&u| (u, u.wrapping_add(1))), out);
 }
 
@@ -323,19 +328,7 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
     let n = b.len();
     let mut i = 0;
     loop {
-        while i < n {
-            if b[i] < 0x80 {
-                if ASCII_PROPS[b[i] as usize] & WS == 0 {
-                    break;
-                }
-                i += 1;
-            } else {
-                match non_ascii_ws_len(b, i) {
-                    Some(len) => i += len,
-                    None => break,
-                }
-            }
-        }
+        i = skip_py_space(b, i);
         if i >= n {
             return;
         }
@@ -370,7 +363,7 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
             out.push(&text[start..i]);
         } else if puncts == 0 {
             // only rule 3 acts, and it is context-free
-            split_around_symbols(text, start, i, out);
+            split_around(text, start, i, |c| intl_class_of(c) == INTL_S, out);
         } else if puncts == 1 && symbols == 0 && is_last_char(b, last_p, i) {
             // one final \p{P}: rule 1 splits it off after a non-number, else rule 2 if a space follows
             if before_last_p == SP_CLASS {
@@ -397,30 +390,13 @@ fn is_last_char(b: &[u8], pos: usize, end: usize) -> bool {
     pos + len == end
 }
 
-/// Tokens of `text[start..end]` (no \p{P}) where each \p{S} character is a token of its own.
-fn split_around_symbols(text: &str, start: usize, end: usize, out: &mut Out) {
-    let b = text.as_bytes();
-    let mut run = start;
-    let mut i = start;
-    while i < end {
-        let (c, len) = decode(b, i);
-        let p = if c < 0x80 {
-            ASCII_PROPS[c as usize]
-        } else {
-            props(c)
-        };
-        if intl_class(p) == INTL_S {
-            if run < i {
-                out.push(&text[run..i]);
-            }
-            out.push(&text[i..i + len]);
-            run = i + len;
-        }
-        i += len;
-    }
-    if run < end {
-        out.push(&text[run..end]);
-    }
+#[inline(always)]
+fn intl_class_of(c: u32) -> u8 {
+    intl_class(if c < 0x80 {
+        ASCII_PROPS[c as usize]
+    } else {
+        props(c)
+    })
 }
 
 const O: u8 = 0; // a class that is neither N, P nor S (whitespace, letters, inserted spaces)
@@ -445,41 +421,20 @@ fn simulate_intl(
     let mut i = start;
     while i < end {
         let (c, len) = decode(b, i);
-        let p = if c < 0x80 {
-            ASCII_PROPS[c as usize]
-        } else {
-            props(c)
-        };
-        x.push((i as u32, (i + len) as u32, intl_class(p)));
+        x.push((i as u32, (i + len) as u32, intl_class_of(c)));
         i += len;
     }
     if right {
         x.push(SP);
     }
     // (\P{N})(\p{P}) -> "\1 \2 "
-    y.clear();
-    let mut i = 0;
-    while i < x.len() {
-        if i + 1 < x.len() && x[i].2 != INTL_N && x[i + 1].2 == INTL_P {
-            y.extend_from_slice(&[x[i], SP, x[i + 1], SP]);
-            i += 2;
-        } else {
-            y.push(x[i]);
-            i += 1;
-        }
-    }
+    sub_pairs(x, y, SP, Spaced::After, |u, v| {
+        u.2 != INTL_N && v.2 == INTL_P
+    });
     // (\p{P})(\P{N}) -> " \1 \2"
-    x.clear();
-    let mut i = 0;
-    while i < y.len() {
-        if i + 1 < y.len() && y[i].2 == INTL_P && y[i + 1].2 != INTL_N {
-            x.extend_from_slice(&[SP, y[i], SP, y[i + 1]]);
-            i += 2;
-        } else {
-            x.push(y[i]);
-            i += 1;
-        }
-    }
+    sub_pairs(y, x, SP, Spaced::Before, |u, v| {
+        u.2 == INTL_P && v.2 != INTL_N
+    });
     // (\p{S}) -> " \1 "
     y.clear();
     for &u in x.iter() {

@@ -88,10 +88,9 @@ pub fn py_rstrip(s: &str) -> &str {
     &s[..end]
 }
 
-/// Python `s.lstrip()`.
-pub fn py_lstrip(s: &str) -> &str {
-    let b = s.as_bytes();
-    let mut i = 0;
+/// The first index at or after `i` that does not start a Python whitespace character.
+#[inline(always)]
+pub fn skip_py_space(b: &[u8], mut i: usize) -> usize {
     while i < b.len() {
         if b[i] < 0x80 {
             if !is_ascii_py_space(b[i]) {
@@ -105,7 +104,12 @@ pub fn py_lstrip(s: &str) -> &str {
             }
         }
     }
-    &s[i..]
+    i
+}
+
+/// Python `s.lstrip()`.
+pub fn py_lstrip(s: &str) -> &str {
+    &s[skip_py_space(s.as_bytes(), 0)..]
 }
 
 fn in_ranges(table: &[(u32, u32)], c: u32) -> bool {
@@ -158,23 +162,12 @@ pub fn py_lower_into(s: &str, out: &mut String) -> bool {
     let b = s.as_bytes();
     // Is there a non-ASCII character that lowercasing changes? If not, only ASCII letters change,
     // and copying then lowercasing ASCII in place (vectorized) is exact.
-    let mut first_special = None;
-    if !s.is_ascii() {
-        let mut i = 0;
-        while i < b.len() {
-            if b[i] < 0x80 {
-                i += 1;
-                continue;
-            }
-            let (c, len) = decode(b, i);
-            if props(c) & LOWER != 0 {
-                first_special = Some(i);
-                break;
-            }
-            i += len;
-        }
-    }
-    let Some(first) = first_special else {
+    let first = if s.is_ascii() {
+        None
+    } else {
+        next_changed(b, 0)
+    };
+    let Some(mut changed) = first else {
         if !b.iter().any(u8::is_ascii_uppercase) {
             return false;
         }
@@ -185,10 +178,32 @@ pub fn py_lower_into(s: &str, out: &mut String) -> bool {
     };
     out.clear();
     out.reserve(s.len() + s.len() / 2);
-    out.push_str(&s[..first]);
-    out.make_ascii_lowercase();
-    let mut run = first; // start of the not yet copied run of bytes that only need ASCII lowercasing
-    let mut i = first;
+    let mut run = 0; // start of the not yet copied bytes, which only need ASCII lowercasing
+    loop {
+        let (i, c, len) = changed;
+        push_ascii_lower(&s[run..i], out);
+        if c == CAPITAL_SIGMA as u32 {
+            out.push(if final_sigma(s, i) {
+                '\u{3c2}'
+            } else {
+                '\u{3c3}'
+            });
+        } else {
+            push_lower(c, out);
+        }
+        run = i + len;
+        match next_changed(b, run) {
+            Some(next) => changed = next,
+            None => break,
+        }
+    }
+    push_ascii_lower(&s[run..], out);
+    true
+}
+
+/// The next non-ASCII character at or after byte `i` (a character start) that `str.lower` changes:
+/// its position, code point and length.
+fn next_changed(b: &[u8], mut i: usize) -> Option<(usize, u32, usize)> {
     while i < b.len() {
         if b[i] < 0x80 {
             i += 1;
@@ -196,22 +211,11 @@ pub fn py_lower_into(s: &str, out: &mut String) -> bool {
         }
         let (c, len) = decode(b, i);
         if props(c) & LOWER != 0 {
-            push_ascii_lower(&s[run..i], out);
-            if c == CAPITAL_SIGMA as u32 {
-                out.push(if final_sigma(s, i) {
-                    '\u{3c2}'
-                } else {
-                    '\u{3c3}'
-                });
-            } else {
-                push_lower(c, out);
-            }
-            run = i + len;
+            return Some((i, c, len));
         }
         i += len;
     }
-    push_ascii_lower(&s[run..], out);
-    true
+    None
 }
 
 /// Appends `s` with its ASCII letters lowercased.
