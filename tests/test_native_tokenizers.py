@@ -9,7 +9,9 @@ letters, digits, punctuation, whitespace, 'Σ'), on the real WMT data, and on ar
 
 from __future__ import annotations
 
+import runpy
 import unicodedata
+from pathlib import Path
 
 import pytest
 import regex
@@ -289,6 +291,15 @@ _text = st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.characters(exclude_ca
 def test_arbitrary_unicode(lines, lowercase):
     for name in NAMES if REGEX_MATCHES else sorted(set(NAMES) - REGEX_DEPENDENT):
         assert_same(name, lowercase, lines)
+
+
+def test_committed_tables_are_what_the_generator_gives():
+    if not REGEX_MATCHES:
+        pytest.skip(f"tables from regex {TABLES['regex_version']}, installed {regex.__version__}")
+    root = Path(__file__).resolve().parents[1]
+    generator = runpy.run_path(str(root / "rust" / "tools" / "gen_unicode_tables.py"))
+    committed = (root / "rust" / "src" / "tok" / "tables.rs").read_text(encoding="utf-8")
+    assert generator["render"]() == committed, "regenerate: python rust/tools/gen_unicode_tables.py"
 
 
 def test_tables_are_from_the_installed_python_and_regex():
