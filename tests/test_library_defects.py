@@ -124,3 +124,23 @@ def test_tokenized_input_warning_points_at_the_callers_line(entry):
     }
     w = _warning_of(calls[entry])
     assert w.filename == __file__
+
+
+# -- compressed paths in the API, as in the command line ---------------------------------------------------
+@pytest.mark.parametrize("suffix,opener", [(".gz", "gzip"), (".xz", "lzma"), (".bz2", "bz2")])
+def test_corpus_score_reads_compressed_paths(tmp_path, suffix, opener):
+    import importlib
+    from pathlib import Path
+
+    module = importlib.import_module(opener)
+    hyps = ["the cat sat on the mat", "a dog \r barked", "ünïcode line"]
+    refs = ["the cat sat on a mat", "the dog barked", "ünïcode lines"]
+    paths = []
+    for name, lines in (("hyp", hyps), ("ref", refs)):
+        path = tmp_path / f"{name}.txt{suffix}"
+        with module.open(path, "wb") as f:
+            f.write(("\n".join(lines) + "\n").encode("utf-8"))
+        paths.append(Path(path))
+    got = BLEU().corpus_score(paths[0], [paths[1]])
+    assert got == BLEU().corpus_score(hyps, [refs])
+    assert got.score == sacrebleu.corpus_bleu(hyps, [refs]).score

@@ -32,10 +32,16 @@ def read_lines(path, *, encoding: str = "utf-8") -> Iterator[str]:
 
     A last line without a final newline is a line; a final newline does not start an empty line. Other
     characters (``\\r``, U+2028, U+0085, U+001D, ...) stay inside their line. Bytes that are not valid in
-    ``encoding`` raise :class:`ValueError` naming the file and the line.
+    ``encoding`` raise :class:`ValueError` naming the file and the line. Compressed files (``.gz``, ``.xz``,
+    ``.bz2``) are decompressed on the fly, as the command line does (:func:`bleuscope.io.iter_lines`).
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    from .. import io as bio  # stdlib only: the command line's reader of compressed files
+
+    if os.fspath(path).endswith(tuple(bio.COMPRESSION)):
+        yield from bio.iter_lines(path, encoding)
+        return
     with open(path, "rb") as f:  # binary iteration splits on b"\n" only
         for number, raw in enumerate(f, 1):
             if raw.endswith(b"\n"):
