@@ -286,11 +286,22 @@ _text = st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.characters(exclude_ca
 )
 
 
+def _compare_all(lines: list[str], lowercase: bool) -> None:
+    for name in NAMES if REGEX_MATCHES else sorted(set(NAMES) - REGEX_DEPENDENT):
+        assert_same(name, lowercase, lines)
+
+
 @settings(max_examples=300, deadline=None)
 @given(lines=st.lists(_text, min_size=1, max_size=8), lowercase=st.booleans())
 def test_arbitrary_unicode(lines, lowercase):
-    for name in NAMES if REGEX_MATCHES else sorted(set(NAMES) - REGEX_DEPENDENT):
-        assert_same(name, lowercase, lines)
+    _compare_all(lines, lowercase)
+
+
+@pytest.mark.full
+@settings(max_examples=5000, deadline=None)
+@given(lines=st.lists(_text, min_size=1, max_size=8), lowercase=st.booleans())
+def test_arbitrary_unicode_long_run(lines, lowercase):
+    _compare_all(lines, lowercase)
 
 
 def test_committed_tables_are_what_the_generator_gives():
