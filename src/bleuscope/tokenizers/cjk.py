@@ -19,7 +19,7 @@ word-local, so the engine tokenizes each distinct word once.
 
 from __future__ import annotations
 
-from .language import _char_class
+from .language import regex_char_class
 from .mteval import Tokenizer13a
 
 #: code point ranges whose characters become single tokens
@@ -65,7 +65,9 @@ class TokenizerCJKChar(Tokenizer13a):
     def __init__(self) -> None:
         import regex
 
-        self._cjk = regex.compile(f"[{_char_class(CJK_CHAR_RANGES)}][\\p{{M}}{_char_class(CJK_ATTACHED_RANGES)}]*")
+        self._cjk = regex.compile(
+            f"[{regex_char_class(CJK_CHAR_RANGES)}][\\p{{M}}{regex_char_class(CJK_ATTACHED_RANGES)}]*"
+        )
 
     def space_cjk(self, text: str) -> str:
         """``text`` with a space on both sides of every CJK character (and its attached marks)."""

@@ -53,7 +53,7 @@ _CJK_LETTER_RANGES = (
 )
 
 
-def _char_class(ranges) -> str:
+def regex_char_class(ranges) -> str:
     return "".join(f"\\U{a:08X}-\\U{b:08X}" for a, b in ranges)
 
 
