@@ -33,11 +33,12 @@ MAKE_CORPUS = HERE.parents[1] / "shared" / "tools" / "make_corpus.py"
 # the job a child process runs: prints one JSON line {"wall", "cpu", "peak_mb", "check"}
 _CHILD = r"""
 import json, resource, sys, time
+from itertools import islice
 from pathlib import Path
 job, hyp_path, ref_path, n, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-def read(p):
+def read(p):  # line by line: no whole-file string, so the peak before the call is the lists themselves
     with open(p, encoding="utf-8", newline="\n") as f:
-        return f.read().split("\n")[:n]
+        return [line[:-1] if line.endswith("\n") else line for line in islice(f, n)]
 if job in ("lists", "sentences", "sacrebleu-corpus", "sacrebleu-sentences"):
     hyps, refs = read(hyp_path), read(ref_path)
 if job.startswith("sacrebleu"):
@@ -45,6 +46,10 @@ if job.startswith("sacrebleu"):
 else:
     from bleuscope import BLEU
     bleu = BLEU(tokenize="13a", threads=threads)
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+before = rss_mb()
 t0, c0 = time.perf_counter(), time.process_time()
 if job == "lists":
     check = bleu.corpus_score(hyps, [refs]).score
@@ -59,7 +64,7 @@ elif job == "sacrebleu-sentences":
     check = sum(scorer.sentence_score(h, [r]).score for h, r in zip(hyps, refs))
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"wall": wall, "cpu": cpu, "peak_mb": peak, "check": check}))
+print(json.dumps({"wall": wall, "cpu": cpu, "peak_mb": peak, "before_mb": before, "check": check}))
 """
 
 
@@ -115,7 +120,8 @@ def run(quick: bool = False, corpus: Path = Path("/tmp/corpus1m"), lines: int = 
     assert abs(lists1["check"] - lists2["check"]) < 1e-9 and abs(lists1["check"] - paths1["check"]) < 1e-9
     rows += [
         {"task": task, "tool": "bleuscope", "seconds": lists1["cpu"], "peak_mb": lists1["peak_mb"],
-         "note": f"lists, 1 thread; wall {lists1_wall['wall']:.2f} s; BLEU {lists1['check']:.4f}"},
+         "note": f"lists, 1 thread; wall {lists1_wall['wall']:.2f} s; {lists1['before_mb']:.0f} MB resident "
+                 f"before the call (interpreter + lists); BLEU {lists1['check']:.4f}"},
         {"task": task, "tool": "bleuscope (2 threads)", "seconds": lists2["cpu"], "peak_mb": lists2["peak_mb"],
          "note": f"lists; wall {lists2['wall']:.2f} s"},
         {"task": task, "tool": "bleuscope (paths)", "seconds": paths1["cpu"], "peak_mb": paths1["peak_mb"],
