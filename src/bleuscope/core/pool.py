@@ -21,7 +21,6 @@ import os
 import pickle
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -70,6 +69,8 @@ def map_statistics(
     """``(stats, present)`` for every ``(hyps, ref_chunks, present)`` chunk, in input order, computed by
     ``n_jobs`` worker processes with ``metric.chunk_counter()``; at most ``IN_FLIGHT_PER_WORKER * n_jobs``
     chunks are pending at once."""
+    from concurrent.futures import ProcessPoolExecutor  # imported when a pool is started (about 20 ms)
+
     spec = worker_spec(metric)
     limit = IN_FLIGHT_PER_WORKER * n_jobs
     pending: deque = deque()

@@ -23,7 +23,6 @@ from ...core.signature import format_signature, nrefs_field, version_field
 from ...core.stats import SegmentStatistics, layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
-from .pairwise import pairwise_scores
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
@@ -390,6 +389,8 @@ class BLEU:
     def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
         """float64 [H, R]: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, each
         string tokenized once (see :mod:`bleuscope.pairwise`)."""
+        from .pairwise import pairwise_scores  # the all-pairs machinery loads when it is used
+
         scores = pairwise_scores(self, hypotheses, references)
         self._last_nrefs = "1"
         return scores
