@@ -296,7 +296,7 @@ class AllPairsResult:
 
     ``p_values[i, j]`` is the p-value of the paired test between ``systems[i]`` and ``systems[j]``; it equals
     the p-value of the baseline-vs-system test with ``systems[i]`` as the baseline (same seed, same draws) and
-    is symmetric. ``order`` lists system indices by descending score. Clusters (best first) are separated
+    is symmetric. ``order`` lists system indices by descending score (ascending for a metric where lower is better). Clusters (best first) are separated
     between ranks k and k+1 exactly when every system above the line beats every system below it with
     p < alpha, so a system's cluster never contains a system it significantly beats with all others in
     between. ``rank_ranges[i] = (1 + #systems significantly better, K - #systems significantly worse)``.

@@ -1,0 +1,174 @@
+"""The package's structure: a light top-level import, the old module paths, the statistics layout, the
+counting seam and the additive-metric interface that the layers above BLEU use."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bleuscope
+from bleuscope import BLEU
+from bleuscope.core import backend
+from bleuscope.core.encoding import EncodedLines
+from bleuscope.core.stats import layout, order_of_width
+from bleuscope.metrics.base import AdditiveMetric
+
+sacrebleu = pytest.importorskip("sacrebleu")
+
+
+def test_import_bleuscope_loads_no_numpy_and_no_metric():
+    code = (
+        "import sys, bleuscope; print(sorted(m for m in ('numpy', 'regex', 'bleuscope.metrics') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    assert set(bleuscope.__all__) <= set(dir(bleuscope))
+    for name in bleuscope.__all__:
+        assert getattr(bleuscope, name) is not None
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("bleu", "metrics.bleu.scorer"),
+        ("scoring", "metrics.bleu.scoring"),
+        ("smoothing", "metrics.bleu.smoothing"),
+        ("token_ids", "metrics.bleu.token_ids"),
+        ("streaming", "runtime.streaming"),
+        ("parallel", "core.pool"),
+        ("significance", "analysis.significance"),
+        ("nltk", "compat.nltk"),
+        ("engine", "core.counting"),
+        ("encoding", "core.encoding"),
+        ("signature", "core.signature"),
+        ("validation", "core.validation"),
+    ],
+)
+def test_old_module_paths_are_the_moved_modules(old, new):
+    import importlib
+
+    assert importlib.import_module(f"bleuscope.{old}") is importlib.import_module(f"bleuscope.{new}")
+
+
+def test_old_pairwise_path_reads_and_sets_the_moved_names(monkeypatch):
+    from bleuscope import pairwise
+    from bleuscope.analysis import mbr
+    from bleuscope.metrics.bleu import pairwise as moved
+
+    assert pairwise.pairwise_statistics is moved.pairwise_statistics and pairwise.mbr_select is mbr.mbr_select
+    monkeypatch.setattr(pairwise, "PAIR_BLOCK", 3)
+    assert moved.PAIR_BLOCK == 3
+
+
+def test_layout_names_the_columns():
+    cols = layout(4)
+    row = np.arange(cols.width)
+    assert cols.width == 10 and order_of_width(10) == 4
+    assert row[cols.hyp_len] == 0 and row[cols.ref_len] == 1
+    assert row[cols.correct].tolist() == [2, 3, 4, 5] and row[cols.total].tolist() == [6, 7, 8, 9]
+    assert row[cols.correct_upto(3)].tolist() == [2, 3, 4] and row[cols.total_upto(3)].tolist() == [6, 7, 8]
+    with pytest.raises(ValueError, match="columns"):
+        cols.check(np.zeros((2, 8)))
+    with pytest.raises(ValueError):
+        order_of_width(7)
+
+
+HYPS = ["The cat sat on the mat.", "", "a b a b a", "Zwei Hunde bellen laut!", "x"]
+REFS = [["The cat is on the mat.", "c", "a b a", "Zwei Hunde bellen.", None], ["the cat", "", None, "Hunde", "x"]]
+
+
+@pytest.mark.parametrize("engine", ["numpy", "auto"])
+def test_count_text_rows_equal_sacrebleu_statistics(engine):
+    from bleuscope.tokenizers import get_tokenizer
+
+    rows = backend.count_text(HYPS, REFS, tokenizer=get_tokenizer("13a"), lowercase=False, order=4, engine=engine)
+    sb = sacrebleu.BLEU()
+    for i, hyp in enumerate(HYPS):
+        refs = [r[i] for r in REFS if r[i] is not None]
+        assert rows[i].tolist() == sb._extract_corpus_statistics([hyp], [[r] for r in refs])[0]
+
+
+@pytest.mark.parametrize("engine", ["numpy", "auto"])
+def test_count_ids_equals_count_text_on_the_same_tokens(engine):
+    from bleuscope.tokenizers import get_tokenizer
+
+    hyps = ["5 6 7 5 6", "", "9"]
+    refs = [["5 6 7", "1", None], ["6 7 5 6", "", "9 9"]]
+    text = backend.count_text(hyps, refs, tokenizer=get_tokenizer("none"), lowercase=False, order=3, engine="numpy")
+
+    def stream(lines):
+        toks = [[int(t) for t in (line or "").split()] for line in lines]
+        ids = np.array([t for line in toks for t in line], dtype=np.uint64) + np.uint64(2**63)  # beyond int64
+        return EncodedLines(ids=ids, lengths=np.array([len(t) for t in toks], dtype=np.int64))
+
+    present = np.array([[r[i] is not None for r in refs] for i in range(len(hyps))])
+    ids = backend.count_ids(stream(hyps), [stream(r) for r in refs], order=3, present=present, engine=engine)
+    assert np.array_equal(ids, text)
+
+
+def test_engine_option_is_checked():
+    with pytest.raises(ValueError, match="engine must be one of"):
+        BLEU(engine="fast")
+    with pytest.raises(TypeError, match="threads"):
+        BLEU(threads="2")
+    with pytest.raises(ValueError, match="threads"):
+        BLEU(threads=0)
+    assert backend.ENGINES == ("auto", "native", "numpy")
+    if not backend.native_available():
+        with pytest.raises(backend.NativeEngineUnavailableError):
+            BLEU(engine="native")
+
+
+def test_bleu_is_an_additive_metric_and_scores_float32_sums_like_significance():
+    bleu = BLEU()
+    assert isinstance(bleu, AdditiveMetric)
+    assert bleu.name == "BLEU" and bleu.higher_is_better and bleu.stats_width == 10
+    seg = bleu.segment_statistics(HYPS, REFS)
+    total = seg.stats.sum(axis=0)
+    assert bleu.score_rows(total[None, :])[0] == bleu.score_from_statistics(seg.stats).score
+    assert bleu.score_rows(total[None, :].astype(np.float32), float32=True)[0] == pytest.approx(
+        bleu.score_rows(total[None, :])[0], rel=1e-6
+    )
+
+
+def test_generic_accumulator_with_a_metric_where_lower_is_better():
+    """The accumulator and all_pairs only use the AdditiveMetric interface (a toy error-rate metric here)."""
+    from bleuscope.core.stats import SegmentStatistics
+    from bleuscope.significance import all_pairs
+    from bleuscope.streaming import Accumulator
+
+    class LengthErrorRate:
+        name = "LER"
+        higher_is_better = False
+        stats_width = 2
+
+        def segment_statistics(self, hypotheses, references):
+            stats = np.array([[abs(len(h) - len(r[0])), len(r[0])] for h, *r in zip(hypotheses, *references)])
+            return SegmentStatistics(stats=stats.astype(np.int64), nrefs=np.ones(len(stats), dtype=np.int64))
+
+        def score_rows(self, rows, *, float32=False):
+            rows = np.atleast_2d(rows).astype(np.float64)
+            return 100 * rows[:, 0] / np.maximum(rows[:, 1], 1)
+
+        def score_from_statistics(self, stats, nrefs=None):
+            stats = np.asarray(stats)
+            return float(self.score_rows(stats.sum(axis=0) if stats.ndim == 2 else stats)[0])
+
+        def signature_fields(self, nrefs=None):
+            return {"nrefs": str(nrefs), "version": "test"}
+
+        def signature(self, nrefs=None, *, short=False):
+            return "|".join(f"{k}:{v}" for k, v in self.signature_fields(nrefs).items())
+
+    metric = LengthErrorRate()
+    refs = [["abcd", "ab", "abcdef"]]
+    acc = Accumulator(metric)
+    acc.add_statistics(metric.segment_statistics(["abc", "ab", "abcdefgh"], refs))
+    assert acc.compute() == pytest.approx(100 * 3 / 12)
+    close = ["abcd", "ab", "abcdeg"]
+    far = ["a", "abcdefgh", "a"]
+    result = all_pairs({"far": far, "close": close}, refs, metric=metric, n_samples=50)
+    assert result.order[0] == result.systems.index("close")  # the lower error rate ranks first
