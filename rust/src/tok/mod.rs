@@ -43,27 +43,41 @@ pub struct Fallback;
 
 /// Longest line (in bytes) the Rust tokenizers take (1 GiB). Positions are `u32`: lowercasing grows a
 /// text by at most half (two-byte characters with three-byte lowercase), and spacing out `zh`/`cjk-char`
-/// characters (three bytes or more each) by at most two thirds, so every intermediate text stays
-/// below 4 GiB; the tokens in `buf` never hold more than the lowercased line.
+/// characters (three bytes or more each) by at most two thirds, so every text, and `buf`, which holds
+/// the tokenized text, stays below 4 GiB.
 pub const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
 
-/// Where tokens go: the text of each appended to `buf`, its byte range in `buf` to `spans`.
+/// Where tokens go. Every token is a substring of the text being tokenized (the lowercased, maybe
+/// 13a-unescaped or CJK-spaced line), so that text is copied into `buf` once ([`Out::set_text`]) and a
+/// token costs only its span; a token from elsewhere (none today) would be appended to `buf`.
 pub(crate) struct Out<'a> {
     buf: &'a mut String,
     spans: &'a mut Vec<(u32, u32)>,
+    text_start: usize, // address of the text copied to the start of `buf`
+    text_len: usize,
 }
 
 impl Out<'_> {
-    #[inline(always)]
-    fn push(&mut self, tok: &str) {
-        let start = self.buf.len() as u32;
-        self.buf.push_str(tok);
-        self.spans.push((start, self.buf.len() as u32));
-    }
-
-    fn clear(&mut self) {
+    /// Starts over with the tokens of `text` (a line can be tokenized again after its 13a steps).
+    fn set_text(&mut self, text: &str) {
         self.buf.clear();
         self.spans.clear();
+        self.buf.push_str(text);
+        self.text_start = text.as_ptr() as usize;
+        self.text_len = text.len();
+    }
+
+    #[inline(always)]
+    fn push(&mut self, tok: &str) {
+        let offset = (tok.as_ptr() as usize).wrapping_sub(self.text_start);
+        if offset <= self.text_len && tok.len() <= self.text_len - offset {
+            self.spans
+                .push((offset as u32, (offset + tok.len()) as u32));
+        } else {
+            let start = self.buf.len() as u32;
+            self.buf.push_str(tok);
+            self.spans.push((start, self.buf.len() as u32));
+        }
     }
 }
 
@@ -108,7 +122,12 @@ impl Tokenizer {
         if line.len() > MAX_LINE_BYTES {
             return Err(Fallback);
         }
-        let mut out = Out { buf, spans };
+        let mut out = Out {
+            buf,
+            spans,
+            text_start: 0,
+            text_len: 0,
+        };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut scratch) => self.tokenize_with(line, lowercase, &mut scratch, &mut out),
             // re-entered on this thread (cannot happen today): fresh buffers are still exact
@@ -131,8 +150,14 @@ impl Tokenizer {
         };
         let text = py_rstrip(text);
         match self {
-            Tokenizer::None => split_words(text, |w| out.push(w)),
-            Tokenizer::Char => split_chars(text, out),
+            Tokenizer::None => {
+                out.set_text(text);
+                split_words(text, |w| out.push(w))
+            }
+            Tokenizer::Char => {
+                out.set_text(text);
+                split_chars(text, out)
+            }
             Tokenizer::T13a => mteval::tokenize_13a(text, pre, sim, out),
             Tokenizer::Intl => mteval::tokenize_intl(text, sim, out),
             Tokenizer::Zh => cjk::tokenize_zh(text, spaced, sim, out),

@@ -16,7 +16,6 @@ const K_WS: u8 = 1; // ASCII whitespace
 const K_LEAD: u8 = 2; // non-ASCII lead byte that may start a whitespace character
 const K_RULE1: u8 = 4; // the rule-1 class (minus space): split off wherever it stands
 const K_DOTCOMMA: u8 = 64; // '.' and ',': split off depending on their neighbours
-const K_DIGIT: u8 = 8;
 const K_DASH: u8 = 16;
 const K_PRE: u8 = 32; // '<', '&', '\n': the line-level steps (`<skipped>`, "-\n", entities) may apply
 
@@ -40,9 +39,6 @@ const fn build_k13a() -> [u8; 256] {
         }
         if super::unicode::maybe_ws_lead(b) {
             k |= K_LEAD;
-        }
-        if b.is_ascii_digit() {
-            k |= K_DIGIT;
         }
         if b == b'-' {
             k |= K_DASH;
@@ -85,6 +81,7 @@ pub fn words_13a(
     sim: &mut Sim,
     out: &mut Out,
 ) -> Result<(), NeedsPre> {
+    out.set_text(text);
     let b = text.as_bytes();
     let n = b.len();
     let mut i = 0;
@@ -115,7 +112,7 @@ pub fn words_13a(
         let mut digit_dash = false;
         while i < n {
             let k = K13A[b[i] as usize];
-            if k == 0 || k == K_DIGIT {
+            if k == 0 {
                 i += 1;
                 continue;
             }
@@ -307,7 +304,6 @@ pub fn preprocess_13a(text: &str) -> String {
 /// Tokens of a (lowercased, right-stripped) line under sacreBLEU's `13a`.
 pub fn tokenize_13a(text: &str, pre: &mut String, sim: &mut Sim, out: &mut Out) {
     if words_13a(text, true, true, sim, out).is_err() {
-        out.clear();
         if text.contains("<skipped>") || text.contains('\n') || text.contains('&') {
             *pre = preprocess_13a(text);
             let _ = words_13a(pre, true, false, sim, out);
@@ -324,6 +320,7 @@ fn intl_class(p: u8) -> u8 {
 
 /// Tokens of a (lowercased, right-stripped) line under mteval-v14's international tokenization.
 pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
+    out.set_text(text);
     let b = text.as_bytes();
     let n = b.len();
     let mut i = 0;
