@@ -23,7 +23,7 @@ resample ``r``, one ``bincount``), and the resampled corpus statistics of every 
 non-negative integers: float32 when a bound of the sums is <= 2**24 (every partial sum is then an exactly
 representable integer, whatever the summation order), float64 otherwise (exact below 2**53); results become
 int64 accumulators. All resamples of all systems are then scored at once with
-:func:`bleuscope.scoring.compute_scores`.
+:func:`bleuscope.metrics.bleu.scoring.compute_scores`.
 
 **Exactness vs parity.** sacreBLEU scores *bootstrap* resamples from ``float32`` statistics, and under
 numpy >= 2 the ``Python float * numpy.float32`` products in its ``compute_bleu`` stay in float32, so every

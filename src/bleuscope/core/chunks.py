@@ -232,7 +232,7 @@ def iter_statistics(
     ``hypotheses`` and every reference stream may be a list, any iterable of strings (a generator), a path
     (:class:`os.PathLike`, read with :func:`read_lines`) or an open file object. Streams of different
     lengths raise :class:`ValueError` naming the stream that ended first and its last line.
-    ``n_jobs > 1`` counts the chunks in worker processes (:mod:`bleuscope.parallel`) while this process
+    ``n_jobs > 1`` counts the chunks in worker processes (:mod:`bleuscope.core.pool`) while this process
     reads ahead a bounded number of chunks.
     """
     size = check_chunk_size(chunk_size)

@@ -7,13 +7,14 @@ score is bit-identical.
 
 * :func:`read_lines` reads a file lazily, one segment per line, splitting on ``"\\n"`` only (never on
   ``\\r``, U+2028, U+001D or the other characters :meth:`str.splitlines` treats as line breaks).
-* :func:`iter_statistics` yields :class:`~bleuscope.bleu.SegmentStatistics` chunk by chunk for a hypothesis
+* :func:`iter_statistics` yields :class:`~bleuscope.core.stats.SegmentStatistics` chunk by chunk for a hypothesis
   stream and reference streams (lists, generators, paths, open files); streams of different lengths are an
   error naming the stream that ended first and where.
 * :func:`corpus_score_stream` / :func:`corpus_score_files` give the corpus score; ``BLEU.corpus_score``
-  delegates here when it receives iterators, open files or paths.
-* :class:`BLEUAccumulator` (``update`` / ``add_statistics`` / ``merge`` / ``compute`` / ``reset``) keeps the
-  running statistics; its :meth:`~BLEUAccumulator.state` is one int64 vector that can simply be *summed*
+  takes the same path (``BLEU.score_stream``) when it receives iterators, open files or paths. The readers
+  live in :mod:`bleuscope.core.chunks`, below the metrics, and are re-exported here.
+* :class:`Accumulator` (any additive metric) and :class:`BLEUAccumulator` (``update`` / ``add_statistics`` /
+  ``merge`` / ``compute`` / ``reset``) keep the running statistics; its :meth:`~BLEUAccumulator.state` is one int64 vector that can simply be *summed*
   across shards, processes or ranks (e.g. with an all-reduce) and turned back into an accumulator.
 """
 

@@ -4,7 +4,7 @@
 ``pairwise_scores(bleu, hyps, refs)[h, r]`` is, bit for bit, ``bleu.sentence_score(hyps[h], [refs[r]]).score``
 (and so sacreBLEU's ``sentence_score`` with the same options), computed without H x R tokenizations:
 
-1. Hypotheses and references are encoded once with one :class:`~bleuscope.encoding.CorpusEncoder`
+1. Hypotheses and references are encoded once with one :class:`~bleuscope.core.encoding.CorpusEncoder`
    (each distinct word is tokenized once; a reference list equal to the hypothesis list is encoded once).
 2. Per order n, every n-gram occurrence gets a global n-gram id: order 1 is the token id, order n ranks
    ``(id of the (n-1)-gram prefix, next token)`` over the union of hypotheses and references (exact, no
@@ -21,7 +21,7 @@
      summed per (h, r) cell with ``bincount``, in chunks of bounded size.
 
 4. The per-pair statistics rows ``[hyp_len, ref_len, correct_1..N, total_1..N]`` (one reference, so
-   ``ref_len`` is its length) are scored by :func:`bleuscope.scoring.compute_scores`, the function every
+   ``ref_len`` is its length) are scored by :func:`bleuscope.metrics.bleu.scoring.compute_scores`, the function every
    bleuscope sentence score goes through, in row blocks.
 """
 

@@ -275,7 +275,7 @@ class BLEU:
     ) -> SegmentStatistics:
         """Per-segment sufficient statistics (the central object every score is computed from).
 
-        ``n_jobs`` > 1 (or -1: every CPU) counts chunks in worker processes (:mod:`bleuscope.parallel`);
+        ``n_jobs`` > 1 (or -1: every CPU) counts chunks in worker processes (:mod:`bleuscope.core.pool`);
         the rows are identical to the serial ones."""
         hyps, streams, present = self.check_inputs(hypotheses, references)
         if n_jobs is not None:
@@ -337,7 +337,7 @@ class BLEU:
         """Corpus BLEU: clipped counts summed over all segments, BP from the summed closest lengths.
 
         Iterators (generators, open files) and paths (:class:`os.PathLike`) among the inputs are read in
-        chunks with bounded memory (:mod:`bleuscope.streaming`); the score is the in-memory one."""
+        chunks with bounded memory (:mod:`bleuscope.core.chunks`); the score is the in-memory one."""
         if chunks.is_streaming_input(hypotheses, references):
             return self.score_stream(hypotheses, references, n_jobs=n_jobs)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)

@@ -1,8 +1,8 @@
 """BLEU on integer token ids (training loops, RL rewards): no text, no tokenizer, the same numbers.
 
 The ids are already the tokens, so the text pipeline's tokenization step is skipped: padding is stripped,
-the ids go straight into :class:`~bleuscope.encoding.EncodedLines`, and the statistics and scores come from
-the same :func:`bleuscope.engine.segment_statistics` and :func:`bleuscope.scoring.compute_scores` as text.
+the ids go straight into :class:`~bleuscope.core.encoding.EncodedLines`, and the statistics and scores come from
+the same counting seam (:func:`bleuscope.core.backend.count_ids`) and scoring (:func:`bleuscope.metrics.bleu.scoring.compute_scores`) as text.
 A batch scored here gives the same numbers as the text path on strings whose whitespace-separated tokens
 are the ids (``BLEU(tokenize="none")``), with the same smoothing, order, weights and effective-order options.
 
