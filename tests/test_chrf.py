@@ -345,3 +345,79 @@ def test_process_pool_and_accumulator_work_unchanged():
     acc.update(hyps[0][:700], [r[:700] for r in refs])
     acc.update(iter(hyps[0][700:]), [iter(r[700:]) for r in refs])
     assert acc.compute().score == sacrebleu.CHRF(word_order=2).corpus_score(hyps[0], refs).score
+
+
+# -- command line: `-m bleu chrf ter` against the `sacrebleu` command ---------------------------------------
+def _cli_wired() -> bool:
+    from bleuscope.cli.metrics import metric_names
+
+    return "chrf" in metric_names() and "ter" in metric_names()
+
+
+requires_cli = pytest.mark.skipif(not _cli_wired(), reason="chrf/ter are not registered in bleuscope.cli.metrics yet")
+EXAMPLE = __import__("pathlib").Path(__file__).resolve().parents[1] / "src" / "bleuscope" / "data" / "example"
+
+
+def _outputs(args: list[str]) -> tuple[str, str]:
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("sacrebleu") is None:
+        pytest.skip("the sacrebleu command is not installed")
+    theirs = subprocess.run(["sacrebleu", *args], cwd=EXAMPLE, capture_output=True, text=True, check=True).stdout
+    ours = subprocess.run([sys.executable, "-m", "bleuscope", *args], cwd=EXAMPLE, capture_output=True, text=True,
+                          check=True).stdout
+    return (theirs.replace("version:2.6.0", "version:V").replace('"2.6.0"', '"V"'),
+            ours.replace("version:bleuscope-", "version:").replace(f"version:{__import__('bleuscope').__version__}",
+                                                                   "version:V").replace(
+                f'"bleuscope-{__import__("bleuscope").__version__}"', '"V"'))
+
+
+@requires_cli
+@pytest.mark.parametrize("args", [
+    ["ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-m", "bleu", "chrf", "ter", "-f", "text"],
+    ["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "-m", "bleu", "chrf", "ter", "-f", "text"],
+    ["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "-m", "ter", "chrf", "-cw", "2", "-f", "latex"],
+    ["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "-m", "bleu", "chrf", "ter"],
+    ["ref.A.txt", "-i", "hyp.Online-B.txt", "-m", "chrf", "-sl", "--chrf-lowercase", "-w", "3"],
+    ["ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-m", "ter", "-sl", "--ter-normalized"],
+])
+def test_cli_text_equals_sacrebleu_command(args):
+    theirs, ours = _outputs(args)
+    assert ours == theirs
+
+
+@requires_cli
+def test_cli_json_equals_sacrebleu_command():
+    import json
+
+    args = ["ref.A.txt", "ref.B.txt", "-i", "hyp.Online-B.txt", "-m", "bleu", "chrf", "ter", "-cw", "2",
+            "--ter-case-sensitive"]
+    theirs, ours = (json.loads(x) for x in _outputs(args))
+    assert [d["name"] for d in ours] == [d["name"] for d in theirs] == ["BLEU", "chrF2++", "TER"]
+    for mine, want in zip(ours, theirs):
+        assert {k: mine[k] for k in want} == want  # sacreBLEU's keys and values (bleuscope adds score_unrounded)
+
+
+@requires_cli
+def test_cli_significance_numbers_equal_sacrebleu_command():
+    """Scores, means, CIs and p-values of the paired tests and the CI (sacreBLEU's JSON output of paired tests
+    fails on chrF's float32 means, so the text tables' numbers are compared)."""
+    import json
+    import re
+
+    def numbers(text: str) -> list[str]:
+        return [n for line in text.splitlines() if line.startswith("│") for n in re.findall(r"\d+\.\d+", line)]
+
+    for metric in ("chrf", "ter"):
+        args = ["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt", "-m", metric, "--paired-bs", "-f", "text"]
+        theirs, ours = _outputs(args)
+        assert numbers(ours) == numbers(theirs) and len(numbers(ours)) == 7
+        args[-3] = "--paired-ar"  # p-values may differ by ties: bleuscope counts >= (see the README)
+        theirs, ours = _outputs(args)
+        assert numbers(ours)[:2] == numbers(theirs)[:2]
+    theirs, ours = (json.loads(x) for x in _outputs(["ref.A.txt", "-i", "hyp.Online-B.txt", "-m", "ter",
+                                                      "--confidence"]))
+    for key in ("name", "score", "signature", "confidence_mean", "confidence_var", "confidence"):
+        assert ours[key] == theirs[key]

@@ -40,6 +40,11 @@ class CHRFScore:
     signature: str = ""
     name: str = field(default="chrF2")
 
+    @property
+    def verbose(self) -> str:
+        """The details sacreBLEU prints after the score: none for this metric."""
+        return ""
+
     def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
         """sacreBLEU's text form, e.g. ``chrF2 = 55.12`` or ``chrF2|nrefs:1|...|version:... = 55.12``."""
         sc = f"{self.score:.{width}f}"

@@ -50,6 +50,11 @@ class TERScore:
     signature: str = ""
     name: str = field(default="TER")
 
+    @property
+    def verbose(self) -> str:
+        """The details sacreBLEU prints after the score: none for this metric."""
+        return ""
+
     def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
         """sacreBLEU's text form, e.g. ``TER = 60.34`` or ``TER|nrefs:1|...|version:... = 60.34``."""
         sc = f"{self.score:.{width}f}"
