@@ -90,6 +90,21 @@ struct Scratch {
     sim: Sim,
 }
 
+/// Scratch capacity a thread keeps after a long line (bytes): enough for any ordinary line.
+const SCRATCH_KEEP: usize = 1 << 20;
+
+impl Scratch {
+    /// Gives back the memory of an exceptionally long line, so each thread holds little between lines.
+    fn release_if_large(&mut self) {
+        for s in [&mut self.lower, &mut self.pre, &mut self.spaced] {
+            if s.capacity() > SCRATCH_KEEP {
+                *s = String::new();
+            }
+        }
+        self.sim.release_if_large(SCRATCH_KEEP);
+    }
+}
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -129,7 +144,10 @@ impl Tokenizer {
             text_len: 0,
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.tokenize_with(line, lowercase, &mut scratch, &mut out),
+            Ok(mut scratch) => {
+                self.tokenize_with(line, lowercase, &mut scratch, &mut out);
+                scratch.release_if_large();
+            }
             // re-entered on this thread (cannot happen today): fresh buffers are still exact
             Err(_) => self.tokenize_with(line, lowercase, &mut Scratch::default(), &mut out),
         });

@@ -71,6 +71,18 @@ pub struct Sim {
     ib: Vec<(u32, u32, u8)>,
 }
 
+impl Sim {
+    /// Drops vectors grown beyond `keep` bytes (after an exceptionally long word).
+    pub fn release_if_large(&mut self, keep: usize) {
+        if self.a.capacity() * 4 > keep || self.b.capacity() * 4 > keep {
+            (self.a, self.b) = (Vec::new(), Vec::new());
+        }
+        if self.ia.capacity() * 12 > keep || self.ib.capacity() * 12 > keep {
+            (self.ia, self.ib) = (Vec::new(), Vec::new());
+        }
+    }
+}
+
 /// Tokens of `text` under the four mteval-v13a substitutions (without the line-level steps), appended
 /// to `out`. `edge_pad`: the text is padded with a space at both ends (13a), or not (zh). With
 /// `check_pre`, returns `Err(NeedsPre)` on the first `<`, `&` or newline (nothing useful in `out`).

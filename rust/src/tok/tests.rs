@@ -302,3 +302,19 @@ fn tokens_are_the_text_without_whitespace() {
 fn is_py_space(c: char) -> bool {
     super::unicode::props(c as u32) & super::tables::WS != 0
 }
+
+#[test]
+fn long_lines_and_long_words() {
+    // a 3 MB line, then a 1 MB word that goes through the simulation (scratch grows, then is given back)
+    let line = "Word, ".repeat(500_000);
+    let got = toks("13a", true, &line);
+    assert_eq!(got.len(), 1_000_000);
+    assert!(got.chunks(2).all(|pair| pair == ["word", ","]));
+    let word = "1.-".repeat(350_000);
+    let got = toks("13a", false, &word);
+    assert_eq!(got.concat(), word);
+    // as sacreBLEU: "1.-1.-1.-" -> 1 . -1 . -1 . -  (the '-' follows a '.', not a digit)
+    assert_eq!(got[..4], ["1", ".", "-1", "."]);
+    assert_eq!(got.len(), 2 * 350_000 + 1);
+    assert_eq!(toks("intl", false, "x"), ["x"]);
+}
