@@ -3,8 +3,8 @@
 The reference for a line is what the metric does with it: ``tok(line.lower() if lowercase else line)``
 on the right-stripped line, split on whitespace. Checked on every code point (alone, and in contexts of
 letters, digits, punctuation, whitespace, 'Σ'), on the real WMT data, and on arbitrary Unicode
-(hypothesis). The Rust side may hand a line back to Python (``None``) only for lines over 1 GiB, so no
-``None`` may appear here.
+(hypothesis). The Rust side hands a line back to Python (``None``) only when it is over 1 GiB or holds lone
+surrogates (not valid Unicode text, so not a Rust string), so no ``None`` may appear elsewhere.
 """
 
 from __future__ import annotations
@@ -325,6 +325,15 @@ def test_tables_are_from_the_installed_python_and_regex():
 def test_unknown_name_is_an_error():
     with pytest.raises(ValueError, match="ja-mecab"):
         _core.tokenize("ja-mecab", False, ["x"])
+
+
+def test_only_lines_with_lone_surrogates_go_back_to_python():
+    lines = ["a\udc80b", "ok", "\ud800", "x.\udfff"]
+    for name in NAMES:
+        expected = get_tokenizer(name)("ok").split()
+        assert _core.tokenize(name, False, lines) == [None, expected, None, None]
+    with pytest.raises(TypeError, match="line 1 is int"):
+        _core.tokenize("13a", False, ["a", 1])
 
 
 def test_list_and_count_bindings_agree():

@@ -1,17 +1,35 @@
 //! Test and measurement entry points of the tokenizers: `_core.tokenize(name, lowercase, lines)` gives
 //! each line's tokens (or `None` where the Rust side asks for the Python tokenizer), and
 //! `_core.tokenize_count(name, lowercase, lines)` tokenizes without building Python objects (for timing).
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use super::Tokenizer;
+
+/// The lines as Rust strings; `None` for a `str` that is not valid Unicode text (lone surrogates, e.g.
+/// from `errors="surrogateescape"`), which only the Python tokenizer can take.
+fn rust_lines(lines: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Option<String>>> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            if !line.is_instance_of::<PyString>() {
+                let kind = line.get_type().name()?;
+                return Err(PyTypeError::new_err(format!("line {i} is {kind}, not str")));
+            }
+            Ok(line.extract::<String>().ok())
+        })
+        .collect()
+}
 
 fn tokenizer(name: &str) -> PyResult<Tokenizer> {
     Tokenizer::from_name(name)
         .ok_or_else(|| PyValueError::new_err(format!("no native tokenizer {name:?}")))
 }
 
-/// Tokens of each line, or `None` for a line the native tokenizer hands back to Python. With
+/// Tokens of each line, or `None` for a line the native tokenizer hands back to Python (over
+/// [`super::MAX_LINE_BYTES`], or with lone surrogates). With
 /// `joined=True`, each line's tokens come as one string joined by single spaces (tokens never hold
 /// whitespace, so nothing is lost, and large comparisons need no per-token Python objects).
 #[pyfunction]
@@ -20,16 +38,18 @@ fn tokenize(
     py: Python<'_>,
     name: &str,
     lowercase: bool,
-    lines: Vec<String>,
+    lines: Vec<Bound<'_, PyAny>>,
     joined: bool,
 ) -> PyResult<Py<PyAny>> {
     let tok = tokenizer(name)?;
+    let lines = rust_lines(lines)?;
     let results: Vec<Option<LineTokens>> = py.detach(|| {
         let mut buf = String::new();
         let mut spans = Vec::new();
         lines
             .iter()
             .map(|line| {
+                let line = line.as_deref()?;
                 tok.tokenize(line, lowercase, &mut buf, &mut spans)
                     .ok()
                     .map(|()| (buf.clone(), spans.clone()))
