@@ -172,3 +172,15 @@ def test_generic_accumulator_with_a_metric_where_lower_is_better():
     far = ["a", "abcdefgh", "a"]
     result = all_pairs({"far": far, "close": close}, refs, metric=metric, n_samples=50)
     assert result.order[0] == result.systems.index("close")  # the lower error rate ranks first
+
+
+def test_one_segment_statistics_type_for_every_metric():
+    from bleuscope.metrics import base
+    from bleuscope.metrics.chrf import CHRF
+    from bleuscope.streaming import Accumulator
+
+    assert base.SegmentStatistics is bleuscope.SegmentStatistics
+    chrf = CHRF()
+    acc = Accumulator(chrf)
+    acc.add_statistics(chrf.segment_statistics(["a cat sat"], [["a cat sat"]]))  # no nrefs needed: same type
+    assert acc.compute().score == sacrebleu.corpus_chrf(["a cat sat"], [["a cat sat"]]).score

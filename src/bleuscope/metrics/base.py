@@ -16,24 +16,11 @@ process pool, Ray, the report) only uses this interface, so a new metric plugs i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-
-@dataclass(frozen=True)
-class SegmentStatistics:
-    """Per-segment sufficient statistics and the number of references each segment was scored against."""
-
-    stats: np.ndarray  # int64 [S, W]
-    nrefs: np.ndarray  # int64 [S]
-
-    def __len__(self) -> int:
-        return len(self.stats)
-
-    def total(self) -> np.ndarray:
-        return self.stats.sum(axis=0)
+from ..core.stats import SegmentStatistics
 
 
 @runtime_checkable
@@ -55,3 +42,6 @@ class AdditiveMetric(Protocol):
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]: ...
 
     def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str: ...
+
+
+__all__ = ["AdditiveMetric", "SegmentStatistics"]
