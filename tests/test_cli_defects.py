@@ -81,10 +81,12 @@ def test_output_to_a_fifo_is_written_directly(run_main, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     code, _, err = run_main([REF_A, "-i", HYP_B, "-b", "-o", str(fifo)])
     reader.join(10)
+    if reader.is_alive():  # the command never opened the FIFO: release the reader
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
     assert code == 0, err
     assert got == [b"37.6\n"]
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
@@ -278,7 +280,6 @@ def test_help_example_runs_as_written(example, tmp_path, run_main):
 
 
 # -- the API reads paths with the command's readers ----------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="waits for the streaming path reader to use bleuscope.io.iter_lines")
 def test_api_reads_compressed_paths(tmp_path):
     hyp = tmp_path / "h.gz"
     hyp.write_bytes(gzip.compress(Path(HYP_B).read_bytes()))
@@ -332,3 +333,23 @@ def test_report_is_a_file_name_when_the_subcommand_is_not_installed(run_main, mo
     monkeypatch.chdir(tmp_path)
     code, _, err = run_main(["report", "-i", HYP_B])
     one_line_error(code, err, 1, "report: no such file")
+
+
+# -- sentence scores are rendered piece by piece -------------------------------------------------------------
+@pytest.mark.parametrize("fmt, score_only", [("text", False), ("json", False), ("jsonl", False), ("tsv", False),
+                                             ("text", True), ("json", True)])  # -b goes with text and json
+def test_sentence_rendering_in_pieces_equals_one_piece(fmt, score_only):
+    from bleuscope.cli import render
+    from bleuscope.cli.scoring import SystemResult
+
+    bleu = BLEU(effective_order=True)
+    hyps, refs = lines(HYP_B)[:53], [lines(REF_A)[:53], lines(REF_B)[:53]]
+    seg = bleu.segment_statistics(hyps, refs)
+    result = SystemResult(name="h", stats=seg.stats, nrefs="2", score=None)
+    options = render.RenderOptions(format=fmt, width=2, score_only=score_only)
+    whole = "".join(render.render_sentences(result, bleu, options, chunk=10_000))
+    assert "".join(render.render_sentences(result, bleu, options, chunk=7)) == whole
+    if fmt == "json" and not score_only:
+        assert [o["score"] for o in json.loads(whole)] == bleu.sentence_scores(hyps, refs).scores.tolist()
+    if score_only:
+        assert whole.split() == [f"{s:.2f}" for s in bleu.sentence_scores(hyps, refs).scores]

@@ -20,7 +20,7 @@ import stat
 import sys
 import tempfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 #: file name ending -> opener of a decompressing binary stream
 COMPRESSION = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
@@ -407,24 +407,27 @@ class StdoutClosed(Exception):
     """Standard output was closed by its reader (``| head -1``, ``| true``): nothing more to print."""
 
 
-def write_output(text: str, path: str | None, encoding: str = "utf-8") -> int:
-    """Print ``text`` to standard output (``path=None``) or write it to ``path`` (:func:`write_file`); returns 0.
+def write_output(text: str | Iterable[str], path: str | None, encoding: str = "utf-8") -> int:
+    """Print ``text`` (a string, or pieces of it) to standard output (``path=None``) or write it to ``path``
+    (:func:`write_file`); returns 0.
 
     A reader that closed standard output early raises :class:`StdoutClosed` (the command exits 0 quietly, as
     after ``| head``); other write failures are :class:`InputError`."""
+    pieces = [text] if isinstance(text, str) else text
     if path is not None:
-        write_file(path, text, encoding)
+        write_file(path, pieces, encoding)
         return 0
-    data = text.encode(encoding, "surrogateescape")  # file names may hold undecodable bytes
     try:
         sys.stdout.flush()
         buffer = getattr(sys.stdout, "buffer", None)
+        for piece in pieces:
+            if buffer is not None:
+                buffer.write(piece.encode(encoding, "surrogateescape"))  # file names may hold undecodable bytes
+            else:
+                sys.stdout.write(piece)
         if buffer is not None:
-            buffer.write(data)
             buffer.flush()
-        else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+        sys.stdout.flush()
     except BrokenPipeError:
         silence_stdout()
         raise StdoutClosed() from None
@@ -448,8 +451,8 @@ def silence_stdout() -> None:
         pass
 
 
-def write_file(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` the way its kind of file needs.
+def write_file(path: str, text: str | Iterable[str], encoding: str = "utf-8") -> None:
+    """Write ``text`` (a string, or pieces of it) to ``path`` the way its kind of file needs.
 
     * a regular file (or a new name): replaced atomically (:func:`write_atomic`): all of the new content or the
       old file untouched;
@@ -475,16 +478,17 @@ def write_file(path: str, text: str, encoding: str = "utf-8") -> None:
     write_atomic(target, text, encoding, shown_name=path)
 
 
-def _write_direct(path: str, target: str, text: str, encoding: str) -> None:
+def _write_direct(path: str, target: str, text: str | Iterable[str], encoding: str) -> None:
     try:
         with open(target, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
-            f.write(text)
+            f.writelines([text] if isinstance(text, str) else text)
     except OSError as e:
         raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
 
 
-def write_atomic(path: str, text: str, encoding: str = "utf-8", *, shown_name: str | None = None) -> None:
-    """Write ``text`` to the regular file ``path`` through a temporary file in the same directory and an atomic
+def write_atomic(path: str, text: str | Iterable[str], encoding: str = "utf-8", *,
+                 shown_name: str | None = None) -> None:
+    """Write ``text`` (a string, or pieces of it) to the regular file ``path`` through a temporary file in the same directory and an atomic
     rename.
 
     Either the whole new content is in place afterwards or the old file (if any) is untouched.
@@ -502,7 +506,7 @@ def write_atomic(path: str, text: str, encoding: str = "utf-8", *, shown_name: s
         # surrogateescape: file names from the command line may hold undecodable bytes
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
             fd = None
-            f.write(text)
+            f.writelines([text] if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
         if os.path.exists(path):

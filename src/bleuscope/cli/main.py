@@ -25,6 +25,7 @@ import warnings
 from .. import io as bio
 from .._version import __version__
 from ..io import CLIError, UsageError
+from . import sharded
 from . import significance as cli_significance
 from .metrics import get_metric, metric_names
 
@@ -188,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
                    version=f"bleuscope {__version__} (BLEU identical to sacreBLEU 2.6.0)")
 
     cli_significance.add_arguments(p)
+    sharded.add_arguments(p)
     for name in metric_names():
         spec = get_metric(name)
         if spec.add_arguments is not None:
@@ -364,6 +366,10 @@ def _run(args: argparse.Namespace, warn) -> int:
         print("bleuscope: bundled example: WMT22 en-de, first 300 segments, systems Online-B and OpenNMT, "
               "references A and B", file=sys.stderr)
     options = RenderOptions.from_args(args)
+    if sharded.requested(args):  # Parquet / JSON Lines shards, here or on Ray (--ray)
+        if cli_significance.requested(args):
+            raise UsageError("significance tests need every segment in memory; they do not go with shards")
+        return bio.write_output(render_corpus(sharded.score(args, scorer, warn), scorer, options), args.output)
     if cli_significance.requested(args):
         inputs = load_inputs(args, warn)
         text = cli_significance.run(args, inputs, scorer, options, warn)

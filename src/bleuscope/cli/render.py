@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
@@ -186,18 +187,41 @@ def render_corpus(results: list, scorer, options: RenderOptions) -> str:
 # ---------------------------------------------------------------------------------------------------------
 # sentence scores
 # ---------------------------------------------------------------------------------------------------------
-def render_sentences(result, scorer, options: RenderOptions) -> str:
-    """Per-segment scores: text (sacreBLEU's -sl lines), jsonl/json (score and statistics), or tsv."""
+#: segments rendered at a time by :func:`render_sentences` (its output is produced piece by piece)
+SENTENCE_CHUNK = 20_000
+
+
+def render_sentences(result, scorer, options: RenderOptions, chunk: int = SENTENCE_CHUNK) -> Iterator[str]:
+    """Per-segment scores: text (sacreBLEU's -sl lines), jsonl/json (score and statistics), or tsv.
+
+    The text comes in pieces of ``chunk`` segments, so that a million sentence scores are never one string
+    in memory (:func:`bleuscope.io.write_output` writes the pieces as they come)."""
+    fmt, n = options.format, scorer.max_ngram_order
+    if fmt == "tsv" and not options.score_only:
+        yield tsv(["line", "BLEU", "score", "bp", "sys_len", "ref_len"] + [f"prec_{k}" for k in range(1, n + 1)]
+                  + [f"correct_{k}" for k in range(1, n + 1)] + [f"total_{k}" for k in range(1, n + 1)], [])
+    total = len(result.stats)
+    for start in range(0, total, chunk):
+        piece = _sentence_piece(result, scorer, options, start, min(total, start + chunk))
+        if fmt == "json" and not options.score_only:
+            piece = ("[\n" if start == 0 else ",\n") + piece
+        yield piece
+    if fmt == "json" and not options.score_only:
+        yield "\n]\n"
+
+
+def _sentence_piece(result, scorer, options: RenderOptions, start: int, end: int) -> str:
     import numpy as np
 
     from ..core.stats import layout
     from ..scoring import compute_scores
 
-    res = compute_scores(result.stats, scorer.config)
+    block = result.stats[start:end]
+    res = compute_scores(block, scorer.config)
     n = scorer.max_ngram_order
     cols = layout(getattr(scorer, "stats_order", n))  # some smoothing methods also count (N+1)-grams
-    stats = np.concatenate([result.stats[:, [cols.hyp_len, cols.ref_len]], result.stats[:, cols.correct_upto(n)],
-                            result.stats[:, cols.total_upto(n)]], axis=1)
+    stats = np.concatenate([block[:, [cols.hyp_len, cols.ref_len]], block[:, cols.correct_upto(n)],
+                            block[:, cols.total_upto(n)]], axis=1)
     width = options.width
     scores = res.score.tolist()
     if options.score_only:
@@ -205,32 +229,28 @@ def render_sentences(result, scorer, options: RenderOptions) -> str:
     rows = stats.tolist()
     precisions = res.precisions.tolist()
     bps = res.bp.tolist()
-    signature = scorer.signature(result.nrefs, short=options.short)
     fmt = options.format
-    out = []
+    numbered = enumerate(zip(scores, rows, precisions, bps), start + 1)
     if fmt == "text":
-        head = f"BLEU|{signature} = "
-        for s, row, prec, bp in zip(scores, rows, precisions, bps):
+        head = f"BLEU|{scorer.signature(result.nrefs, short=options.short)} = "
+        out = []
+        for _, (s, row, prec, bp) in numbered:
             ratio = row[0] / row[1] if row[1] else 0
             out.append(f"{head}{s:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} (BP = {bp:.3f} "
                        f"ratio = {ratio:.3f} hyp_len = {row[0]:d} ref_len = {row[1]:d})\n")
         return "".join(out)
     if fmt == "tsv":
-        head = (["line", "BLEU", "score", "bp", "sys_len", "ref_len"] + [f"prec_{k}" for k in range(1, n + 1)]
-                + [f"correct_{k}" for k in range(1, n + 1)] + [f"total_{k}" for k in range(1, n + 1)])
-        body = [[i, f"{s:.{width}f}", repr(s), repr(bp), row[0], row[1], *map(repr, prec), *row[2:]]
-                for i, (s, row, prec, bp) in enumerate(zip(scores, rows, precisions, bps), 1)]
-        return tsv(head, body)
+        return "".join("\t".join(map(str, [i, f"{s:.{width}f}", repr(s), repr(bp), row[0], row[1],
+                                            *map(repr, prec), *row[2:]])) + "\n"
+                       for i, (s, row, prec, bp) in numbered)
     sig_long = scorer.signature(result.nrefs)
-    objects = []
-    for i, (s, row, prec, bp) in enumerate(zip(scores, rows, precisions, bps), 1):
-        objects.append(json.dumps({
-            "line": i, "score": s, "counts": row[2: 2 + n], "totals": row[2 + n:], "precisions": prec,
-            "bp": bp, "sys_len": row[0], "ref_len": row[1], "signature": sig_long,
-        }, ensure_ascii=False))
+    objects = [json.dumps({
+        "line": i, "score": s, "counts": row[2: 2 + n], "totals": row[2 + n:], "precisions": prec,
+        "bp": bp, "sys_len": row[0], "ref_len": row[1], "signature": sig_long,
+    }, ensure_ascii=False) for i, (s, row, prec, bp) in numbered]
     if fmt == "jsonl":
         return "\n".join(objects) + "\n"
-    return "[\n" + ",\n".join(objects) + "\n]\n"  # json
+    return ",\n".join(objects)  # json: render_sentences adds the brackets and separators
 
 
 # ---------------------------------------------------------------------------------------------------------
