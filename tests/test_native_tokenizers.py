@@ -332,6 +332,7 @@ def test_only_lines_with_lone_surrogates_go_back_to_python():
     for name in NAMES:
         expected = get_tokenizer(name)("ok").split()
         assert _core.tokenize(name, False, lines) == [None, expected, None, None]
+        assert _core.tokenize_count(name, False, lines)[:2] == (len(expected), 3)
     with pytest.raises(TypeError, match="line 1 is int"):
         _core.tokenize("13a", False, ["a", 1])
 

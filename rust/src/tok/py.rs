@@ -86,10 +86,11 @@ fn tokenize_count(
     py: Python<'_>,
     name: &str,
     lowercase: bool,
-    lines: Vec<String>,
+    lines: Vec<Bound<'_, PyAny>>,
     repeat: u32,
 ) -> PyResult<(u64, u64, f64)> {
     let tok = tokenizer(name)?;
+    let lines = rust_lines(lines)?;
     Ok(py.detach(|| {
         let mut buf = String::new();
         let mut spans = Vec::new();
@@ -99,9 +100,12 @@ fn tokenize_count(
             (tokens, fallbacks) = (0, 0);
             let start = std::time::Instant::now();
             for line in &lines {
-                match tok.tokenize(line, lowercase, &mut buf, &mut spans) {
-                    Ok(()) => tokens += spans.len() as u64,
-                    Err(_) => fallbacks += 1,
+                match line
+                    .as_deref()
+                    .map(|l| tok.tokenize(l, lowercase, &mut buf, &mut spans))
+                {
+                    Some(Ok(())) => tokens += spans.len() as u64,
+                    _ => fallbacks += 1,
                 }
             }
             best = best.min(start.elapsed().as_secs_f64());
