@@ -53,34 +53,103 @@ fn run_detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyRes
         })
 }
 
-/// The `Line` of a Python object; `what`/`index` name it in errors.
+/// A line as collected with the GIL: code points are stored in a shared buffer, by position.
+enum Pending<'a> {
+    Text(&'a str),
+    Ucs4(usize, usize),
+    Missing,
+    Python,
+}
+
+/// Whether this interpreter's `str` objects keep their "ASCII" flag where [`is_ascii_str`] reads it:
+/// CPython 3.10 to 3.14 (the flag is bit 6 of the state word after the header, length and hash).
+fn ascii_flag_readable(py: Python<'_>) -> bool {
+    let v = py.version_info();
+    v.major == 3 && (10..=14).contains(&v.minor)
+}
+
+/// The "compact ASCII" flag of a `str` object. Only a hint for choosing how to read the text: both ways
+/// give the same characters, so a wrong answer could cost time, never exactness.
+///
+/// # Safety
+/// `obj` must point to a live `str` object of an interpreter for which [`ascii_flag_readable`] holds.
+unsafe fn is_ascii_str(obj: *mut pyo3::ffi::PyObject) -> bool {
+    let state = std::ptr::read_unaligned(
+        (obj as *const u8).add(4 * std::mem::size_of::<usize>()) as *const u32
+    );
+    state & (1 << 6) != 0
+}
+
+/// How to read a Python object as a line: ASCII `str`s through their UTF-8 pointer (no copy), other `str`s
+/// as UCS-4 code points appended to `ucs4` (encoded to UTF-8 later on the worker threads, and no UTF-8
+/// copy is left cached in the caller's strings); `what`/`index` name the item in errors.
 fn line_of<'a>(
     item: &'a Bound<'_, PyAny>,
     allow_none: bool,
     what: &str,
     index: usize,
-) -> PyResult<Line<'a>> {
+    ascii_flag: bool,
+    ucs4: &mut Vec<u32>,
+) -> PyResult<Pending<'a>> {
     if let Ok(s) = item.cast::<PyString>() {
-        return Ok(match s.to_str() {
-            Ok(text) if text.len() > MAX_LINE_BYTES => {
-                return Err(PyValueError::new_err(format!(
-                    "{what}[{index}] is {} bytes long; lines of at most {MAX_LINE_BYTES} bytes are supported",
-                    text.len()
-                )))
+        let ptr = s.as_ptr();
+        // SAFETY: `s` is a live str and `ascii_flag` says the layout is known
+        if ascii_flag && !unsafe { is_ascii_str(ptr) } {
+            // SAFETY: `ptr` is a str; the buffer has room for `n` code points
+            let n = unsafe { pyo3::ffi::PyUnicode_GetLength(ptr) };
+            if n < 0 {
+                return Err(PyErr::fetch(item.py()));
             }
-            Ok(text) => Line::Text(text),
+            let n = n as usize;
+            check_line_size(n.saturating_mul(4), what, index)?;
+            let start = ucs4.len();
+            ucs4.resize(start + n, 0);
+            let copied = unsafe {
+                pyo3::ffi::PyUnicode_AsUCS4(ptr, ucs4.as_mut_ptr().add(start), n as isize, 0)
+            };
+            if copied.is_null() {
+                return Err(PyErr::fetch(item.py()));
+            }
+            return Ok(Pending::Ucs4(start, n));
+        }
+        return Ok(match s.to_str() {
+            Ok(text) => {
+                check_line_size(text.len(), what, index)?;
+                Pending::Text(text)
+            }
             // e.g. lone surrogates: not UTF-8, so only the Python tokenizer can take it
-            Err(_) => Line::Python,
+            Err(_) => Pending::Python,
         });
     }
     if allow_none && item.is_none() {
-        return Ok(Line::Missing);
+        return Ok(Pending::Missing);
     }
     Err(PyTypeError::new_err(format!(
         "{what}[{index}] must be a str{}, got {}",
         if allow_none { " or None" } else { "" },
         item.get_type().name()?
     )))
+}
+
+fn check_line_size(bytes: usize, what: &str, index: usize) -> PyResult<()> {
+    if bytes > MAX_LINE_BYTES {
+        return Err(PyValueError::new_err(format!(
+            "{what}[{index}] is {bytes} bytes long; lines of at most {MAX_LINE_BYTES} bytes are supported"
+        )));
+    }
+    Ok(())
+}
+
+fn resolve<'a>(pending: &[Pending<'a>], ucs4: &'a [u32]) -> Vec<Line<'a>> {
+    pending
+        .iter()
+        .map(|p| match *p {
+            Pending::Text(t) => Line::Text(t),
+            Pending::Ucs4(start, n) => Line::Ucs4(&ucs4[start..start + n]),
+            Pending::Missing => Line::Missing,
+            Pending::Python => Line::Python,
+        })
+        .collect()
 }
 
 /// Bytes of a token returned by the Python tokenizer (surrogates kept as their UTF-8-like bytes).
@@ -224,22 +293,26 @@ fn count_text<'py>(
         }
         ref_items.push(items);
     }
-    let hyp_lines = hyp_items
+    let ascii_flag = ascii_flag_readable(py);
+    let mut ucs4: Vec<u32> = Vec::new();
+    let hyp_pending = hyp_items
         .iter()
         .enumerate()
-        .map(|(i, x)| line_of(x, false, "hypotheses", i))
-        .collect::<PyResult<Vec<Line>>>()?;
-    let mut ref_lines: Vec<Vec<Line>> = Vec::with_capacity(ref_items.len());
+        .map(|(i, x)| line_of(x, false, "hypotheses", i, ascii_flag, &mut ucs4))
+        .collect::<PyResult<Vec<Pending>>>()?;
+    let mut ref_pending: Vec<Vec<Pending>> = Vec::with_capacity(ref_items.len());
     for (k, items) in ref_items.iter().enumerate() {
         let what = format!("references[{k}]");
-        ref_lines.push(
+        ref_pending.push(
             items
                 .iter()
                 .enumerate()
-                .map(|(i, x)| line_of(x, true, &what, i))
+                .map(|(i, x)| line_of(x, true, &what, i, ascii_flag, &mut ucs4))
                 .collect::<PyResult<_>>()?,
         );
     }
+    let hyp_lines = resolve(&hyp_pending, &ucs4);
+    let ref_lines: Vec<Vec<Line>> = ref_pending.iter().map(|p| resolve(p, &ucs4)).collect();
     let width = row_width(order);
     let mut out = vec![0i64; n_seg * width];
     let python_segments = {

@@ -8,6 +8,8 @@ use crate::tok::Tokenizer;
 #[derive(Clone, Copy, Debug)]
 pub enum Line<'a> {
     Text(&'a str),
+    /// Code points (a Python `str` copied as UCS-4), turned into UTF-8 by the worker thread.
+    Ucs4(&'a [u32]),
     /// A missing reference: no n-grams, not a length candidate.
     Missing,
     /// A line only the Python tokenizer can handle (e.g. a `str` that is not valid UTF-8).
@@ -21,6 +23,53 @@ pub struct Worker {
     hyp_spans: Vec<(u32, u32)>,
     ref_bufs: Vec<String>,
     ref_spans: Vec<Vec<(u32, u32)>>,
+    utf8: String,
+}
+
+/// `cps` as UTF-8 in `out`; false for a code point that is no Unicode scalar value (a lone surrogate).
+fn ucs4_to_utf8(cps: &[u32], out: &mut String) -> bool {
+    let mut bytes = std::mem::take(out).into_bytes();
+    bytes.clear();
+    bytes.reserve(cps.len() + cps.len() / 2);
+    let mut ok = true;
+    for &c in cps {
+        if c < 0x80 {
+            bytes.push(c as u8);
+        } else if let Some(ch) = char::from_u32(c) {
+            bytes.extend_from_slice(ch.encode_utf8(&mut [0u8; 4]).as_bytes());
+        } else {
+            ok = false;
+            bytes.clear();
+            break;
+        }
+    }
+    // SAFETY: only ASCII bytes and whole `char` encodings were written
+    *out = unsafe { String::from_utf8_unchecked(bytes) };
+    ok
+}
+
+impl Worker {
+    /// Tokenizes one line into `buf`/`spans`; false if it needs the Python tokenizer.
+    fn tokenize_line(
+        tok: Tokenizer,
+        lowercase: bool,
+        line: Line<'_>,
+        utf8: &mut String,
+        buf: &mut String,
+        spans: &mut Vec<(u32, u32)>,
+    ) -> bool {
+        let text = match line {
+            Line::Text(t) => t,
+            Line::Ucs4(cps) => {
+                if !ucs4_to_utf8(cps, utf8) {
+                    return false;
+                }
+                utf8.as_str()
+            }
+            Line::Missing | Line::Python => return false,
+        };
+        tok.tokenize(text, lowercase, buf, spans).is_ok()
+    }
 }
 
 impl Worker {
@@ -31,6 +80,7 @@ impl Worker {
             hyp_spans: Vec::new(),
             ref_bufs: Vec::new(),
             ref_spans: Vec::new(),
+            utf8: String::new(),
         }
     }
 
@@ -43,11 +93,14 @@ impl Worker {
         refs: &[Line<'_>],
         row: &mut [i64],
     ) -> bool {
-        let Line::Text(h) = hyp else { return false };
-        if tok
-            .tokenize(h, lowercase, &mut self.hyp_buf, &mut self.hyp_spans)
-            .is_err()
-        {
+        if !Self::tokenize_line(
+            tok,
+            lowercase,
+            hyp,
+            &mut self.utf8,
+            &mut self.hyp_buf,
+            &mut self.hyp_spans,
+        ) {
             return false;
         }
         if self.ref_bufs.len() < refs.len() {
@@ -55,21 +108,21 @@ impl Worker {
             self.ref_spans.resize_with(refs.len(), Vec::new);
         }
         for (k, r) in refs.iter().enumerate() {
-            match *r {
-                Line::Text(t) => {
-                    if tok
-                        .tokenize(t, lowercase, &mut self.ref_bufs[k], &mut self.ref_spans[k])
-                        .is_err()
-                    {
-                        return false;
-                    }
-                }
-                Line::Missing => {}
-                Line::Python => return false,
+            if !matches!(r, Line::Missing)
+                && !Self::tokenize_line(
+                    tok,
+                    lowercase,
+                    *r,
+                    &mut self.utf8,
+                    &mut self.ref_bufs[k],
+                    &mut self.ref_spans[k],
+                )
+            {
+                return false;
             }
         }
         let ref_tokens = |k: usize| match refs[k] {
-            Line::Text(_) => Some(TokenSpans {
+            Line::Text(_) | Line::Ucs4(_) => Some(TokenSpans {
                 buf: self.ref_bufs[k].as_bytes(),
                 spans: &self.ref_spans[k],
             }),
@@ -172,6 +225,49 @@ mod tests {
         }
         assert!(fb1.is_empty());
         assert!(one.iter().any(|&v| v > 0));
+    }
+
+    #[test]
+    fn ucs4_lines_count_like_their_utf8_text() {
+        let text = "Grüße, ça va? 東京 ok";
+        let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
+        let order = 4;
+        let mut a = vec![0i64; row_width(order)];
+        let mut b = vec![0i64; row_width(order)];
+        let refs = [Line::Text("ça va? Grüße ok")];
+        assert!(count_lines(
+            Tokenizer::T13a,
+            true,
+            order,
+            &[Line::Text(text)],
+            &[&refs],
+            1,
+            &mut a
+        )
+        .is_empty());
+        assert!(count_lines(
+            Tokenizer::T13a,
+            true,
+            order,
+            &[Line::Ucs4(&cps)],
+            &[&refs],
+            1,
+            &mut b
+        )
+        .is_empty());
+        assert_eq!(a, b);
+        assert!(a[2] > 0);
+        let lone_surrogate = [0x61, 0xD800];
+        let fb = count_lines(
+            Tokenizer::T13a,
+            false,
+            order,
+            &[Line::Ucs4(&lone_surrogate)],
+            &[&refs],
+            1,
+            &mut b,
+        );
+        assert_eq!(fb, vec![0]);
     }
 
     #[test]
