@@ -5,8 +5,8 @@ reading compressed paths as the command does."""
 from __future__ import annotations
 
 import bz2
-import importlib
 import gzip
+import importlib
 import io
 import json
 import lzma
@@ -160,13 +160,16 @@ def test_block_reader_matches_whole_file_reading(tmp_path, block):
     assert got == text.split("\n")
     path16 = tmp_path / "t16.txt"
     path16.write_bytes(text.encode("utf-16"))
-    assert [x for b in bio.iter_line_blocks(str(path16), "utf-16", block_bytes=block) for x in b] == \
-        text.split("\n")
+    assert [x for b in bio.iter_line_blocks(str(path16), "utf-16", block_bytes=block) for x in b] == text.split("\n")
 
 
 def test_ctrl_c_while_reading_exits_130_with_one_line(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "bleuscope", REF_A], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bleuscope", REF_A],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     proc.stdin.write(b"a line\n" * 10)
     proc.stdin.flush()  # stdin stays open: the command waits for more input
     time.sleep(1.5)
@@ -213,7 +216,9 @@ def test_long_option_prefixes_are_refused(run_main, prefix):
 def test_closed_stdout_exits_0_quietly_like_head(args, reader):
     status = subprocess.run(
         ["bash", "-c", f"set -o pipefail; {sys.executable} -m bleuscope {args} | {reader} >/dev/null"],
-        capture_output=True, timeout=120)
+        capture_output=True,
+        timeout=120,
+    )
     assert (status.returncode, status.stderr) == (0, b"")
 
 
@@ -230,8 +235,9 @@ def test_utf16_input_gets_a_hint_and_reads_with_the_encoding(run_main, tmp_path)
     ref16.write_bytes(Path(REF_A).read_text(encoding="utf-8").encode("utf-16"))
     code, _, err = run_main([REF_A, "-i", str(tmp_path / "h.utf-16.txt"), "--encoding", "utf-16"])
     one_line_error(code, err, 1, "ref.A.txt:1: invalid utf-16", "--encoding")  # -e applies to every file
-    code, out, err = run_main([str(ref16), "-i", str(tmp_path / "h.utf-16.txt"), "--encoding", "utf-16", "-b",
-                               "-w", "4"])
+    code, out, err = run_main(
+        [str(ref16), "-i", str(tmp_path / "h.utf-16.txt"), "--encoding", "utf-16", "-b", "-w", "4"]
+    )
     assert code == 0, err
     assert out == f"{BLEU().corpus_score(lines(HYP_B), [lines(REF_A)]).score:.4f}\n"
 
@@ -293,8 +299,10 @@ def test_api_reads_compressed_paths(tmp_path):
 
 # -- lazy start --------------------------------------------------------------------------------------------
 def test_help_imports_nothing_heavy():
-    code = ("import sys, bleuscope.cli as c; c.build_parser().format_help(); "
-            "print(sorted(m for m in ('numpy', 'regex', 'sacrebleu') if m in sys.modules))")
+    code = (
+        "import sys, bleuscope.cli as c; c.build_parser().format_help(); "
+        "print(sorted(m for m in ('numpy', 'regex', 'sacrebleu') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
@@ -311,8 +319,11 @@ def test_significance_defaults_match_the_library():
     from bleuscope import significance
     from bleuscope.cli import significance as cli_sig
 
-    assert (cli_sig.BOOTSTRAP_SAMPLES, cli_sig.AR_TRIALS, cli_sig.DEFAULT_SEED) == \
-        (significance.BOOTSTRAP_SAMPLES, significance.AR_TRIALS, significance.DEFAULT_SEED)
+    assert (cli_sig.BOOTSTRAP_SAMPLES, cli_sig.AR_TRIALS, cli_sig.DEFAULT_SEED) == (
+        significance.BOOTSTRAP_SAMPLES,
+        significance.AR_TRIALS,
+        significance.DEFAULT_SEED,
+    )
 
 
 # -- subcommands ---------------------------------------------------------------------------------------------
@@ -329,15 +340,19 @@ def test_report_subcommand_is_dispatched_with_the_rest_of_argv(run_main, monkeyp
 
 
 def test_report_is_a_file_name_when_the_subcommand_is_not_installed(run_main, monkeypatch, tmp_path):
-    monkeypatch.setitem(importlib.import_module("bleuscope.cli.main").SUBCOMMANDS, "report", "bleuscope_no_such_module.cli")
+    monkeypatch.setitem(
+        importlib.import_module("bleuscope.cli.main").SUBCOMMANDS, "report", "bleuscope_no_such_module.cli"
+    )
     monkeypatch.chdir(tmp_path)
     code, _, err = run_main(["report", "-i", HYP_B])
     one_line_error(code, err, 1, "report: no such file")
 
 
 # -- sentence scores are rendered piece by piece -------------------------------------------------------------
-@pytest.mark.parametrize("fmt, score_only", [("text", False), ("json", False), ("jsonl", False), ("tsv", False),
-                                             ("text", True), ("json", True)])  # -b goes with text and json
+@pytest.mark.parametrize(
+    "fmt, score_only",
+    [("text", False), ("json", False), ("jsonl", False), ("tsv", False), ("text", True), ("json", True)],
+)  # -b goes with text and json
 def test_sentence_rendering_in_pieces_equals_one_piece(fmt, score_only):
     from bleuscope.cli import render
     from bleuscope.cli.scoring import SystemResult

@@ -32,8 +32,13 @@ def cache(tmp_path):
     (root / "wmt14").mkdir(parents=True)
     ref = (EXAMPLE / "ref.A.txt").read_text(encoding="utf-8").split("\n")[:N]
     src = [f"source sentence {i}" for i in range(N)]
-    fields = {"src": src, "ref": ref, "docid": [f"doc{i // 10}" for i in range(N)], "genre": ["news"] * N,
-              "origlang": ["en"] * N}
+    fields = {
+        "src": src,
+        "ref": ref,
+        "docid": [f"doc{i // 10}" for i in range(N)],
+        "genre": ["news"] * N,
+        "origlang": ["en"] * N,
+    }
     for field, lines in fields.items():
         (root / "wmt14" / f"wmt14.en-de.{field}").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
     hyp = tmp_path / "hyp.txt"
@@ -70,8 +75,10 @@ def test_test_set_scores_like_sacrebleu(cache):
     code, ours, _ = run(bleuscope("-t", "wmt14", "-l", "en-de", "-f", "text"), root, hyp.read_bytes())
     code2, theirs, _ = run([SACREBLEU, "-t", "wmt14", "-l", "en-de", "-f", "text"], root, hyp.read_bytes())
     assert code == code2 == 0
-    assert ours.replace("version:bleuscope-", "version:").split("version:")[1].split(" ", 1)[1] == \
-        theirs.split("version:")[1].split(" ", 1)[1]
+    assert (
+        ours.replace("version:bleuscope-", "version:").split("version:")[1].split(" ", 1)[1]
+        == theirs.split("version:")[1].split(" ", 1)[1]
+    )
 
 
 def test_echo_and_list(cache):

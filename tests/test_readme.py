@@ -112,7 +112,8 @@ def test_shell_transcript_prints_what_the_readme_shows(block, steps, example_cop
         pytest.skip("the bleuscope command is not on PATH")
     env = {**os.environ, "COLUMNS": "120", "PYTHONIOENCODING": "utf-8"}
     for command, expected in steps:
-        proc = subprocess.run(["bash", "-c", command + " 2>&1"], cwd=example_copy, capture_output=True, env=env,
-                              timeout=120)
+        proc = subprocess.run(
+            ["bash", "-c", command + " 2>&1"], cwd=example_copy, capture_output=True, env=env, timeout=120
+        )
         got = proc.stdout.decode("utf-8")
         assert got == expected, f"README.md:{block.line}: $ {command}"

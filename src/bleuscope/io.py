@@ -138,11 +138,12 @@ def _utf16_hint(head: bytes) -> str:
     return ""
 
 
-def _decode_error(e: UnicodeDecodeError, data: bytes, name: str, encoding: str, line_base: int, offset_base: int,
-                  head: bytes) -> InputError:
+def _decode_error(
+    e: UnicodeDecodeError, data: bytes, name: str, encoding: str, line_base: int, offset_base: int, head: bytes
+) -> InputError:
     line = line_base + data.count(b"\n", 0, e.start) + 1
     line_start = data.rfind(b"\n", 0, e.start) + 1
-    bad = data[e.start: min(e.end, e.start + 4)].hex(" ")
+    bad = data[e.start : min(e.end, e.start + 4)].hex(" ")
     label = "UTF-8" if codecs.lookup(encoding).name in ("utf-8", "utf-8-sig") else encoding
     column = e.start - line_start + 1  # ``data`` always begins at the start of a line
     return InputError(
@@ -163,8 +164,10 @@ def decode(data: bytes, name: str, encoding: str = "utf-8", warn: Warn | None = 
 
 
 def _warn_bom(name: str, warn: Warn) -> None:
-    warn(f"{name} starts with a byte order mark (U+FEFF); it is kept as part of line 1, as sacreBLEU does "
-         f"(use --encoding utf-8-sig to drop it)")
+    warn(
+        f"{name} starts with a byte order mark (U+FEFF); it is kept as part of line 1, as sacreBLEU does "
+        f"(use --encoding utf-8-sig to drop it)"
+    )
 
 
 def split_lines(text: str) -> list[str]:
@@ -192,8 +195,14 @@ def _newline_is_one_byte(encoding: str) -> bool:
         return False
 
 
-def iter_line_blocks(path: str, encoding: str = "utf-8", warn: Warn | None = None, *,
-                     max_line_bytes: int = MAX_LINE_BYTES, block_bytes: int = BLOCK_BYTES) -> Iterator[list[str]]:
+def iter_line_blocks(
+    path: str,
+    encoding: str = "utf-8",
+    warn: Warn | None = None,
+    *,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    block_bytes: int = BLOCK_BYTES,
+) -> Iterator[list[str]]:
     """The lines of a file (``"-"`` = standard input) in lists, reading ``block_bytes`` at a time.
 
     Memory stays bounded whatever the input: a line longer than ``max_line_bytes`` bytes (characters for
@@ -204,8 +213,9 @@ def iter_line_blocks(path: str, encoding: str = "utf-8", warn: Warn | None = Non
     stream = open_binary(path)
     try:
         if _newline_is_one_byte(encoding) or encoding == "utf-8-sig":
-            yield from _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes,
-                                         min(block_bytes, max_line_bytes))
+            yield from _byte_line_blocks(
+                stream, path, name, encoding, warn, max_line_bytes, min(block_bytes, max_line_bytes)
+            )
         else:
             yield from _text_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_bytes)
     finally:
@@ -248,7 +258,7 @@ def _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_
         first_end = data.find(b"\n") if carry else -1
         if first_end > max_line_bytes:  # blocks are no larger than the limit: only the first line can exceed it
             raise _line_too_long(name, lines_done + 1, max_line_bytes)
-        complete, carry = data[: end + 1], data[end + 1:]
+        complete, carry = data[: end + 1], data[end + 1 :]
         if len(carry) > max_line_bytes:
             raise _line_too_long(name, lines_done + complete.count(b"\n") + 1, max_line_bytes)
         try:
@@ -298,15 +308,18 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
             return
 
 
-def iter_lines(path, encoding: str = "utf-8", warn: Warn | None = None, *,
-               max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[str]:
+def iter_lines(
+    path, encoding: str = "utf-8", warn: Warn | None = None, *, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[str]:
     """The lines of a file one by one (see :func:`iter_line_blocks`); ``path`` may be a str or os.PathLike."""
     return itertools.chain.from_iterable(
-        iter_line_blocks(os.fspath(path), encoding, warn, max_line_bytes=max_line_bytes))
+        iter_line_blocks(os.fspath(path), encoding, warn, max_line_bytes=max_line_bytes)
+    )
 
 
-def read_lines(path: str, encoding: str = "utf-8", warn: Warn | None = None, *,
-               max_line_bytes: int = MAX_LINE_BYTES) -> list[str]:
+def read_lines(
+    path: str, encoding: str = "utf-8", warn: Warn | None = None, *, max_line_bytes: int = MAX_LINE_BYTES
+) -> list[str]:
     """One segment per line of a plain text file (``"-"`` = standard input), as a list."""
     return list(iter_lines(path, encoding, warn, max_line_bytes=max_line_bytes))
 
@@ -473,8 +486,9 @@ def write_file(path: str, text: str | Iterable[str], encoding: str = "utf-8") ->
         _write_direct(path, target, text, encoding)
         return
     if st is not None and (not st.st_mode & 0o222 or not os.access(target, os.W_OK)):  # root passes os.access
-        raise InputError(f"{path}: the file is read-only; it is not replaced (make it writable, or choose "
-                         "another name)")
+        raise InputError(
+            f"{path}: the file is read-only; it is not replaced (make it writable, or choose another name)"
+        )
     write_atomic(target, text, encoding, shown_name=path)
 
 
@@ -486,8 +500,9 @@ def _write_direct(path: str, target: str, text: str | Iterable[str], encoding: s
         raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
 
 
-def write_atomic(path: str, text: str | Iterable[str], encoding: str = "utf-8", *,
-                 shown_name: str | None = None) -> None:
+def write_atomic(
+    path: str, text: str | Iterable[str], encoding: str = "utf-8", *, shown_name: str | None = None
+) -> None:
     """Write ``text`` (a string, or pieces of it) to the regular file ``path`` through a temporary file in the same directory and an atomic
     rename.
 

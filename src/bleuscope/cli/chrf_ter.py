@@ -24,30 +24,42 @@ from ..io import UsageError
 # -- options and scorers -------------------------------------------------------------------------------------
 def add_chrf_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("chrF (-m chrf; sacreBLEU's options)")
-    g.add_argument("-cc", "--chrf-char-order", type=int, default=6, metavar="N",
-                   help="character n-gram order (default: 6)")
-    g.add_argument("-cw", "--chrf-word-order", type=int, default=0, metavar="N",
-                   help="word n-gram order (default: 0; 2 is chrF++)")
-    g.add_argument("-cb", "--chrf-beta", type=int, default=2, metavar="N",
-                   help="weight of recall against precision (default: 2)")
+    g.add_argument(
+        "-cc", "--chrf-char-order", type=int, default=6, metavar="N", help="character n-gram order (default: 6)"
+    )
+    g.add_argument(
+        "-cw", "--chrf-word-order", type=int, default=0, metavar="N", help="word n-gram order (default: 0; 2 is chrF++)"
+    )
+    g.add_argument(
+        "-cb", "--chrf-beta", type=int, default=2, metavar="N", help="weight of recall against precision (default: 2)"
+    )
     g.add_argument("--chrf-whitespace", action="store_true", help="keep whitespace in character n-grams")
     g.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
-    g.add_argument("--chrf-eps-smoothing", action="store_true",
-                   help="epsilon smoothing as chrF++.py, NLTK and Moses (default: effective order)")
+    g.add_argument(
+        "--chrf-eps-smoothing",
+        action="store_true",
+        help="epsilon smoothing as chrF++.py, NLTK and Moses (default: effective order)",
+    )
 
 
 def add_ter_options(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("TER (-m ter; sacreBLEU's options, Tercom's defaults)")
     g.add_argument("--ter-normalized", action="store_true", help="Tercom's normalization and tokenization")
     g.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
-    g.add_argument("--ter-asian-support", action="store_true",
-                   help="split CJK characters (with --ter-normalized) / remove CJK punctuation (with --ter-no-punct)")
+    g.add_argument(
+        "--ter-asian-support",
+        action="store_true",
+        help="split CJK characters (with --ter-normalized) / remove CJK punctuation (with --ter-no-punct)",
+    )
     g.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
 
 
 def _option_message(message: str) -> str:
-    for api, option in (("char_order", "-cc/--chrf-char-order"), ("word_order", "-cw/--chrf-word-order"),
-                        ("beta", "-cb/--chrf-beta")):
+    for api, option in (
+        ("char_order", "-cc/--chrf-char-order"),
+        ("word_order", "-cw/--chrf-word-order"),
+        ("beta", "-cb/--chrf-beta"),
+    ):
         message = message.replace(api, option)
     return message
 
@@ -56,9 +68,14 @@ def build_chrf(args: argparse.Namespace, warn=None):
     from ..metrics.chrf import CHRF
 
     try:
-        return CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order, beta=args.chrf_beta,
-                    lowercase=args.chrf_lowercase, whitespace=args.chrf_whitespace,
-                    eps_smoothing=args.chrf_eps_smoothing)
+        return CHRF(
+            char_order=args.chrf_char_order,
+            word_order=args.chrf_word_order,
+            beta=args.chrf_beta,
+            lowercase=args.chrf_lowercase,
+            whitespace=args.chrf_whitespace,
+            eps_smoothing=args.chrf_eps_smoothing,
+        )
     except (ValueError, TypeError) as e:
         raise UsageError(_option_message(str(e))) from None
 
@@ -66,8 +83,12 @@ def build_chrf(args: argparse.Namespace, warn=None):
 def build_ter(args: argparse.Namespace, warn=None):
     from ..metrics.ter import TER
 
-    return TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct, asian_support=args.ter_asian_support,
-               case_sensitive=args.ter_case_sensitive)
+    return TER(
+        normalized=args.ter_normalized,
+        no_punct=args.ter_no_punct,
+        asian_support=args.ter_asian_support,
+        case_sensitive=args.ter_case_sensitive,
+    )
 
 
 def register() -> None:
@@ -137,25 +158,45 @@ def render_corpus(table: list, options) -> str:
     width, fmt = options.width, options.format
     n_sys = len(table[0][1])
     if options.score_only:
-        return "".join(f"{score.score:.{width}f}\n" for k in range(n_sys) for _, rows in table
-                       for score in [rows[k][2]])
+        return "".join(
+            f"{score.score:.{width}f}\n" for k in range(n_sys) for _, rows in table for score in [rows[k][2]]
+        )
     if fmt == "jsonl":
-        return "".join(json.dumps({"system": rows[k][0], **_json_object(rows[k][2], scorer, rows[k][1], width)},
-                                  ensure_ascii=False) + "\n" for k in range(n_sys) for scorer, rows in table)
+        return "".join(
+            json.dumps(
+                {"system": rows[k][0], **_json_object(rows[k][2], scorer, rows[k][1], width)}, ensure_ascii=False
+            )
+            + "\n"
+            for k in range(n_sys)
+            for scorer, rows in table
+        )
     if fmt == "tsv":
-        out = [[rows[k][0], rows[k][2].name, f"{rows[k][2].score:.{width}f}", repr(rows[k][2].score),
-                _signature(scorer, rows[k][1], options.short)] for k in range(n_sys) for scorer, rows in table]
+        out = [
+            [
+                rows[k][0],
+                rows[k][2].name,
+                f"{rows[k][2].score:.{width}f}",
+                repr(rows[k][2].score),
+                _signature(scorer, rows[k][1], options.short),
+            ]
+            for k in range(n_sys)
+            for scorer, rows in table
+        ]
         return tsv(["system", "metric", "score", "score_unrounded", "signature"], out)
     if n_sys == 1:
         if fmt == "json":
-            objects = [json.dumps(_json_object(rows[0][2], scorer, rows[0][1], width), indent=1, ensure_ascii=False)
-                       for scorer, rows in table]
+            objects = [
+                json.dumps(_json_object(rows[0][2], scorer, rows[0][1], width), indent=1, ensure_ascii=False)
+                for scorer, rows in table
+            ]
             return (objects[0] if len(objects) == 1 else "[\n" + ",\n".join(objects) + "\n]") + "\n"
         if fmt == "text":
-            lines = [rows[0][2].format(width, signature=_signature(scorer, rows[0][1], options.short))
-                     for scorer, rows in table]
+            lines = [
+                rows[0][2].format(width, signature=_signature(scorer, rows[0][1], options.short))
+                for scorer, rows in table
+            ]
             cut = max(line.index(" = ") for line in lines)  # align on "=", as sacreBLEU does
-            return "".join(f"{line[:line.index(' = ')]:>{cut}}{line[line.index(' = '):]}\n" for line in lines)
+            return "".join(f"{line[: line.index(' = ')]:>{cut}}{line[line.index(' = ') :]}\n" for line in lines)
     labels = [rows[0][2].name for _, rows in table]
     if fmt == "json":
         items = []
@@ -168,13 +209,26 @@ def render_corpus(table: list, options) -> str:
     header = ["System", *labels]
     sigs = [(label, _signature(scorer, rows[0][1], options.short)) for label, (scorer, rows) in zip(labels, table)]
     footer = "-----------------\nMetric signatures\n-----------------\n" + "".join(
-        f" - {label:<10} {sig}\n" for label, sig in sigs)
+        f" - {label:<10} {sig}\n" for label, sig in sigs
+    )
     return tabulate(header, body, latex=fmt == "latex") + "\n\n" + footer
 
 
 #: LaTeX escapes of tabulate's latex_booktabs format
-_LATEX = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\^{}", "{": r"\{", "}": r"\}",
-          "~": r"\textasciitilde{}", "\\": r"\textbackslash{}", "<": r"\ensuremath{<}", ">": r"\ensuremath{>}"}
+_LATEX = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "^": r"\^{}",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "\\": r"\textbackslash{}",
+    "<": r"\ensuremath{<}",
+    ">": r"\ensuremath{>}",
+}
 
 
 def _pad(text: str, width: int, how: str) -> str:
@@ -199,8 +253,12 @@ def tabulate(header: list[str], body: list[list[str]], latex: bool = False) -> s
         return [" " + _pad(cell, w, a) + " " for cell, w, a in zip(row, widths, aligns)]
 
     if latex:
-        lines = ["\\begin{tabular}{" + "".join("r" if a == "right" else "c" for a in aligns) + "}", "\\toprule",
-                 "&".join(cells(header)) + "\\\\", "\\midrule"]
+        lines = [
+            "\\begin{tabular}{" + "".join("r" if a == "right" else "c" for a in aligns) + "}",
+            "\\toprule",
+            "&".join(cells(header)) + "\\\\",
+            "\\midrule",
+        ]
         lines += ["&".join(cells(row)) + "\\\\" for row in body]
         return "\n".join(lines + ["\\bottomrule", "\\end{tabular}"])
 
@@ -227,12 +285,16 @@ def render_sentences(metric_rows, options) -> str:
         head = f"{scorer.name}|{_signature(scorer, nrefs, options.short)} = "
         return "".join(f"{head}{s:.{width}f}\n" for s in scores)
     signature = _signature(scorer, nrefs, False)
-    records = [{"line": i, "name": scorer.name, "score": s, "stats": row, "signature": signature}
-               for i, (s, row) in enumerate(zip(scores, seg.stats.tolist()), 1)]
+    records = [
+        {"line": i, "name": scorer.name, "score": s, "stats": row, "signature": signature}
+        for i, (s, row) in enumerate(zip(scores, seg.stats.tolist()), 1)
+    ]
     if fmt == "tsv":
         from .render import tsv
 
-        return tsv(["line", scorer.name, "score", "signature"],
-                   [[r["line"], f"{r['score']:.{width}f}", repr(r["score"]), signature] for r in records])
+        return tsv(
+            ["line", scorer.name, "score", "signature"],
+            [[r["line"], f"{r['score']:.{width}f}", repr(r["score"]), signature] for r in records],
+        )
     lines = [json.dumps(r, ensure_ascii=False) for r in records]
     return "\n".join(lines) + "\n" if fmt == "jsonl" else "[\n" + ",\n".join(lines) + "\n]\n"

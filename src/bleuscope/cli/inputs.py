@@ -101,8 +101,9 @@ class InputStreams:
                 self.hyps.append(_Source(path, "jsonl", args, warn, fields=fields))
             else:
                 if _looks_jsonl(path):
-                    raise UsageError(f"{bio.display_name(path)} looks like JSON Lines; name the hypothesis field "
-                                     "with --hyp-field")
+                    raise UsageError(
+                        f"{bio.display_name(path)} looks like JSON Lines; name the hypothesis field with --hyp-field"
+                    )
                 self.hyps.append(_Source(path, "text", args, warn))
         self.refs: list[_Source] = []
         self.ref_names: list[str] = []  # one per file (the first stream's name for a TSV file)
@@ -169,7 +170,8 @@ class InputStreams:
                     if _merge(record[1:]) != row:
                         raise InputError(
                             f"{self.hyp_names[s]}:{start + i + 1}: the references differ from those in "
-                            f"{self.hyp_names[0]}; systems must be scored against the same references")
+                            f"{self.hyp_names[0]}; systems must be scored against the same references"
+                        )
             _check_every_segment_has_reference(rows, self.hyp_names[0], start)
             refs = bio.ref_streams(rows)
         else:
@@ -190,8 +192,7 @@ class InputStreams:
             if not items:
                 hint = ""
                 if name == "<stdin>" and args.references is not None:
-                    hint = (f" (note: -r took {' '.join(args.references)} as references; put hypothesis files "
-                            "before -r)")
+                    hint = f" (note: -r took {' '.join(args.references)} as references; put hypothesis files before -r)"
                 raise InputError(f"{name}: empty input, no hypothesis lines{hint}")
         for src, items in zip(self.refs, ref_items):
             if not items:
@@ -214,17 +215,30 @@ class InputStreams:
             ref_names = self.ref_names
         for k in range(1, len(ref_counts)):
             if ref_counts[k] != ref_counts[0]:
-                return InputError(_count_message("reference", ref_names[k], ref_counts[k], ref_empty[k],
-                                                 "reference", ref_names[0], ref_counts[0], ref_empty[0]))
+                return InputError(
+                    _count_message(
+                        "reference",
+                        ref_names[k],
+                        ref_counts[k],
+                        ref_empty[k],
+                        "reference",
+                        ref_names[0],
+                        ref_counts[0],
+                        ref_empty[0],
+                    )
+                )
         for k, (name, n) in enumerate(zip(self.hyp_names, hyp_counts)):
             if n != ref_counts[0]:
-                msg = _count_message("hypothesis", name, n, hyp_empty[k], "reference", ref_names[0],
-                                     ref_counts[0], ref_empty[0])
+                msg = _count_message(
+                    "hypothesis", name, n, hyp_empty[k], "reference", ref_names[0], ref_counts[0], ref_empty[0]
+                )
                 odd_one_out = n_sys > 1 and all(c == ref_counts[0] for j, c in enumerate(hyp_counts) if j != k)
                 if _looks_like_reference(name) or odd_one_out:
                     which = f" (system {k + 1} of {n_sys})" if n_sys > 1 else ""
-                    msg += (f"; is {name} a reference file? It was read as a hypothesis{which}: references go "
-                            "before -i (sacreBLEU order) or after -r")
+                    msg += (
+                        f"; is {name} a reference file? It was read as a hypothesis{which}: references go "
+                        "before -i (sacreBLEU order) or after -r"
+                    )
                 return InputError(msg)
         return InputError("line counts differ between the input files")  # pragma: no cover - found above
 
@@ -238,8 +252,10 @@ class InputStreams:
         if not self.args.force and not self.args.quiet:
             for name, n_tok in zip(self.hyp_names, self.tokenized_lines):
                 if n_tok >= TOKENIZED_WARN_LINES:
-                    warn(f"{name}: {n_tok} lines end in ' .' - is it tokenized? BLEU expects detokenized text "
-                         "(--force silences this)")
+                    warn(
+                        f"{name}: {n_tok} lines end in ' .' - is it tokenized? BLEU expects detokenized text "
+                        "(--force silences this)"
+                    )
 
 
 def _merge(parts) -> list[str | None]:
@@ -259,8 +275,10 @@ def _check_every_segment_has_reference(rows: list[list[str | None]], name: str, 
 def _count_message(kind_a, name_a, na, empty_a, kind_b, name_b, nb, empty_b) -> str:
     longer_name, longer_empty = (name_a, empty_a) if na > nb else (name_b, empty_b)
     first_extra = min(na, nb) + 1
-    msg = (f"line counts differ: {kind_a} {name_a} has {na} lines but {kind_b} {name_b} has {nb}; "
-           f"{longer_name}:{first_extra} has no counterpart (nothing is truncated)")
+    msg = (
+        f"line counts differ: {kind_a} {name_a} has {na} lines but {kind_b} {name_b} has {nb}; "
+        f"{longer_name}:{first_extra} has no counterpart (nothing is truncated)"
+    )
     if longer_empty:
         msg += f"; the {abs(na - nb)} extra line(s) at the end of {longer_name} are empty"
     return msg

@@ -104,89 +104,198 @@ def _tokenizer_names() -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     # allow_abbrev=False: `-t intl` must not be taken for `-tok intl` (no prefix matching of long options)
-    p = _Parser(prog="bleuscope", description=DESCRIPTION, epilog=EPILOG, allow_abbrev=False,
-                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="reference files (sacreBLEU order), or hypothesis files when -r is given")
+    p = _Parser(
+        prog="bleuscope",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="reference files (sacreBLEU order), or hypothesis files when -r is given",
+    )
     inp = p.add_argument_group("input")
-    inp.add_argument("-i", "--input", nargs="+", action="extend", metavar="HYP",
-                     help="hypothesis file(s), one system each ('-' = stdin); default: stdin; repeating -i adds "
-                          "systems")
-    inp.add_argument("-r", "--references", nargs="+", action="extend", metavar="REF",
-                     help="reference file(s); the positional FILEs are then the hypotheses; repeating -r adds "
-                          "references")
-    inp.add_argument("-nr", "--num-refs", type=_positive_int, default=1, metavar="N",
-                     help="the (single) reference file has N tab-separated references per line (default: 1)")
-    inp.add_argument("--hyp-field", metavar="NAME",
-                     help="hypothesis files (and stdin) are JSON Lines; score field NAME (a string)")
-    inp.add_argument("--ref-field", action="append", metavar="NAME",
-                     help="reference files are JSON Lines; field NAME holds a string or a list of strings; "
-                          "repeat for several fields; with --hyp-field and no reference files, the references "
-                          "are read from the hypothesis JSON Lines (then the FILEs are the JSON Lines files)")
-    inp.add_argument("-e", "--encoding", default="utf-8",
-                     help="text encoding of all input files (default: utf-8; utf-8-sig drops a byte order mark)")
-    inp.add_argument("--max-line-bytes", type=_positive_int, default=bio.MAX_LINE_BYTES, metavar="N",
-                     help=f"refuse an input line longer than N bytes (default: {bio.MAX_LINE_BYTES:,} = 1 MiB)")
-    inp.add_argument("--example", action="store_true",
-                     help="score the bundled example (300 WMT22 en-de segments, 2 systems, 2 references)")
-    inp.add_argument("--example-dir", action="store_true",
-                     help="print the folder of the bundled example files and exit")
+    inp.add_argument(
+        "-i",
+        "--input",
+        nargs="+",
+        action="extend",
+        metavar="HYP",
+        help="hypothesis file(s), one system each ('-' = stdin); default: stdin; repeating -i adds systems",
+    )
+    inp.add_argument(
+        "-r",
+        "--references",
+        nargs="+",
+        action="extend",
+        metavar="REF",
+        help="reference file(s); the positional FILEs are then the hypotheses; repeating -r adds references",
+    )
+    inp.add_argument(
+        "-nr",
+        "--num-refs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="the (single) reference file has N tab-separated references per line (default: 1)",
+    )
+    inp.add_argument(
+        "--hyp-field", metavar="NAME", help="hypothesis files (and stdin) are JSON Lines; score field NAME (a string)"
+    )
+    inp.add_argument(
+        "--ref-field",
+        action="append",
+        metavar="NAME",
+        help="reference files are JSON Lines; field NAME holds a string or a list of strings; "
+        "repeat for several fields; with --hyp-field and no reference files, the references "
+        "are read from the hypothesis JSON Lines (then the FILEs are the JSON Lines files)",
+    )
+    inp.add_argument(
+        "-e",
+        "--encoding",
+        default="utf-8",
+        help="text encoding of all input files (default: utf-8; utf-8-sig drops a byte order mark)",
+    )
+    inp.add_argument(
+        "--max-line-bytes",
+        type=_positive_int,
+        default=bio.MAX_LINE_BYTES,
+        metavar="N",
+        help=f"refuse an input line longer than N bytes (default: {bio.MAX_LINE_BYTES:,} = 1 MiB)",
+    )
+    inp.add_argument(
+        "--example",
+        action="store_true",
+        help="score the bundled example (300 WMT22 en-de segments, 2 systems, 2 references)",
+    )
+    inp.add_argument(
+        "--example-dir", action="store_true", help="print the folder of the bundled example files and exit"
+    )
 
     ts = p.add_argument_group(
-        "sacreBLEU test sets (needs: pip install \"bleuscope[testsets]\", sacreBLEU's own dataset module and "
+        'sacreBLEU test sets (needs: pip install "bleuscope[testsets]", sacreBLEU\'s own dataset module and '
         "cache, $SACREBLEU or ~/.sacrebleu)",
         "A test set missing from the cache is downloaded by sacreBLEU: only when you give -t, --echo or --list "
-        "with -t. Without them bleuscope never uses the network.")
-    ts.add_argument("-t", "--test-set", metavar="NAME",
-                    help="score against the references of a sacreBLEU test set (with -l; comma-separated sets are "
-                         "concatenated)")
-    ts.add_argument("--echo", nargs="+", metavar="FIELD",
-                    help="print fields of the test set (src, ref, docid, ref:A, ..., or all) and exit")
-    ts.add_argument("--list", action="store_true",
-                    help="list the test sets (with -t: its language pairs and fields) and exit")
+        "with -t. Without them bleuscope never uses the network.",
+    )
+    ts.add_argument(
+        "-t",
+        "--test-set",
+        metavar="NAME",
+        help="score against the references of a sacreBLEU test set (with -l; comma-separated sets are concatenated)",
+    )
+    ts.add_argument(
+        "--echo",
+        nargs="+",
+        metavar="FIELD",
+        help="print fields of the test set (src, ref, docid, ref:A, ..., or all) and exit",
+    )
+    ts.add_argument(
+        "--list", action="store_true", help="list the test sets (with -t: its language pairs and fields) and exit"
+    )
 
     b = p.add_argument_group("BLEU options (names and defaults as in sacreBLEU, unless marked bleuscope's own)")
-    b.add_argument("-tok", "--tokenize", metavar="NAME",
-                   help=f"tokenizer: {', '.join(_tokenizer_names())} "
-                        "(default: 13a; zh, ja-mecab or ko-mecab for a zh/ja/ko target given by -l)")
-    b.add_argument("--spm-model", metavar="PATH",
-                   help="SentencePiece model file (or folder) for -tok flores101/flores200/spBLEU-1K; "
-                        "bleuscope never downloads models (bleuscope's own)")
-    b.add_argument("-l", "--language-pair", metavar="SRC-TGT",
-                   help="language pair such as en-zh; the target language chooses the default tokenizer")
+    b.add_argument(
+        "-tok",
+        "--tokenize",
+        metavar="NAME",
+        help=f"tokenizer: {', '.join(_tokenizer_names())} "
+        "(default: 13a; zh, ja-mecab or ko-mecab for a zh/ja/ko target given by -l)",
+    )
+    b.add_argument(
+        "--spm-model",
+        metavar="PATH",
+        help="SentencePiece model file (or folder) for -tok flores101/flores200/spBLEU-1K; "
+        "bleuscope never downloads models (bleuscope's own)",
+    )
+    b.add_argument(
+        "-l",
+        "--language-pair",
+        metavar="SRC-TGT",
+        help="language pair such as en-zh; the target language chooses the default tokenizer",
+    )
     b.add_argument("-lc", "--lowercase", action="store_true", help="case-insensitive BLEU")
-    b.add_argument("-s", "--smooth-method", choices=SMOOTH_METHODS, default="exp", metavar="METHOD",
-                   help=f"smoothing: {', '.join(SMOOTH_METHODS)} (default: exp; chen-cherry-* are bleuscope's own)")
-    b.add_argument("-sv", "--smooth-value", type=_smooth_value, metavar="V",
-                   help="value for floor (default 0.1) or add-k (default 1)")
-    b.add_argument("--max-ngram-order", type=_positive_int, default=4, metavar="N",
-                   help="maximum n-gram order (default: 4; other orders are signed order:N; bleuscope's own)")
-    b.add_argument("--effective-order", action="store_true",
-                   help="drop n-gram orders without hypothesis n-grams (always on with -sl; bleuscope's own)")
-    b.add_argument("--force", action="store_true",
-                   help="do not warn about hypotheses that look tokenized")
-    b.add_argument("-m", "--metrics", nargs="+", choices=metric_names(), default=["bleu"], metavar="METRIC",
-                   help=f"metrics to compute: {', '.join(metric_names())} (default: bleu)")
+    b.add_argument(
+        "-s",
+        "--smooth-method",
+        choices=SMOOTH_METHODS,
+        default="exp",
+        metavar="METHOD",
+        help=f"smoothing: {', '.join(SMOOTH_METHODS)} (default: exp; chen-cherry-* are bleuscope's own)",
+    )
+    b.add_argument(
+        "-sv",
+        "--smooth-value",
+        type=_smooth_value,
+        metavar="V",
+        help="value for floor (default 0.1) or add-k (default 1)",
+    )
+    b.add_argument(
+        "--max-ngram-order",
+        type=_positive_int,
+        default=4,
+        metavar="N",
+        help="maximum n-gram order (default: 4; other orders are signed order:N; bleuscope's own)",
+    )
+    b.add_argument(
+        "--effective-order",
+        action="store_true",
+        help="drop n-gram orders without hypothesis n-grams (always on with -sl; bleuscope's own)",
+    )
+    b.add_argument("--force", action="store_true", help="do not warn about hypotheses that look tokenized")
+    b.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        choices=metric_names(),
+        default=["bleu"],
+        metavar="METRIC",
+        help=f"metrics to compute: {', '.join(metric_names())} (default: bleu)",
+    )
 
     o = p.add_argument_group("output")
-    o.add_argument("-f", "--format", choices=FORMATS, default=None,
-                   help="json (default, sacreBLEU's keys plus counts, totals, bp, ...), text, latex, tsv, jsonl; "
-                        "with -sl: text (default), jsonl, json or tsv")
-    o.add_argument("-sl", "--sentence-level", action="store_true",
-                   help="one score per segment (effective order on, as in sacreBLEU)")
+    o.add_argument(
+        "-f",
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="json (default, sacreBLEU's keys plus counts, totals, bp, ...), text, latex, tsv, jsonl; "
+        "with -sl: text (default), jsonl, json or tsv",
+    )
+    o.add_argument(
+        "-sl",
+        "--sentence-level",
+        action="store_true",
+        help="one score per segment (effective order on, as in sacreBLEU)",
+    )
     o.add_argument("-b", "--score-only", action="store_true", help="print only the score(s)")
-    o.add_argument("-w", "--width", type=_non_negative_int, default=1, metavar="N",
-                   help="decimals of printed scores (default: 1, as sacreBLEU's command)")
+    o.add_argument(
+        "-w",
+        "--width",
+        type=_non_negative_int,
+        default=1,
+        metavar="N",
+        help="decimals of printed scores (default: 1, as sacreBLEU's command)",
+    )
     o.add_argument("-sh", "--short", action="store_true", help="short signature (#:1|c:mixed|...)")
-    o.add_argument("-o", "--output", metavar="FILE",
-                   help="write the result to FILE instead of stdout: a regular file is replaced atomically (all "
-                        "or nothing), a symlink's target is written, a FIFO or device is written directly, a "
-                        "read-only file is refused")
-    o.add_argument("-q", "--quiet", action="store_true",
-                   help="no warnings and no progress bar: only the result (and errors)")
+    o.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the result to FILE instead of stdout: a regular file is replaced atomically (all "
+        "or nothing), a symlink's target is written, a FIFO or device is written directly, a "
+        "read-only file is refused",
+    )
+    o.add_argument(
+        "-q", "--quiet", action="store_true", help="no warnings and no progress bar: only the result (and errors)"
+    )
     o.add_argument("-nc", "--no-color", action="store_true", help=argparse.SUPPRESS)  # sacreBLEU's; no colours
-    o.add_argument("-V", "--version", action="version",
-                   version=f"bleuscope {__version__} (BLEU identical to sacreBLEU 2.6.0)")
+    o.add_argument(
+        "-V", "--version", action="version", version=f"bleuscope {__version__} (BLEU identical to sacreBLEU 2.6.0)"
+    )
 
     cli_significance.add_arguments(p)
     sharded.add_arguments(p)
@@ -203,8 +312,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.hyp_field_refs = False  # references read from the hypothesis JSON Lines
     args.test_set_refs = None  # the test set's reference files (-t), resolved in run()
     if args.example:
-        if (args.files or args.input or args.references or args.hyp_field or args.ref_field or args.num_refs != 1
-                or args.test_set):
+        if (
+            args.files
+            or args.input
+            or args.references
+            or args.hyp_field
+            or args.ref_field
+            or args.num_refs != 1
+            or args.test_set
+        ):
             raise UsageError("--example uses the bundled files; do not give input files or input options with it")
         paths = example_paths()
         args.hyp_paths, args.ref_paths = paths["hyps"], paths["refs"]
@@ -213,8 +329,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             args.format = "text"
     elif args.test_set is not None:
         if args.references is not None or args.files:
-            raise UsageError("-t/--test-set gives the references; give hypotheses with -i (or on stdin), "
-                             "not reference files")
+            raise UsageError(
+                "-t/--test-set gives the references; give hypotheses with -i (or on stdin), not reference files"
+            )
         args.hyp_paths, args.ref_paths = args.input or [bio.STDIN], []
     elif args.references is not None:
         if args.input is not None:
@@ -237,12 +354,11 @@ def check_options(args: argparse.Namespace) -> None:
     """Options that do not go together: :class:`UsageError` (exit 2)."""
     args.encoding = bio.check_encoding(args.encoding)
     if args.smooth_value is not None and args.smooth_method not in ("floor", "add-k"):
-        raise UsageError(f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with "
-                         "-s floor or -s add-k")
-    if args.tokenize is not None and args.tokenize not in _tokenizer_names():
         raise UsageError(
-            f"unknown tokenizer {args.tokenize!r} (-tok); choose one of: {', '.join(_tokenizer_names())}"
+            f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with -s floor or -s add-k"
         )
+    if args.tokenize is not None and args.tokenize not in _tokenizer_names():
+        raise UsageError(f"unknown tokenizer {args.tokenize!r} (-tok); choose one of: {', '.join(_tokenizer_names())}")
     if args.language_pair is not None:
         parts = args.language_pair.split("-")
         if len(parts) != 2 or not all(parts):
@@ -251,8 +367,10 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError("--list and --echo do not go together")
     if args.test_set is not None:
         if args.language_pair is None and not args.list:
-            raise UsageError("-t/--test-set needs -l/--language-pair (e.g. -t wmt22 -l en-de); "
-                             "-t NAME --list shows its language pairs")
+            raise UsageError(
+                "-t/--test-set needs -l/--language-pair (e.g. -t wmt22 -l en-de); "
+                "-t NAME --list shows its language pairs"
+            )
         if args.num_refs > 1 or args.ref_field:
             raise UsageError("-t/--test-set gives the references: -nr and --ref-field do not apply")
     if args.echo is not None and args.test_set is None:
@@ -266,8 +384,10 @@ def check_options(args: argparse.Namespace) -> None:
         if args.ref_field:
             raise UsageError("-nr (tab-separated references) and --ref-field (JSON Lines) do not go together")
     if args.ref_field and not args.ref_paths and not args.hyp_field:
-        raise UsageError("--ref-field without reference files reads the references from the hypothesis JSON Lines, "
-                         "which needs --hyp-field")
+        raise UsageError(
+            "--ref-field without reference files reads the references from the hypothesis JSON Lines, "
+            "which needs --hyp-field"
+        )
     exits_early = args.list or args.echo is not None or args.example_dir
     if not args.ref_paths and not args.hyp_field_refs and args.test_set is None and not exits_early:
         if args.input is not None and len(args.input) > 1:
@@ -363,8 +483,11 @@ def _run(args: argparse.Namespace, warn) -> int:
     metric = get_metric(args.metrics[0])
     scorer = metric.build(args, warn)
     if args.example and not args.quiet:
-        print("bleuscope: bundled example: WMT22 en-de, first 300 segments, systems Online-B and OpenNMT, "
-              "references A and B", file=sys.stderr)
+        print(
+            "bleuscope: bundled example: WMT22 en-de, first 300 segments, systems Online-B and OpenNMT, "
+            "references A and B",
+            file=sys.stderr,
+        )
     options = RenderOptions.from_args(args)
     if sharded.requested(args):  # Parquet / JSON Lines shards, here or on Ray (--ray)
         if cli_significance.requested(args):
@@ -375,8 +498,11 @@ def _run(args: argparse.Namespace, warn) -> int:
         text = cli_significance.run(args, inputs, scorer, options, warn)
     else:
         results = score_systems(scorer, args, warn, keep_segments=args.sentence_level)
-        text = render_sentences(results[0], scorer, options) if args.sentence_level else \
-            render_corpus(results, scorer, options)
+        text = (
+            render_sentences(results[0], scorer, options)
+            if args.sentence_level
+            else render_corpus(results, scorer, options)
+        )
     return bio.write_output(text, args.output)
 
 

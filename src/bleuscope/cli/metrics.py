@@ -55,8 +55,14 @@ def get_metric(name: str) -> MetricSpec:
 
 # -- BLEU ----------------------------------------------------------------------------------------------------
 #: the library's argument names -> the command's option names, for messages coming from BLEU()
-_OPTION_NAMES = {"spm_model=": "--spm-model ", "spm_model": "--spm-model", "smooth_value": "-sv/--smooth-value",
-                 "smooth_method=": "-s ", "max_ngram_order": "--max-ngram-order", "tokenize=": "-tok "}
+_OPTION_NAMES = {
+    "spm_model=": "--spm-model ",
+    "spm_model": "--spm-model",
+    "smooth_value": "-sv/--smooth-value",
+    "smooth_method=": "-s ",
+    "max_ngram_order": "--max-ngram-order",
+    "tokenize=": "-tok ",
+}
 
 
 def option_names(message: str) -> str:
@@ -92,9 +98,13 @@ def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
     options = {"spm_model": args.spm_model} if args.spm_model is not None else {}
     try:
         return BLEU(
-            tokenize=tokenize or "13a", lowercase=args.lowercase, smooth_method=args.smooth_method,
-            smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
-            effective_order=args.effective_order or args.sentence_level, trg_lang=trg_lang,
+            tokenize=tokenize or "13a",
+            lowercase=args.lowercase,
+            smooth_method=args.smooth_method,
+            smooth_value=args.smooth_value,
+            max_ngram_order=args.max_ngram_order,
+            effective_order=args.effective_order or args.sentence_level,
+            trg_lang=trg_lang,
             force=True,  # the command checks for tokenized input itself, per file
             **options,
         )

@@ -74,9 +74,21 @@ def grid(headers: list[str], rows: list[list[str]], aligns: list[str] | None = N
     return "\n".join(lines) + "\n"
 
 
-_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "±": r"$\pm$", "μ": r"$\mu$", "\n": " "}
+_LATEX_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "±": r"$\pm$",
+    "μ": r"$\mu$",
+    "\n": " ",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -87,9 +99,20 @@ def latex(headers: list[str], rows: list[list[str]]) -> str:
     """A booktabs tabular, as sacreBLEU's latex format."""
     spec = "r" + "c" * (len(headers) - 1)
     body = [" & ".join(latex_escape(c) for c in row) + r" \\" for row in rows]
-    return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-                      " & ".join(latex_escape(h) for h in headers) + r" \\", r"\midrule", *body,
-                      r"\bottomrule", r"\end{tabular}"]) + "\n"
+    return (
+        "\n".join(
+            [
+                rf"\begin{{tabular}}{{{spec}}}",
+                r"\toprule",
+                " & ".join(latex_escape(h) for h in headers) + r" \\",
+                r"\midrule",
+                *body,
+                r"\bottomrule",
+                r"\end{tabular}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def tsv_cell(text) -> str:
@@ -108,8 +131,9 @@ def json_object(pairs: dict, indent: str = " ", close: str = "") -> str:
 
 def signature_footer(signatures: list[str], metric: str = "BLEU") -> str:
     """sacreBLEU's block under a table."""
-    return ("-----------------\nMetric signatures\n-----------------\n"
-            + "".join(f" - {metric:<10} {sig}\n" for sig in signatures))
+    return "-----------------\nMetric signatures\n-----------------\n" + "".join(
+        f" - {metric:<10} {sig}\n" for sig in signatures
+    )
 
 
 def signature_dict(signature: str) -> dict:
@@ -122,9 +146,14 @@ def signature_dict(signature: str) -> dict:
 def _score_fields(score) -> dict:
     """Statistics added to sacreBLEU's keys."""
     return {
-        "score_unrounded": score.score, "counts": list(score.counts), "totals": list(score.totals),
-        "precisions": list(score.precisions), "bp": score.bp, "ratio": score.ratio,
-        "sys_len": score.sys_len, "ref_len": score.ref_len,
+        "score_unrounded": score.score,
+        "counts": list(score.counts),
+        "totals": list(score.totals),
+        "precisions": list(score.precisions),
+        "bp": score.bp,
+        "ratio": score.ratio,
+        "sys_len": score.sys_len,
+        "ref_len": score.ref_len,
     }
 
 
@@ -132,8 +161,12 @@ def corpus_json_dict(result, scorer, width: int) -> dict:
     """sacreBLEU 2.6.0's keys in its order (name, score, signature, verbose_score, signature fields), then ours."""
     score = result.score
     signature = scorer.signature(result.nrefs)
-    d = {"name": "BLEU", "score": float(rounded(score.score, width)), "signature": signature,
-         "verbose_score": score.verbose}
+    d = {
+        "name": "BLEU",
+        "score": float(rounded(score.score, width)),
+        "signature": signature,
+        "verbose_score": score.verbose,
+    }
     d.update(signature_dict(signature))
     d.update(_score_fields(score))
     return d
@@ -149,36 +182,67 @@ def render_corpus(results: list, scorer, options: RenderOptions) -> str:
             return json_object(corpus_json_dict(results[0], scorer, width)) + "\n"
         items = []
         for r in results:
-            d = {"system": r.name, "BLEU": rounded(r.score.score, width),
-                 "signature": scorer.signature(r.nrefs), "verbose_score": r.score.verbose}
+            d = {
+                "system": r.name,
+                "BLEU": rounded(r.score.score, width),
+                "signature": scorer.signature(r.nrefs),
+                "verbose_score": r.score.verbose,
+            }
             d.update(_score_fields(r.score))
             items.append("    " + json_object(d, " " * 8, " " * 4))
         return "[\n" + ",\n".join(items) + "\n]\n"
     if fmt == "jsonl":
-        return "".join(json.dumps({"system": r.name, **corpus_json_dict(r, scorer, width)}, ensure_ascii=False) + "\n"
-                       for r in results)
+        return "".join(
+            json.dumps({"system": r.name, **corpus_json_dict(r, scorer, width)}, ensure_ascii=False) + "\n"
+            for r in results
+        )
     signatures = sorted({scorer.signature(r.nrefs, short=options.short) for r in results})
     if fmt == "tsv":
         n = scorer.max_ngram_order
-        head = (["system", "BLEU", "score", "bp", "ratio", "sys_len", "ref_len"]
-                + [f"prec_{k}" for k in range(1, n + 1)] + [f"correct_{k}" for k in range(1, n + 1)]
-                + [f"total_{k}" for k in range(1, n + 1)] + ["signature"])
+        head = (
+            ["system", "BLEU", "score", "bp", "ratio", "sys_len", "ref_len"]
+            + [f"prec_{k}" for k in range(1, n + 1)]
+            + [f"correct_{k}" for k in range(1, n + 1)]
+            + [f"total_{k}" for k in range(1, n + 1)]
+            + ["signature"]
+        )
         rows = []
         for r in results:
             s = r.score
-            rows.append([r.name, rounded(s.score, width), repr(s.score), repr(s.bp), repr(s.ratio), s.sys_len,
-                         s.ref_len, *map(repr, s.precisions), *s.counts, *s.totals,
-                         scorer.signature(r.nrefs, short=options.short)])
+            rows.append(
+                [
+                    r.name,
+                    rounded(s.score, width),
+                    repr(s.score),
+                    repr(s.bp),
+                    repr(s.ratio),
+                    s.sys_len,
+                    s.ref_len,
+                    *map(repr, s.precisions),
+                    *s.counts,
+                    *s.totals,
+                    scorer.signature(r.nrefs, short=options.short),
+                ]
+            )
         return tsv(head, rows)
     if fmt == "text" and len(results) == 1:
         r = results[0]
         return r.score.format(width, signature=scorer.signature(r.nrefs, short=options.short)) + "\n"
-    header = ["System", "BLEU", "precisions (1-%d)" % scorer.max_ngram_order, "BP", "ratio", "hyp_len", "ref_len"]
+    header = ["System", "BLEU", f"precisions (1-{scorer.max_ngram_order})", "BP", "ratio", "hyp_len", "ref_len"]
     rows = []
     for r in results:
         s = r.score
-        rows.append([r.name, rounded(s.score, width), "/".join(f"{p:.1f}" for p in s.precisions),
-                     f"{s.bp:.3f}", f"{s.ratio:.3f}", str(s.sys_len), str(s.ref_len)])
+        rows.append(
+            [
+                r.name,
+                rounded(s.score, width),
+                "/".join(f"{p:.1f}" for p in s.precisions),
+                f"{s.bp:.3f}",
+                f"{s.ratio:.3f}",
+                str(s.sys_len),
+                str(s.ref_len),
+            ]
+        )
     if fmt == "latex":
         return latex(header, rows) + "".join(f"% BLEU signature: {sig}\n" for sig in signatures)
     return grid(header, rows) + "\n" + signature_footer(signatures)
@@ -198,8 +262,13 @@ def render_sentences(result, scorer, options: RenderOptions, chunk: int = SENTEN
     in memory (:func:`bleuscope.io.write_output` writes the pieces as they come)."""
     fmt, n = options.format, scorer.max_ngram_order
     if fmt == "tsv" and not options.score_only:
-        yield tsv(["line", "BLEU", "score", "bp", "sys_len", "ref_len"] + [f"prec_{k}" for k in range(1, n + 1)]
-                  + [f"correct_{k}" for k in range(1, n + 1)] + [f"total_{k}" for k in range(1, n + 1)], [])
+        yield tsv(
+            ["line", "BLEU", "score", "bp", "sys_len", "ref_len"]
+            + [f"prec_{k}" for k in range(1, n + 1)]
+            + [f"correct_{k}" for k in range(1, n + 1)]
+            + [f"total_{k}" for k in range(1, n + 1)],
+            [],
+        )
     total = len(result.stats)
     for start in range(0, total, chunk):
         piece = _sentence_piece(result, scorer, options, start, min(total, start + chunk))
@@ -220,8 +289,9 @@ def _sentence_piece(result, scorer, options: RenderOptions, start: int, end: int
     res = compute_scores(block, scorer.config)
     n = scorer.max_ngram_order
     cols = layout(getattr(scorer, "stats_order", n))  # some smoothing methods also count (N+1)-grams
-    stats = np.concatenate([block[:, [cols.hyp_len, cols.ref_len]], block[:, cols.correct_upto(n)],
-                            block[:, cols.total_upto(n)]], axis=1)
+    stats = np.concatenate(
+        [block[:, [cols.hyp_len, cols.ref_len]], block[:, cols.correct_upto(n)], block[:, cols.total_upto(n)]], axis=1
+    )
     width = options.width
     scores = res.score.tolist()
     if options.score_only:
@@ -236,18 +306,35 @@ def _sentence_piece(result, scorer, options: RenderOptions, start: int, end: int
         out = []
         for _, (s, row, prec, bp) in numbered:
             ratio = row[0] / row[1] if row[1] else 0
-            out.append(f"{head}{s:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} (BP = {bp:.3f} "
-                       f"ratio = {ratio:.3f} hyp_len = {row[0]:d} ref_len = {row[1]:d})\n")
+            out.append(
+                f"{head}{s:.{width}f} {'/'.join(f'{p:.1f}' for p in prec)} (BP = {bp:.3f} "
+                f"ratio = {ratio:.3f} hyp_len = {row[0]:d} ref_len = {row[1]:d})\n"
+            )
         return "".join(out)
     if fmt == "tsv":
-        return "".join("\t".join(map(str, [i, f"{s:.{width}f}", repr(s), repr(bp), row[0], row[1],
-                                            *map(repr, prec), *row[2:]])) + "\n"
-                       for i, (s, row, prec, bp) in numbered)
+        return "".join(
+            "\t".join(map(str, [i, f"{s:.{width}f}", repr(s), repr(bp), row[0], row[1], *map(repr, prec), *row[2:]]))
+            + "\n"
+            for i, (s, row, prec, bp) in numbered
+        )
     sig_long = scorer.signature(result.nrefs)
-    objects = [json.dumps({
-        "line": i, "score": s, "counts": row[2: 2 + n], "totals": row[2 + n:], "precisions": prec,
-        "bp": bp, "sys_len": row[0], "ref_len": row[1], "signature": sig_long,
-    }, ensure_ascii=False) for i, (s, row, prec, bp) in numbered]
+    objects = [
+        json.dumps(
+            {
+                "line": i,
+                "score": s,
+                "counts": row[2 : 2 + n],
+                "totals": row[2 + n :],
+                "precisions": prec,
+                "bp": bp,
+                "sys_len": row[0],
+                "ref_len": row[1],
+                "signature": sig_long,
+            },
+            ensure_ascii=False,
+        )
+        for i, (s, row, prec, bp) in numbered
+    ]
     if fmt == "jsonl":
         return "\n".join(objects) + "\n"
     return ",\n".join(objects)  # json: render_sentences adds the brackets and separators
@@ -271,17 +358,31 @@ def render_single_ci(ci, score, signature: str, options: RenderOptions) -> str:
     width, fmt = options.width, options.format
     conf = f"μ = {ci.mean:.{width}f} ± {ci.ci:.{width}f}"
     if fmt in ("json", "jsonl"):
-        d = {"name": ci.metric, "score": float(f"{ci.score:.{width}f}"), "signature": signature,
-             "confidence_mean": float(f"{ci.mean:.{width}f}"), "confidence_var": float(f"{ci.ci:.{width}f}"),
-             "confidence": conf, "verbose_score": score.verbose}
+        d = {
+            "name": ci.metric,
+            "score": float(f"{ci.score:.{width}f}"),
+            "signature": signature,
+            "confidence_mean": float(f"{ci.mean:.{width}f}"),
+            "confidence_var": float(f"{ci.ci:.{width}f}"),
+            "confidence": conf,
+            "verbose_score": score.verbose,
+        }
         d.update(signature_dict(signature))
-        d.update({"confidence_lower": ci.lower, "confidence_upper": ci.upper, "score_unrounded": ci.score,
-                  "confidence_mean_unrounded": ci.mean, "confidence_var_unrounded": ci.ci})
+        d.update(
+            {
+                "confidence_lower": ci.lower,
+                "confidence_upper": ci.upper,
+                "score_unrounded": ci.score,
+                "confidence_mean_unrounded": ci.mean,
+                "confidence_var_unrounded": ci.ci,
+            }
+        )
         return json.dumps(d, indent=1 if fmt == "json" else None, ensure_ascii=False) + "\n"
     if fmt == "tsv":
-        return tsv(["system", "score", "mean", "ci", "lower", "upper", "signature"],
-                   [[ci.system, *(f"{v:.{width}f}" for v in (ci.score, ci.mean, ci.ci, ci.lower, ci.upper)),
-                     signature]])
+        return tsv(
+            ["system", "score", "mean", "ci", "lower", "upper", "signature"],
+            [[ci.system, *(f"{v:.{width}f}" for v in (ci.score, ci.mean, ci.ci, ci.lower, ci.upper)), signature]],
+        )
     sc = f"{ci.score:.{width}f} ({conf})"
     if options.score_only:
         return sc + "\n"
@@ -301,9 +402,21 @@ def render_paired(res, signature: str, options: RenderOptions) -> str:
             row[res.metric].update({"lower": s.lower, "upper": s.upper, "delta": s.delta, "signature": signature})
         return json.dumps(rows, indent=4) + "\n"
     if fmt == "jsonl":
-        return "".join(json.dumps({"system": s.system, "metric": res.metric, **s.to_dict(), "lower": s.lower,
-                                   "upper": s.upper, "delta": s.delta, "signature": signature}) + "\n"
-                       for s in res.systems)
+        return "".join(
+            json.dumps(
+                {
+                    "system": s.system,
+                    "metric": res.metric,
+                    **s.to_dict(),
+                    "lower": s.lower,
+                    "upper": s.upper,
+                    "delta": s.delta,
+                    "signature": signature,
+                }
+            )
+            + "\n"
+            for s in res.systems
+        )
     if fmt == "tsv":
         rows = []
         for s in res.systems:
@@ -326,19 +439,24 @@ def render_paired(res, signature: str, options: RenderOptions) -> str:
         msg = f"Paired bootstrap resampling test with {res.n_samples} resampling trials"
     else:
         msg = f"Paired approximate randomization test with {res.n_samples} trials"
-    footer = "\n".join([
-        "-" * len(msg), msg, "-" * len(msg),
-        f" - Each system is pairwise compared to {res.baseline}.",
-        "   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric."
-        if has_ci else "   Actual system score is provided for each metric.",
-        "",
-        " - Null hypothesis: the system and the baseline translations are essentially generated by the same",
-        "   underlying process. The p-value is roughly the probability of the absolute score difference",
-        "   (delta) or higher occurring by chance, if the null hypothesis is correct.",
-        " - p-values <= 0.05 are marked with \"*\": the delta is unlikely to be due to chance. Significance",
-        "   does not tell which system is better, only that the difference is replicable.",
-        "",
-    ])
+    footer = "\n".join(
+        [
+            "-" * len(msg),
+            msg,
+            "-" * len(msg),
+            f" - Each system is pairwise compared to {res.baseline}.",
+            "   Actual system score / bootstrap estimated true mean / 95% CI are provided for each metric."
+            if has_ci
+            else "   Actual system score is provided for each metric.",
+            "",
+            " - Null hypothesis: the system and the baseline translations are essentially generated by the same",
+            "   underlying process. The p-value is roughly the probability of the absolute score difference",
+            "   (delta) or higher occurring by chance, if the null hypothesis is correct.",
+            ' - p-values <= 0.05 are marked with "*": the delta is unlikely to be due to chance. Significance',
+            "   does not tell which system is better, only that the difference is replicable.",
+            "",
+        ]
+    )
     return _table(["System", header], rows, ["right", "center"], signature, fmt, footer)
 
 
@@ -346,19 +464,37 @@ def render_ci_table(cis: list, signature: str, options: RenderOptions) -> str:
     """``--confidence`` for several systems (each resampled on its own)."""
     fmt, width = options.format, options.width
     if fmt in ("json", "jsonl"):
-        rows = [{"system": c.system, c.metric: {"score": c.score, "p_value": None, "mean": c.mean, "ci": c.ci,
-                                                "lower": c.lower, "upper": c.upper, "signature": signature}}
-                for c in cis]
+        rows = [
+            {
+                "system": c.system,
+                c.metric: {
+                    "score": c.score,
+                    "p_value": None,
+                    "mean": c.mean,
+                    "ci": c.ci,
+                    "lower": c.lower,
+                    "upper": c.upper,
+                    "signature": signature,
+                },
+            }
+            for c in cis
+        ]
         if fmt == "json":
             return json.dumps(rows, indent=4) + "\n"
         return "".join(json.dumps(r) + "\n" for r in rows)
     if fmt == "tsv":
-        return tsv(["system", "score", "mean", "ci", "lower", "upper", "signature"],
-                   [[c.system, *(f"{v:.{width}f}" for v in (c.score, c.mean, c.ci, c.lower, c.upper)), signature]
-                    for c in cis])
+        return tsv(
+            ["system", "score", "mean", "ci", "lower", "upper", "signature"],
+            [
+                [c.system, *(f"{v:.{width}f}" for v in (c.score, c.mean, c.ci, c.lower, c.upper)), signature]
+                for c in cis
+            ],
+        )
     rows = [[c.system, f"{c.score:.{width}f} ({c.mean:.{width}f} ± {c.ci:.{width}f})"] for c in cis]
-    footer = (f"Bootstrap confidence intervals with {cis[0].n_samples} resamples per system "
-              "(each system resampled on its own; use --paired-bs to compare systems)\n")
+    footer = (
+        f"Bootstrap confidence intervals with {cis[0].n_samples} resamples per system "
+        "(each system resampled on its own; use --paired-bs to compare systems)\n"
+    )
     return _table(["System", f"{cis[0].metric} (μ ± 95% CI)"], rows, ["right", "center"], signature, fmt, footer)
 
 
@@ -374,14 +510,34 @@ def render_all_pairs(res, signature: str, options: RenderOptions) -> str:
         return "".join(json.dumps({**row, "signature": signature}) + "\n" for row in res.to_json())
     order = list(res.order)
     if fmt == "tsv":
-        head = ["rank", "system", "score", "mean", "ci", "cluster", "rank_range",
-                *(f"p[{res.systems[j]}]" for j in order), "signature"]
+        head = [
+            "rank",
+            "system",
+            "score",
+            "mean",
+            "ci",
+            "cluster",
+            "rank_range",
+            *(f"p[{res.systems[j]}]" for j in order),
+            "signature",
+        ]
         rows = []
         for pos, i in enumerate(order, start=1):
             lo, hi = res.rank_ranges[i]
             ps = [f"{res.p_values[i, j]:.4f}" if i != j else "" for j in order]
-            rows.append([str(pos), res.systems[i], f"{res.scores[i]:.{width}f}", _fmt(res.means[i], width),
-                         _fmt(res.cis[i], width), str(res.cluster_of[i]), f"{lo}-{hi}", *ps, signature])
+            rows.append(
+                [
+                    str(pos),
+                    res.systems[i],
+                    f"{res.scores[i]:.{width}f}",
+                    _fmt(res.means[i], width),
+                    _fmt(res.cis[i], width),
+                    str(res.cluster_of[i]),
+                    f"{lo}-{hi}",
+                    *ps,
+                    signature,
+                ]
+            )
         return tsv(head, rows)
     has_ci = res.means[0] is not None
     header = f"{res.metric} (μ ± 95% CI)" if has_ci else res.metric
@@ -393,19 +549,26 @@ def render_all_pairs(res, signature: str, options: RenderOptions) -> str:
         lo, hi = res.rank_ranges[i]
         rows.append([f"{pos}", res.systems[i], cell, str(res.cluster_of[i]), f"{lo}" if lo == hi else f"{lo}-{hi}"])
     headers = ["#", "System", header, "Cluster", "Rank"]
-    table = grid(headers, rows, ["right", "right", "center", "center", "center"]) if fmt == "text" \
-        else latex(headers, rows)
-    prow = [[f"{pos}"] + [("" if i == j else f"{res.p_values[i, j]:.4f}" + ("*" if res.p_values[i, j] < res.alpha
-                                                                              else "")) for j in order]
-            for pos, i in enumerate(order, start=1)]
+    table = (
+        grid(headers, rows, ["right", "right", "center", "center", "center"]) if fmt == "text" else latex(headers, rows)
+    )
+    prow = [
+        [f"{pos}"]
+        + [
+            ("" if i == j else f"{res.p_values[i, j]:.4f}" + ("*" if res.p_values[i, j] < res.alpha else ""))
+            for j in order
+        ]
+        for pos, i in enumerate(order, start=1)
+    ]
     pheaders = ["p"] + [str(k) for k in range(1, len(order) + 1)]
     ptable = grid(pheaders, prow, ["right"] + ["center"] * len(order)) if fmt == "text" else latex(pheaders, prow)
     test = "paired bootstrap resampling" if res.test == "bs" else "paired approximate randomization"
-    return (table + "\n"
-            + f"All-pairs {test} with {res.n_samples} {'resamples' if res.test == 'bs' else 'trials'}; "
-              f"p-values (row vs column, * = p < {res.alpha:g}):\n"
-            + ptable + "\n"
-            + f" - Clusters: a line is drawn between ranks k and k+1 when every system above it is significantly\n"
-              f"   better (p < {res.alpha:g}) than every system below it. Rank: best-worst rank consistent with\n"
-              "   the significant differences.\n\n"
-            + signature_footer([signature]))
+    return (
+        table + "\n" + f"All-pairs {test} with {res.n_samples} {'resamples' if res.test == 'bs' else 'trials'}; "
+        f"p-values (row vs column, * = p < {res.alpha:g}):\n"
+        + ptable
+        + "\n"
+        + f" - Clusters: a line is drawn between ranks k and k+1 when every system above it is significantly\n"
+        f"   better (p < {res.alpha:g}) than every system below it. Rank: best-worst rank consistent with\n"
+        "   the significant differences.\n\n" + signature_footer([signature])
+    )

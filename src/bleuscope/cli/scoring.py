@@ -23,8 +23,9 @@ class Progress:
     ``total`` may be ``None`` (streamed input of unknown length): the line then shows the count and the rate.
     Nothing is shown before ``min_segments`` are done, so short runs print nothing."""
 
-    def __init__(self, total: int | None, stream=None, enabled: bool = True, min_interval: float = 0.1,
-                 min_segments: int = 0) -> None:
+    def __init__(
+        self, total: int | None, stream=None, enabled: bool = True, min_interval: float = 0.1, min_segments: int = 0
+    ) -> None:
         self.total = total
         self.stream = stream
         self.enabled = enabled and stream is not None
@@ -102,15 +103,23 @@ def _isatty(stream) -> bool:
         return False
 
 
-def score_systems(scorer, args: argparse.Namespace, warn=None, *, keep_segments: bool = False,
-                  chunk_segments: int = CHUNK_SEGMENTS, progress: Progress | None = None) -> list[SystemResult]:
+def score_systems(
+    scorer,
+    args: argparse.Namespace,
+    warn=None,
+    *,
+    keep_segments: bool = False,
+    chunk_segments: int = CHUNK_SEGMENTS,
+    progress: Progress | None = None,
+) -> list[SystemResult]:
     """Corpus scores of every system, streaming the inputs; ``keep_segments`` keeps the per-segment statistics
     (``-sl``), otherwise only their running sums are kept."""
     streams = InputStreams(args, warn)
     n_sys = len(streams.hyps)
     if progress is None:
-        progress = Progress(None, sys.stderr, enabled=not args.quiet and _isatty(sys.stderr),
-                            min_segments=PROGRESS_MIN_SEGMENTS)
+        progress = Progress(
+            None, sys.stderr, enabled=not args.quiet and _isatty(sys.stderr), min_segments=PROGRESS_MIN_SEGMENTS
+        )
     parts: list[list[np.ndarray]] = [[] for _ in range(n_sys)]
     sums: list[np.ndarray | None] = [None] * n_sys
     ref_counts: set[int] = set()
@@ -131,6 +140,7 @@ def score_systems(scorer, args: argparse.Namespace, warn=None, *, keep_segments:
     results = []
     for k, name in enumerate(streams.hyp_names):
         stats = (np.concatenate(parts[k]) if len(parts[k]) > 1 else parts[k][0]) if keep_segments else sums[k]
-        results.append(SystemResult(name=name, stats=stats, nrefs=nref,
-                                    score=scorer.score_from_statistics(stats, nref)))
+        results.append(
+            SystemResult(name=name, stats=stats, nrefs=nref, score=scorer.score_from_statistics(stats, nref))
+        )
     return results

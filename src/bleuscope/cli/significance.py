@@ -28,6 +28,7 @@ DEFAULT_SEED = 12345
 
 def _typed(convert, accept, what: str):
     """An argparse ``type=``: ``convert`` the text, then require ``accept(value)``; errors say ``what``."""
+
     def parse(text: str):
         try:
             value = convert(text)
@@ -36,51 +37,106 @@ def _typed(convert, accept, what: str):
         if value is None or not accept(value):
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
         return value
+
     return parse
 
 
 _positive_int = _typed(int, lambda n: n >= 1, "a positive integer")
 _alpha_arg = _typed(float, lambda a: 0 < a < 1, "a number between 0 and 1")
-_seed_arg = _typed(lambda t: "none" if t.lower() == "none" else int(t), lambda v: v == "none" or v >= 0,
-                   "a non-negative integer, or 'none' for a fresh random seed")
+_seed_arg = _typed(
+    lambda t: "none" if t.lower() == "none" else int(t),
+    lambda v: v == "none" or v >= 0,
+    "a non-negative integer, or 'none' for a fresh random seed",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the confidence-interval and significance-test options to ``parser``."""
     ci = parser.add_argument_group("Confidence intervals (bootstrap resampling)")
-    ci.add_argument("--confidence", "-ci", action="store_true",
-                    help="report a 95%% bootstrap confidence interval for each system")
-    ci.add_argument("--confidence-n", "-cin", type=_positive_int, default=None, metavar="N",
-                    help=f"bootstrap resamples for --confidence (default {BOOTSTRAP_SAMPLES})")
-    pair = parser.add_argument_group(
-        "Paired significance tests (the first hypothesis file is the baseline)")
+    ci.add_argument(
+        "--confidence", "-ci", action="store_true", help="report a 95%% bootstrap confidence interval for each system"
+    )
+    ci.add_argument(
+        "--confidence-n",
+        "-cin",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help=f"bootstrap resamples for --confidence (default {BOOTSTRAP_SAMPLES})",
+    )
+    pair = parser.add_argument_group("Paired significance tests (the first hypothesis file is the baseline)")
     which = pair.add_mutually_exclusive_group()
-    which.add_argument("--paired-bs", "-pbs", action="store_true",
-                       help="paired bootstrap resampling test (Koehn 2004)")
-    which.add_argument("--paired-ar", "-par", action="store_true",
-                       help="paired approximate randomization test (Riezler & Maxwell 2005)")
-    pair.add_argument("--paired-bs-n", "-pbsn", type=_positive_int, default=None, metavar="N",
-                      help=f"resamples for --paired-bs (default {BOOTSTRAP_SAMPLES})")
-    pair.add_argument("--paired-ar-n", "-parn", type=_positive_int, default=None, metavar="N",
-                      help=f"trials for --paired-ar (default {AR_TRIALS})")
-    pair.add_argument("--paired-jobs", type=int, default=None, metavar="N",
-                      help="accepted for sacreBLEU compatibility; bleuscope's tests are vectorized in one process, "
-                           "so N changes nothing")
-    pair.add_argument("--paired-all", action="store_true",
-                      help="compare every pair of systems and rank them into significance clusters "
-                           "(bootstrap unless --paired-ar is given)")
-    pair.add_argument("--paired-alpha", type=_alpha_arg, default=None, metavar="A",
-                      help="significance threshold for --paired-all clusters (default 0.05)")
-    parser.add_argument("--seed", type=_seed_arg, default=None, metavar="SEED",
-                        help=f"random seed for resampling (default {DEFAULT_SEED}, sacreBLEU's); "
-                             "'none' draws a fresh seed and prints it in the signature")
+    which.add_argument("--paired-bs", "-pbs", action="store_true", help="paired bootstrap resampling test (Koehn 2004)")
+    which.add_argument(
+        "--paired-ar",
+        "-par",
+        action="store_true",
+        help="paired approximate randomization test (Riezler & Maxwell 2005)",
+    )
+    pair.add_argument(
+        "--paired-bs-n",
+        "-pbsn",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help=f"resamples for --paired-bs (default {BOOTSTRAP_SAMPLES})",
+    )
+    pair.add_argument(
+        "--paired-ar-n",
+        "-parn",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help=f"trials for --paired-ar (default {AR_TRIALS})",
+    )
+    pair.add_argument(
+        "--paired-jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="accepted for sacreBLEU compatibility; bleuscope's tests are vectorized in one process, "
+        "so N changes nothing",
+    )
+    pair.add_argument(
+        "--paired-all",
+        action="store_true",
+        help="compare every pair of systems and rank them into significance clusters "
+        "(bootstrap unless --paired-ar is given)",
+    )
+    pair.add_argument(
+        "--paired-alpha",
+        type=_alpha_arg,
+        default=None,
+        metavar="A",
+        help="significance threshold for --paired-all clusters (default 0.05)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_seed_arg,
+        default=None,
+        metavar="SEED",
+        help=f"random seed for resampling (default {DEFAULT_SEED}, sacreBLEU's); "
+        "'none' draws a fresh seed and prints it in the signature",
+    )
 
 
 def requested(args: argparse.Namespace) -> bool:
     """Whether any option of this plug-in was given (then :func:`run` produces the output)."""
-    return any(getattr(args, name, None) not in (None, False) for name in (
-        "confidence", "confidence_n", "paired_bs", "paired_ar", "paired_bs_n", "paired_ar_n", "paired_all",
-        "paired_alpha", "paired_jobs", "seed"))
+    return any(
+        getattr(args, name, None) not in (None, False)
+        for name in (
+            "confidence",
+            "confidence_n",
+            "paired_bs",
+            "paired_ar",
+            "paired_bs_n",
+            "paired_ar_n",
+            "paired_all",
+            "paired_alpha",
+            "paired_jobs",
+            "seed",
+        )
+    )
 
 
 def _plan(args, n_systems: int) -> dict:
@@ -102,11 +158,14 @@ def _plan(args, n_systems: int) -> dict:
     if get("paired_alpha") is not None and not get("paired_all"):
         raise UsageError("--paired-alpha needs --paired-all")
     if test == "bs" and get("confidence_n") is not None:
-        raise UsageError("--paired-bs reports confidence intervals from its own resamples: set their number "
-                          "with --paired-bs-n, not --confidence-n")
+        raise UsageError(
+            "--paired-bs reports confidence intervals from its own resamples: set their number "
+            "with --paired-bs-n, not --confidence-n"
+        )
     if get("paired_all") and test == "ar" and get("confidence"):
-        raise UsageError("--paired-all --paired-ar does not report confidence intervals; use --paired-all "
-                          "(bootstrap) for intervals")
+        raise UsageError(
+            "--paired-all --paired-ar does not report confidence intervals; use --paired-all (bootstrap) for intervals"
+        )
     if test is not None and n_systems < 2:
         raise UsageError("paired tests need several hypothesis files (-i BASELINE SYSTEM [SYSTEM ...])")
     if test is None and not get("confidence"):
@@ -182,8 +241,7 @@ def _run(args, hyp_paths, systems, refs, bleu, options) -> str:
     seed = plan["seed"]
 
     if plan["all"]:
-        res = sig.all_pairs(named, metric=bleu, test=plan["test"], n_samples=plan["n"], seed=seed,
-                            alpha=plan["alpha"])
+        res = sig.all_pairs(named, metric=bleu, test=plan["test"], n_samples=plan["n"], seed=seed, alpha=plan["alpha"])
         signature = sig.signature_with_test(sig_fields, {plan["test"]: str(plan["n"]), "seed": str(seed)}, short)
         return render.render_all_pairs(res, signature, options)
     if paired:

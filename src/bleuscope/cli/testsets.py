@@ -42,8 +42,7 @@ def _dataset(args: argparse.Namespace):
     dataset = datasets[name]
     pair = args.language_pair
     if pair is not None and pair not in dataset.langpairs:
-        raise UsageError(f"test set {name} has no language pair {pair!r} (-l); it has: "
-                         f"{', '.join(dataset.langpairs)}")
+        raise UsageError(f"test set {name} has no language pair {pair!r} (-l); it has: {', '.join(dataset.langpairs)}")
     return dataset
 
 
@@ -52,8 +51,9 @@ def _call(what: str, function, *args):
     try:
         return function(*args)
     except SystemExit:  # sacreBLEU exits after logging a download problem
-        raise InputError(f"sacreBLEU could not provide {what} (see its message above; the cache is $SACREBLEU "
-                         "or ~/.sacrebleu)") from None
+        raise InputError(
+            f"sacreBLEU could not provide {what} (see its message above; the cache is $SACREBLEU or ~/.sacrebleu)"
+        ) from None
     except (OSError, ValueError, KeyError, AssertionError) as e:
         raise InputError(f"sacreBLEU could not provide {what}: {e}") from None
     except Exception as e:  # noqa: BLE001 - sacreBLEU raises bare Exception for unknown sets and pairs
@@ -101,8 +101,9 @@ def listing(args: argparse.Namespace) -> str:
     if args.test_set is not None:
         dataset = _dataset(args)
         pairs = [args.language_pair] if args.language_pair else list(dataset.langpairs)
-        return "".join(f"{pair}: {', '.join(_call(f'{args.test_set}/{pair}', dataset.fieldnames, pair))}\n"
-                       for pair in pairs)
+        return "".join(
+            f"{pair}: {', '.join(_call(f'{args.test_set}/{pair}', dataset.fieldnames, pair))}\n" for pair in pairs
+        )
     names = sorted(datasets)
     if args.language_pair:
         names = [n for n in names if args.language_pair in datasets[n].langpairs]
