@@ -169,9 +169,7 @@ def as_statistic(metric) -> AdditiveStatistic:
     :class:`AdditiveStatistic` or a plain function."""
     if metric is None:
         return BLEUStatistic()
-    if isinstance(metric, BLEU):
-        return BLEUStatistic(metric.config)
-    if _is_additive_metric(metric):
+    if _is_additive_metric(metric):  # BLEU, chrF, TER: only through the AdditiveMetric interface
         return MetricStatistic(metric)
     if isinstance(metric, ScoringConfig):
         return BLEUStatistic(metric)
