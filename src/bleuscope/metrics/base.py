@@ -12,6 +12,15 @@ process pool, Ray, the report) only uses this interface, so a new metric plugs i
 * ``score_from_statistics(stats, nrefs=None)`` -> the metric's rich score object for the column sums;
 * ``signature_fields(nrefs)`` / ``signature(nrefs, short=False)``;
 * ``name`` (``"BLEU"``, ``"chrF2"``, ``"TER"``), ``higher_is_better`` and ``stats_width``.
+
+Optional hooks, used where present:
+
+* ``chunk_counter()`` -> a picklable callable ``(hyps, ref_streams) -> int64 rows`` for validated input
+  (``None`` = missing reference): the process pool (``n_jobs``) sends it to worker processes, streamed
+  input is counted with it, and with ``new_encoder()`` / ``count(hyps, streams, encoder=...)`` several
+  systems share one tokenization cache (:func:`bleuscope.analysis.significance.system_statistics`);
+* ``float32_statistics(stats)`` and ``bootstrap_scores_float32``: sacreBLEU's float32 rows and float32
+  score arithmetic in resampling, for metrics where they differ from the int64 rows cast (chrF, TER).
 """
 
 from __future__ import annotations
