@@ -461,3 +461,49 @@ def test_missing_ray_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_ray)
     with pytest.raises(bleuscope.MissingExtraError, match=r'pip install "bleuscope\[ray\]"'):
         ray_module.import_ray()
+
+
+# -- command line ---------------------------------------------------------------------------------------------
+def _cli(capsys, *argv) -> tuple[int, str, str]:
+    from bleuscope.cli import main
+
+    code = main(list(map(str, argv)))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@requires_wmt
+def test_cli_shards_equal_text_files(capsys, shard_dir):
+    d = DATA / "generaltest2022" / "en-de"
+    code, expected, _ = _cli(capsys, d / "ref.A.txt", d / "ref.B.txt", "-i", d / "sys" / "Online-B.txt", "-w", "6")
+    assert code == 0
+    fields = ["--hyp-field", "hyp", "--ref-field", "ref", "--ref-field", "ref_b", "-w", "6"]
+    code, out, err = _cli(capsys, shard_dir / "part-*.parquet", *fields)
+    assert (code, out) == (0, expected), err
+    code, out, _ = _cli(capsys, shard_dir / "part-*.jsonl", "--hyp-field", "hyp", "--ref-field", "refs", "-w", "6")
+    assert (code, out) == (0, expected)
+
+
+def test_cli_shard_errors(capsys, tmp_path):
+    _write(tmp_path / "a.parquet", pa.table({"hyp": ["a b"], "ref": ["a b"]}))
+    _write(tmp_path / "b.parquet", pa.table({"hyp": ["a b"], "target": ["a b"]}))
+    code, out, err = _cli(capsys, tmp_path / "*.parquet", "--hyp-field", "hyp", "--ref-field", "ref")
+    assert code == 1 and out == ""
+    assert err == (f"bleuscope: error: {tmp_path / 'b.parquet'}: no column 'ref' (ref_field / --ref-field); "
+                   "the shard has: 'hyp', 'target'\n")
+    code, _, err = _cli(capsys, tmp_path / "*.parquet", "--hyp-field", "hyp")
+    assert code == 2 and "need --hyp-field and --ref-field" in err
+    code, _, err = _cli(capsys, tmp_path / "none-*.parquet", "--hyp-field", "hyp", "--ref-field", "ref")
+    assert code == 1 and "no file matches this pattern" in err
+
+
+@needs_ray
+@requires_wmt
+def test_cli_ray_equals_local(local_ray, capsys, shard_dir):
+    fields = ["--hyp-field", "hyp", "--ref-field", "refs", "-w", "6"]
+    code, expected, _ = _cli(capsys, shard_dir / "part-*.jsonl", *fields)
+    code, out, err = _cli(capsys, shard_dir / "part-*.jsonl", *fields, "--ray")  # uses the running runtime
+    assert (code, out) == (0, expected), err
+    assert ray.is_initialized()  # not shut down: the command did not start it
+    code, out, err = _cli(capsys, shard_dir / "part-*.parquet", "--hyp-field", "hyp", "--ref-field", "nope", "--ray")
+    assert code == 1 and "no column 'nope'" in err and "no score was produced" in err

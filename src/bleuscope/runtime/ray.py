@@ -469,6 +469,20 @@ def scorer_pool(scorer, *, num_actors: int = 1, num_cpus: float = 1, **actor_opt
 
 
 # -- connecting (the command line) ------------------------------------------------------------------------
+def _check_reachable(address: str, timeout: float = 10.0) -> None:
+    """A ``HOST:PORT`` address must accept a connection: ``ray.init`` would otherwise retry for minutes."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return  # "local", "auto", ray:// client addresses: left to ray.init
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise RayScoringError(f"cannot connect to Ray at {address!r}: {e}") from None
+
+
 class ray_session:
     """Context manager: connect to the Ray cluster at ``address`` (``"local"`` starts one in this process,
     ``"auto"`` finds a running one), or use the one already initialized; shut down only what it started."""
@@ -481,6 +495,7 @@ class ray_session:
     def __enter__(self):
         ray = import_ray()
         if not ray.is_initialized():
+            _check_reachable(self.address)
             options = {"include_dashboard": False, "log_to_driver": False, "logging_level": "ERROR"}
             options.update(self.init_options)
             try:

@@ -1,0 +1,95 @@
+"""Sharded inputs on the command line: Parquet / JSON Lines shards (paths or globs) with ``--hyp-field`` and
+``--ref-field``, scored in this process or on Ray with ``--ray [ADDRESS|local]``.
+
+    bleuscope 'data/part-*.parquet' --hyp-field hyp --ref-field ref            # read here (pyarrow)
+    bleuscope 'data/part-*.parquet' --hyp-field hyp --ref-field ref --ray      # a local Ray runtime
+    bleuscope 'data/part-*.parquet' --hyp-field hyp --ref-field ref --ray auto # the running cluster
+
+Nothing heavy is imported while the parser is built: pyarrow and ray are imported when a shard is read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import warnings
+
+from .. import io as bio
+
+SHARD_SUFFIXES = (".parquet", ".pq")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        'sharded inputs (Parquet needs: pip install "bleuscope[parquet]"; Ray: pip install "bleuscope[ray]")',
+        "FILEs that are Parquet shards or globs (quote them) are read shard by shard with --hyp-field and "
+        "--ref-field; every shard must have those columns. The corpus score is the same wherever it is computed.",
+    )
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="score the shards on Ray: 'local' (default) starts a Ray runtime for this command, "
+        "'auto' or HOST:PORT connects to a running cluster",
+    )
+
+
+def requested(args: argparse.Namespace) -> bool:
+    """Sharded inputs: ``--ray``, or FILEs that are Parquet shards or globs."""
+    if getattr(args, "ray", None) is not None:
+        return True
+    files = list(args.files or [])
+    return any(f.lower().endswith(SHARD_SUFFIXES) or glob.has_magic(f) for f in files)
+
+
+def check(args: argparse.Namespace) -> None:
+    if not args.hyp_field or not args.ref_field:
+        raise bio.UsageError("sharded inputs (Parquet shards, globs or --ray) need --hyp-field and --ref-field")
+    if args.input or args.references or not args.files:
+        raise bio.UsageError(
+            "give the shards as FILEs (paths or quoted globs) with --hyp-field/--ref-field; "
+            "-i and -r do not go with them"
+        )
+    if args.sentence_level:
+        raise bio.UsageError("-sl with shards: use bleuscope.runtime.ray.sentence_scores (a scored Ray Dataset)")
+
+
+def score(args: argparse.Namespace, scorer, warn):
+    """``[SystemResult]`` of the shards (one system), read here or on Ray."""
+    from ..runtime.shards import expand_shards
+    from ..tokenizers.language import MissingExtraError
+    from .scoring import SystemResult
+
+    check(args)
+    try:
+        paths = expand_shards(args.files)
+        if args.ray is None:
+            from ..runtime.shards import corpus_totals_shards
+
+            totals = corpus_totals_shards(paths, scorer, hyp_field=args.hyp_field, ref_field=args.ref_field)
+        else:
+            totals = _ray_totals(args, paths, scorer)
+    except MissingExtraError as e:
+        raise bio.UsageError(str(e)) from None
+    nrefs = totals.nrefs()
+    name = paths[0] if len(paths) == 1 else f"{len(paths)} shards"
+    return [
+        SystemResult(
+            name=name, stats=totals.stats[None, :], nrefs=nrefs, score=scorer.score_from_statistics(totals.stats, nrefs)
+        )
+    ]
+
+
+def _ray_totals(args, paths, scorer):
+    from ..runtime.ray import RayScoringError, corpus_totals, ray_session
+
+    try:
+        with warnings.catch_warnings():
+            # Ray's notices about its own deprecated settings are not the user's business here
+            warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"ray(\.|$)")
+            with ray_session(args.ray) as ray:
+                ray.data.DataContext.get_current().enable_progress_bars = False
+                return corpus_totals(paths, scorer, hyp_field=args.hyp_field, ref_field=args.ref_field)
+    except RayScoringError as e:
+        raise bio.InputError(str(e)) from None
