@@ -342,9 +342,8 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
             return;
         }
         let start = i;
-        let (mut puncts, mut symbols) = (0u32, 0u32);
-        let mut last_p = 0; // start of the last \p{P} character
-        let mut before_last_p = O; // class of the character before it in the word (O if none)
+        let mut special = false; // a \p{P} or \p{S}
+        let mut adjacent_p = false; // two \p{P} side by side
         let mut prev = O;
         while i < n {
             let (p, len) = if b[i] < 0x80 {
@@ -357,46 +356,67 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
                 break;
             }
             let class = intl_class(p);
-            if class == INTL_P {
-                puncts += 1;
-                last_p = i;
-                before_last_p = if i > start { prev } else { SP_CLASS };
-            } else if class == INTL_S {
-                symbols += 1;
-            }
+            special |= class >= INTL_P;
+            adjacent_p |= class == INTL_P && prev == INTL_P;
             prev = class;
             i += len;
         }
-        let right = i < n;
-        if puncts == 0 && symbols == 0 {
+        let (left, right) = (start > 0, i < n);
+        if !special {
             out.push(&text[start..i]);
-        } else if puncts == 0 {
-            // only rule 3 acts, and it is context-free
-            split_around(text, start, i, |c| intl_class_of(c) == INTL_S, out);
-        } else if puncts == 1 && symbols == 0 && is_last_char(b, last_p, i) {
-            // one final \p{P}: rule 1 splits it off after a non-number, else rule 2 if a space follows
-            if before_last_p == SP_CLASS {
-                out.push(&text[start..i]);
-            } else if before_last_p != INTL_N || right {
-                out.push(&text[start..last_p]);
-                out.push(&text[last_p..i]);
-            } else {
-                out.push(&text[start..i]);
-            }
+        } else if !adjacent_p {
+            split_separate_puncts(text, start, i, left, right, out);
         } else {
-            simulate_intl(text, start, i, start > 0, right, sim, out);
+            simulate_intl(text, start, i, left, right, sim, out);
         }
     }
 }
 
-/// Marks a \p{P} that is the first character of its word (no neighbour before it within the word).
-const SP_CLASS: u8 = 0xff;
-
-/// Whether the character starting at `pos` ends at `end`.
-#[inline(always)]
-fn is_last_char(b: &[u8], pos: usize, end: usize) -> bool {
-    let (_, len) = decode(b, pos);
-    pos + len == end
+/// Tokens of the word `text[start..end]` when no two \p{P} are neighbours. Then every match of the
+/// three rules involves one \p{P} or \p{S} and its own neighbours, and no match takes a character
+/// another one needs: a \p{S} is always split off (rule 3); a \p{P} is split off when the character
+/// before it exists and is not \p{N} (rule 1) or the one after it does (rule 2), else it stays
+/// attached. A missing neighbour is the line's edge; a padded side has a space there.
+fn split_separate_puncts(
+    text: &str,
+    start: usize,
+    end: usize,
+    left: bool,
+    right: bool,
+    out: &mut Out,
+) {
+    let b = text.as_bytes();
+    let mut run = start;
+    let mut before = if left { Some(O) } else { None };
+    let (c, mut len) = decode(b, start);
+    let mut class = intl_class_of(c);
+    let mut i = start;
+    while i < end {
+        let next = i + len;
+        let (after, next_len) = if next < end {
+            let (c, len) = decode(b, next);
+            (Some(intl_class_of(c)), len)
+        } else {
+            (right.then_some(O), 0)
+        };
+        let not_number = |neighbour: Option<u8>| neighbour.is_some_and(|k| k != INTL_N);
+        if class == INTL_S || (class == INTL_P && (not_number(before) || not_number(after))) {
+            if run < i {
+                out.push(&text[run..i]);
+            }
+            out.push(&text[i..next]);
+            run = next;
+        }
+        before = Some(class);
+        if let Some(k) = after {
+            class = k;
+        }
+        len = next_len;
+        i = next;
+    }
+    if run < end {
+        out.push(&text[run..end]);
+    }
 }
 
 #[inline(always)]
