@@ -25,9 +25,11 @@ import warnings
 from .. import io as bio
 from .._version import __version__
 from ..io import CLIError, UsageError
-from . import sharded
+from . import chrf_ter, sharded
 from . import significance as cli_significance
 from .metrics import get_metric, metric_names
+
+chrf_ter.register()  # -m chrf / -m ter (registered here, so that cli.metrics does not import its users)
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 
@@ -478,6 +480,8 @@ def _run(args: argparse.Namespace, warn) -> int:
     from .render import RenderOptions, render_corpus, render_sentences
     from .scoring import score_systems
 
+    if chrf_ter.handles(args):  # chrF/TER alone or with BLEU: sacreBLEU's multi-metric output
+        return bio.write_output(chrf_ter.run(args, warn, lambda name: get_metric(name).build(args, warn)), args.output)
     if len(args.metrics) > 1:
         raise UsageError(f"-m {' '.join(args.metrics)}: one metric at a time in this version")
     metric = get_metric(args.metrics[0])

@@ -347,10 +347,10 @@ def _fmt(x, width: int) -> str:
     return "-" if x is None else f"{x:.{width}f}"
 
 
-def _table(headers, rows, aligns, signature, fmt, footer: str = "") -> str:
+def _table(headers, rows, aligns, signature, fmt, footer: str = "", metric: str = "BLEU") -> str:
     """A significance table (text or latex) with its explanation and the signature block."""
     body = latex(headers, rows) if fmt == "latex" else grid(headers, rows, aligns)
-    return body + "\n" + (footer + "\n" if footer else "") + signature_footer([signature])
+    return body + "\n" + (footer + "\n" if footer else "") + signature_footer([signature], metric)
 
 
 def render_single_ci(ci, score, signature: str, options: RenderOptions) -> str:
@@ -365,8 +365,9 @@ def render_single_ci(ci, score, signature: str, options: RenderOptions) -> str:
             "confidence_mean": float(f"{ci.mean:.{width}f}"),
             "confidence_var": float(f"{ci.ci:.{width}f}"),
             "confidence": conf,
-            "verbose_score": score.verbose,
         }
+        if score.verbose:  # sacreBLEU leaves the key out for metrics without a verbose score (chrF, TER)
+            d["verbose_score"] = score.verbose
         d.update(signature_dict(signature))
         d.update(
             {
@@ -386,7 +387,7 @@ def render_single_ci(ci, score, signature: str, options: RenderOptions) -> str:
     sc = f"{ci.score:.{width}f} ({conf})"
     if options.score_only:
         return sc + "\n"
-    return f"{ci.metric}|{signature} = {sc} {score.verbose}\n"
+    return f"{ci.metric}|{signature} = {sc}" + (f" {score.verbose}" if score.verbose else "") + "\n"
 
 
 def _p_text(p: float, sep: str) -> str:
@@ -457,7 +458,7 @@ def render_paired(res, signature: str, options: RenderOptions) -> str:
             "",
         ]
     )
-    return _table(["System", header], rows, ["right", "center"], signature, fmt, footer)
+    return _table(["System", header], rows, ["right", "center"], signature, fmt, footer, res.metric)
 
 
 def render_ci_table(cis: list, signature: str, options: RenderOptions) -> str:
@@ -495,7 +496,9 @@ def render_ci_table(cis: list, signature: str, options: RenderOptions) -> str:
         f"Bootstrap confidence intervals with {cis[0].n_samples} resamples per system "
         "(each system resampled on its own; use --paired-bs to compare systems)\n"
     )
-    return _table(["System", f"{cis[0].metric} (μ ± 95% CI)"], rows, ["right", "center"], signature, fmt, footer)
+    return _table(
+        ["System", f"{cis[0].metric} (μ ± 95% CI)"], rows, ["right", "center"], signature, fmt, footer, cis[0].metric
+    )
 
 
 def render_all_pairs(res, signature: str, options: RenderOptions) -> str:
@@ -570,5 +573,5 @@ def render_all_pairs(res, signature: str, options: RenderOptions) -> str:
         + "\n"
         + f" - Clusters: a line is drawn between ranks k and k+1 when every system above it is significantly\n"
         f"   better (p < {res.alpha:g}) than every system below it. Rank: best-worst rank consistent with\n"
-        "   the significant differences.\n\n" + signature_footer([signature])
+        "   the significant differences.\n\n" + signature_footer([signature], res.metric)
     )
