@@ -375,6 +375,10 @@ def test_scorer_actors_equal_local_calls(local_ray, ende):
     batches = [(hyps[a:b], [ra[a:b], rb[a:b]]) for a, b in zip(CUTS, CUTS[1:])]
     bleu = BLEU(effective_order=True)
     pool = bray.scorer_pool(bleu, num_actors=1, num_cpus=1)  # leaves one CPU of two to other tasks
+    # the compiled counter runs on the one CPU the actor holds, not on a thread per core
+    probe = bray.scorer_actor(BLEU(), num_cpus=1)
+    assert ray.get(probe.__ray_call__.remote(lambda self: self.scorer.threads)) == 1
+    ray.kill(probe)
     got = list(pool.map(lambda actor, batch: actor.sentence_scores.remote(*batch), batches))
     for (h, r), scores in zip(batches, got):
         assert np.array_equal(scores, bleu.sentence_scores(h, r).scores)
@@ -409,6 +413,12 @@ def test_errors_name_the_shard(local_ray, tmp_path):
     _write(tmp_path / "typed.parquet", pa.table({"hyp": [1, 2], "ref": ["a", "b"]}))
     with pytest.raises(RayScoringError, match=r"typed\.parquet: hypothesis column 'hyp' has type int64"):
         bray.corpus_score([good, str(tmp_path / "typed.parquet")])
+    # scored rows never overwrite a column of the shard
+    _write(tmp_path / "has_row.parquet", pa.table({"hyp": ["a"], "ref": ["a"], "row": [7]}))
+    with pytest.raises(Exception, match=r"has_row\.parquet: the shard has a column 'row'"):
+        bray.sentence_scores(str(tmp_path / "has_row.parquet")).take_all()
+    with pytest.raises(ValueError, match="would overwrite a column"):
+        bray.sentence_scores(good, score_field="hyp")
     # lazily scored rows fail when consumed, with the shard in Ray's error
     with pytest.raises(Exception, match=r"typed\.parquet: hypothesis column 'hyp' has type int64"):
         bray.sentence_scores([good, str(tmp_path / "typed.parquet")]).take_all()

@@ -114,6 +114,21 @@ def _batch_chunk(batch, hyp_field: str, ref_fields: list[str], path_field: str |
     return chunk
 
 
+def fit_threads(scorer):
+    """The scorer (a copy received by a worker) with its compiled counter limited to the CPUs Ray assigned
+    to this task or actor: Ray reserves CPUs but does not confine threads, and ``threads=None`` would start one
+    thread per core of the node in every task."""
+    if getattr(scorer, "threads", 0) is None:
+        try:
+            import ray
+
+            cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
+        except Exception:  # not inside a Ray worker
+            return scorer
+        scorer.threads = max(1, int(cpus))
+    return scorer
+
+
 def _recorded(caught) -> list[str]:
     out = []
     for w in caught:
@@ -131,7 +146,7 @@ def batch_state(batch, *, metric, hyp_field: str, ref_fields: list[str], path_fi
     chunk = _batch_chunk(batch, hyp_field, ref_fields, path_field)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        seg = chunk_statistics(metric, chunk)
+        seg = chunk_statistics(fit_threads(metric), chunk)
     state = CorpusTotals.of(seg).state()
     return pa.table({"state": pa.array([state.tolist()], pa.list_(pa.int64())),
                      "warnings": pa.array([_recorded(caught)], pa.list_(pa.string()))})
@@ -147,12 +162,15 @@ def batch_sentence_scores(batch, *, metric, hyp_field: str, ref_fields: list[str
     """Map function (Arrow batch -> the same batch plus a float64 ``score_field`` column)."""
     import pyarrow as pa
 
+    if score_field in batch.column_names:
+        where = _batch_chunk(batch, hyp_field, ref_fields, path_field).span() if batch.num_rows else "the Dataset"
+        raise ShardError(f"{where}: the rows already have a column {score_field!r}; choose another score_field")
     if batch.num_rows == 0:
         return batch.append_column(score_field, pa.array([], pa.float64()))
     chunk = _batch_chunk(batch, hyp_field, ref_fields, path_field)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # per-batch input warnings would repeat once per batch in the logs
-        seg = chunk_statistics(metric, chunk)
+        seg = chunk_statistics(fit_threads(metric), chunk)
     return batch.append_column(score_field, pa.array(score_rows(metric, seg.stats), pa.float64()))
 
 
@@ -167,7 +185,10 @@ def shard_rows(items, *, metric, hyp_field: str, ref_fields: list[str], score_fi
             n = len(chunk.hyps)
             if chunk.table is not None:
                 table = pa.Table.from_batches([chunk.table]) if isinstance(chunk.table, pa.RecordBatch) else chunk.table
-                table = table.drop_columns([c for c in ("path", "row") if c in table.column_names])
+                taken = [c for c in ("path", "row", score_field) if c is not None and c in table.column_names]
+                if taken:  # never overwrite a column of the shard
+                    raise ShardError(f"{path}: the shard has a column {taken[0]!r}, which the scored rows add; "
+                                     "rename it, or read the shards into a Dataset and score that")
             else:
                 # JSON allows a string, a null or a list per row: reference fields come out as lists
                 cols = {hyp_field: pa.array(chunk.hyps, pa.large_string())}
@@ -181,7 +202,7 @@ def shard_rows(items, *, metric, hyp_field: str, ref_fields: list[str], score_fi
             if score_field is not None:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    seg = chunk_statistics(metric, chunk)
+                    seg = chunk_statistics(fit_threads(metric), chunk)
                 table = table.append_column(score_field, pa.array(score_rows(metric, seg.stats), pa.float64()))
             yield table
 
@@ -190,7 +211,7 @@ def _shard_state(path: str, metric, hyp_field: str, ref_fields: list[str], chunk
     """Ray task: the summed statistics state of one shard and its warnings."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        totals = shard_totals(metric, path, hyp_field, ref_fields, chunk_rows=chunk_rows)
+        totals = shard_totals(fit_threads(metric), path, hyp_field, ref_fields, chunk_rows=chunk_rows)
     return totals.state(), _recorded(caught)
 
 
@@ -320,6 +341,8 @@ def _dataset_totals(ds, metric, hyp_field, ref_fields, path_field, batch_size, r
 def _shards_totals(ray, paths, metric, hyp_field, ref_fields, chunk_rows, max_in_flight, remote) -> CorpusTotals:
     if max_in_flight is None:
         max_in_flight = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    elif isinstance(max_in_flight, bool) or not isinstance(max_in_flight, int) or max_in_flight < 1:
+        raise ValueError(f"max_in_flight must be a positive integer, got {max_in_flight!r}")
     # spread the shards over the nodes (the default packs tasks onto the driver's node first)
     task = ray.remote(_shard_state).options(scheduling_strategy="SPREAD", **remote)
     metric_ref = ray.put(metric)
@@ -383,9 +406,9 @@ def sentence_scores(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref
     remote = _remote_args(num_cpus, max_retries)
     if score_field is None:
         score_field = str(getattr(metric, "name", "score"))
+    if score_field in (hyp_field, *ref_fields, "path", "row"):
+        raise ValueError(f"score_field {score_field!r} would overwrite a column; choose another name")
     if _is_dataset(data):
-        if score_field in data.schema().names:
-            raise ValueError(f"the Dataset already has a column {score_field!r}; choose another score_field")
         return _map_batches(
             data, batch_sentence_scores, batch_size=batch_size, udf_modifying_row_count=False,
             fn_kwargs={"metric": metric, "hyp_field": hyp_field, "ref_fields": ref_fields,
@@ -423,7 +446,7 @@ class Scorer:
     of the same calls on the scorer in this process (the same code on the same inputs)."""
 
     def __init__(self, scorer) -> None:
-        self.scorer = scorer
+        self.scorer = fit_threads(scorer)
 
     def sentence_scores(self, hypotheses, references, **kwargs) -> np.ndarray:
         """float64 per row: the scorer's ``sentence_scores`` (the ``.scores`` of a result object)."""
