@@ -15,12 +15,15 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bleuscope
 from bleuscope import BLEU, TokenBLEU
@@ -115,6 +118,35 @@ def test_totals_state_round_trip_and_nrefs_var():
     assert (a + b).state().tolist() == both.state().tolist()
     with pytest.raises(ValueError, match="columns"):
         a + CorpusTotals.of(BLEU(max_ngram_order=2).segment_statistics(["a"], [["a"]]))
+
+
+@requires_wmt
+@settings(max_examples=15, deadline=None)
+@given(cuts=st.lists(st.integers(0, 60), max_size=4), chunk_rows=st.integers(1, 70),
+       missing=st.sets(st.integers(0, 59), max_size=20), as_jsonl=st.booleans())
+def test_any_sharding_and_chunking_gives_the_in_memory_score(cuts, chunk_rows, missing, as_jsonl):
+    d = DATA / "generaltest2022" / "de-en"
+    hyps = read_lines(d / "sys" / "Online-A.txt")[:60]
+    ra, rb = read_lines(d / "ref.A.txt")[:60], read_lines(d / "ref.B.txt")[:60]
+    rb = [None if i in missing else r for i, r in enumerate(rb)]
+    bounds = sorted({0, 60, *cuts})
+    bleu = BLEU(smooth_method="floor")
+    expected = bleu.corpus_score(hyps, [ra, rb])
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (a, b) in enumerate(zip(bounds, bounds[1:])):
+            if as_jsonl:
+                with open(f"{tmp}/s{i}.jsonl", "w", encoding="utf-8") as f:
+                    for h, x, y in zip(hyps[a:b], ra[a:b], rb[a:b]):
+                        f.write(json.dumps({"h": h, "r": x, "r2": y}) + "\n")
+            else:
+                pq.write_table(pa.table({"h": hyps[a:b], "r": ra[a:b], "r2": pa.array(rb[a:b], pa.large_string())}),
+                               f"{tmp}/s{i}.parquet")
+        totals = shards.corpus_totals_shards(f"{tmp}/s*", bleu, hyp_field="h", ref_field=["r", "r2"],
+                                             chunk_rows=chunk_rows)
+    got = totals.score(bleu)
+    assert (got.score, got.counts, got.totals, got.ref_len) == (expected.score, expected.counts, expected.totals,
+                                                                 expected.ref_len)
+    assert got.signature == expected.signature and totals.segments == 60
 
 
 def _write(path: Path, table) -> str:

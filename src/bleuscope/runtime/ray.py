@@ -35,7 +35,6 @@ from .shards import (
     CorpusTotals,
     ShardChunk,
     ShardError,
-    _row_refs,
     check_arrow_fields,
     check_chunk,
     chunk_statistics,
@@ -44,6 +43,7 @@ from .shards import (
     iter_shard,
     merge_refs,
     ref_field_list,
+    row_refs,
     shard_totals,
 )
 
@@ -103,7 +103,7 @@ def _batch_chunk(batch, hyp_field: str, ref_fields: list[str], path_field: str |
     where = ", ".join(sorted(set(map(str, paths)))[:3]) if paths else "a Ray Dataset batch"
     check_arrow_fields(batch.schema, hyp_field, ref_fields, where)
     chunk = _BatchChunk(batch.column(hyp_field).to_pylist(), paths, rows)
-    chunk.refs = merge_refs([_row_refs(batch.column(r).to_pylist(), r, chunk.where) for r in ref_fields])
+    chunk.refs = merge_refs([row_refs(batch.column(r).to_pylist(), r, chunk.where) for r in ref_fields])
     try:
         check_chunk(chunk)
     except ShardError as e:
@@ -194,7 +194,7 @@ def shard_rows(items, *, metric, hyp_field: str, ref_fields: list[str], score_fi
                 cols = {hyp_field: pa.array(chunk.hyps, pa.large_string())}
                 for r in ref_fields:
                     if r != hyp_field:
-                        cols[r] = pa.array(_row_refs(chunk.ref_values[r], r, chunk.where),
+                        cols[r] = pa.array(row_refs(chunk.ref_values[r], r, chunk.where),
                                            pa.list_(pa.large_string()))
                 table = pa.table(cols)
             table = table.append_column("path", pa.array([path] * n, pa.string()))

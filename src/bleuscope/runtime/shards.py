@@ -150,7 +150,8 @@ class ShardChunk:
         return [[r[k] if k < len(r) else None for r in self.refs] for k in range(width)]
 
 
-def _row_refs(values: list, name: str, where) -> list[list[str | None]]:
+def row_refs(values: list, name: str, where) -> list[list[str | None]]:
+    """Per-row reference lists of one reference field's values (a string, a null or a list of them per row)."""
     out = []
     for i, v in enumerate(values):
         if isinstance(v, str) or v is None:
@@ -219,7 +220,7 @@ def arrow_chunk(table, path: str, first_row: int, hyp_field: str, ref_fields: li
     check_arrow_fields(table.schema, hyp_field, ref_fields, path)
     hyps = table.column(hyp_field).to_pylist()
     chunk = ShardChunk(path, first_row, hyps, [], table if keep_table else None)
-    chunk.refs = merge_refs([_row_refs(table.column(r).to_pylist(), r, chunk.where) for r in ref_fields])
+    chunk.refs = merge_refs([row_refs(table.column(r).to_pylist(), r, chunk.where) for r in ref_fields])
     check_chunk(chunk)
     return chunk
 
