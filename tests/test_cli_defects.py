@@ -368,3 +368,20 @@ def test_sentence_rendering_in_pieces_equals_one_piece(fmt, score_only):
         assert [o["score"] for o in json.loads(whole)] == bleu.sentence_scores(hyps, refs).scores.tolist()
     if score_only:
         assert whole.split() == [f"{s:.2f}" for s in bleu.sentence_scores(hyps, refs).scores]
+
+
+def test_output_to_dev_stdout_writes_the_open_descriptor(tmp_path):
+    piped = command([REF_A, "-i", HYP_B, "-b", "-o", "/dev/stdout"])
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, b"37.6\n", b"")
+    target = tmp_path / "redirected.txt"
+    target.write_text("old\n")
+    inode = target.stat().st_ino
+    with open(target, "r+b") as f:  # the shell's `> file`: the command's stdout is this open file
+        proc = subprocess.run(
+            [sys.executable, "-m", "bleuscope", REF_A, "-i", HYP_B, "-b", "-o", "/dev/stdout"],
+            stdout=f,
+            stderr=subprocess.PIPE,
+            timeout=120,
+        )
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_text() == "37.6\n" and target.stat().st_ino == inode  # written in place, not replaced

@@ -473,6 +473,9 @@ def write_file(path: str, text: str | Iterable[str], encoding: str = "utf-8") ->
     * a FIFO, a character device, a socket: written directly (replacing the node would break it);
     * a read-only file: refused (:class:`InputError`), never replaced behind the owner's back.
     """
+    if _is_descriptor_path(path):  # /dev/stdout, /dev/fd/N, /proc/self/fd/N: an already open file of ours
+        _write_direct(path, path, text, encoding)
+        return
     target = os.path.realpath(path) if os.path.islink(path) else path
     try:
         st = os.stat(target)
@@ -490,6 +493,14 @@ def write_file(path: str, text: str | Iterable[str], encoding: str = "utf-8") ->
             f"{path}: the file is read-only; it is not replaced (make it writable, or choose another name)"
         )
     write_atomic(target, text, encoding, shown_name=path)
+
+
+def _is_descriptor_path(path: str) -> bool:
+    """A name of an open file descriptor (Linux's magic links), never a file to replace."""
+    absolute = os.path.abspath(path)
+    if absolute.startswith(("/dev/fd/", "/proc/")) or absolute in ("/dev/stdout", "/dev/stderr"):
+        return True
+    return os.path.islink(path) and os.path.realpath(path).startswith("/proc/")
 
 
 def _write_direct(path: str, target: str, text: str | Iterable[str], encoding: str) -> None:
