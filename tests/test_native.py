@@ -280,3 +280,11 @@ def test_tokenizers_with_other_unicode_tables_stay_in_python(monkeypatch):
     # still counted natively, from the Python tokenizer's ids, with the same rows
     rows = _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "native")
     assert rows.tolist() == _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "numpy").tolist()
+
+
+def test_a_mark_after_an_ideographic_space_is_its_own_token():
+    # U+3000 is whitespace and a cjk-char character: found by the long native == numpy fuzz run, where the
+    # numpy engine's word path used to glue the mark to the next word
+    hyps, refs = ["\u3000\u0301a", "x \u3000\uff9ey"], [["\u0301 a", "x \uff9e y"]]
+    rows = _assert_same_rows(hyps, refs, "cjk-char", False, order=2)
+    assert rows[:, 0].tolist() == [2, 3] and rows[:, 2].tolist() == [2, 3]

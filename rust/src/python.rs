@@ -18,8 +18,8 @@ use crate::tok::Tokenizer;
 
 /// Lines longer than this are refused (token offsets are 32-bit; lowercasing can grow a line).
 const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
-/// Highest n-gram order accepted (guards allocations sized by the order).
-const MAX_ORDER: usize = 64;
+/// Highest n-gram order accepted (a guard against absurd row widths; BLEU uses 4).
+const MAX_ORDER: usize = 1 << 16;
 
 fn as_list<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     match obj.cast::<PyList>() {

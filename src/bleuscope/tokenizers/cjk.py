@@ -68,6 +68,14 @@ class TokenizerCJKChar(Tokenizer13a):
         self._cjk = regex.compile(
             f"[{regex_char_class(CJK_CHAR_RANGES)}][\\p{{M}}{regex_char_class(CJK_ATTACHED_RANGES)}]*"
         )
+        self._after_ideographic_space = regex.compile(f"\u3000[\\p{{M}}{regex_char_class(CJK_ATTACHED_RANGES)}]")
+
+    def needs_whole_line(self, line: str) -> bool:
+        # U+3000 is both a CJK symbol and whitespace: a mark after it attaches to it in the whole line,
+        # but would start the next word on the word path
+        return super().needs_whole_line(line) or (
+            "\u3000" in line and self._after_ideographic_space.search(line) is not None
+        )
 
     def space_cjk(self, text: str) -> str:
         """``text`` with a space on both sides of every CJK character (and its attached marks)."""
