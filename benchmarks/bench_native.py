@@ -69,8 +69,12 @@ print(json.dumps({"wall": wall, "cpu": cpu, "peak_mb": peak, "before_mb": before
 
 
 def child(job: str, hyp: Path, ref: Path, n: int, threads: int = 1) -> dict:
-    out = subprocess.run([sys.executable, "-c", _CHILD, job, str(hyp), str(ref), str(n), str(threads)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, job, str(hyp), str(ref), str(n), str(threads)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -119,17 +123,42 @@ def run(quick: bool = False, corpus: Path = Path("/tmp/corpus1m"), lines: int = 
     sb_full = sb["cpu"] * lines / prefix
     assert abs(lists1["check"] - lists2["check"]) < 1e-9 and abs(lists1["check"] - paths1["check"]) < 1e-9
     rows += [
-        {"task": task, "tool": "bleuscope", "seconds": lists1["cpu"], "peak_mb": lists1["peak_mb"],
-         "note": f"lists, 1 thread; wall {lists1_wall['wall']:.2f} s; {lists1['before_mb']:.0f} MB resident "
-                 f"before the call (interpreter + lists); BLEU {lists1['check']:.4f}"},
-        {"task": task, "tool": "bleuscope (2 threads)", "seconds": lists2["cpu"], "peak_mb": lists2["peak_mb"],
-         "note": f"lists; wall {lists2['wall']:.2f} s"},
-        {"task": task, "tool": "bleuscope (paths)", "seconds": paths1["cpu"], "peak_mb": paths1["peak_mb"],
-         "note": f"paths, 1 thread; wall {paths1['wall']:.2f} s"},
-        {"task": task, "tool": "wc -w", "seconds": wc["cpu"], "peak_mb": None,
-         "note": f"both files; wall {wc['wall']:.2f} s"},
-        {"task": task, "tool": "sacreBLEU", "seconds": sb_full, "peak_mb": None,
-         "note": f"{prefix:,}-line prefix took {sb['cpu']:.2f} CPU-s, extrapolated x{lines / prefix:g}"},
+        {
+            "task": task,
+            "tool": "bleuscope",
+            "seconds": lists1["cpu"],
+            "peak_mb": lists1["peak_mb"],
+            "note": f"lists, 1 thread; wall {lists1_wall['wall']:.2f} s; {lists1['before_mb']:.0f} MB resident "
+            f"before the call (interpreter + lists); BLEU {lists1['check']:.4f}",
+        },
+        {
+            "task": task,
+            "tool": "bleuscope (2 threads)",
+            "seconds": lists2["cpu"],
+            "peak_mb": lists2["peak_mb"],
+            "note": f"lists; wall {lists2['wall']:.2f} s",
+        },
+        {
+            "task": task,
+            "tool": "bleuscope (paths)",
+            "seconds": paths1["cpu"],
+            "peak_mb": paths1["peak_mb"],
+            "note": f"paths, 1 thread; wall {paths1['wall']:.2f} s",
+        },
+        {
+            "task": task,
+            "tool": "wc -w",
+            "seconds": wc["cpu"],
+            "peak_mb": None,
+            "note": f"both files; wall {wc['wall']:.2f} s",
+        },
+        {
+            "task": task,
+            "tool": "sacreBLEU",
+            "seconds": sb_full,
+            "peak_mb": None,
+            "note": f"{prefix:,}-line prefix took {sb['cpu']:.2f} CPU-s, extrapolated x{lines / prefix:g}",
+        },
     ]
 
     task = f"sentence BLEU, {sent_n:,} segments"
@@ -137,11 +166,21 @@ def run(quick: bool = False, corpus: Path = Path("/tmp/corpus1m"), lines: int = 
     sbs = child("sacrebleu-sentences", hyp, ref, sent_prefix)
     sbs_full = sbs["cpu"] * sent_n / sent_prefix
     rows += [
-        {"task": task, "tool": "bleuscope", "seconds": sent["cpu"], "peak_mb": sent["peak_mb"],
-         "note": f"sentence_scores, 1 thread; wall {sent['wall']:.2f} s"},
-        {"task": task, "tool": "sacreBLEU", "seconds": sbs_full, "peak_mb": None,
-         "note": f"sentence_score loop on {sent_prefix:,} segments took {sbs['cpu']:.2f} CPU-s, "
-                 f"extrapolated x{sent_n / sent_prefix:g}"},
+        {
+            "task": task,
+            "tool": "bleuscope",
+            "seconds": sent["cpu"],
+            "peak_mb": sent["peak_mb"],
+            "note": f"sentence_scores, 1 thread; wall {sent['wall']:.2f} s",
+        },
+        {
+            "task": task,
+            "tool": "sacreBLEU",
+            "seconds": sbs_full,
+            "peak_mb": None,
+            "note": f"sentence_score loop on {sent_prefix:,} segments took {sbs['cpu']:.2f} CPU-s, "
+            f"extrapolated x{sent_n / sent_prefix:g}",
+        },
     ]
 
     targets = [
@@ -155,8 +194,15 @@ def run(quick: bool = False, corpus: Path = Path("/tmp/corpus1m"), lines: int = 
     for name, value, target in targets:
         op, bound = target.split()
         met = value <= float(bound) if op == "<=" else value >= float(bound)
-        rows.append({"task": "targets", "tool": name, "seconds": None, "peak_mb": None,
-                     "note": f"{value:.2f} (target {target}: {'met' if met else 'missed'})"})
+        rows.append(
+            {
+                "task": "targets",
+                "tool": name,
+                "seconds": None,
+                "peak_mb": None,
+                "note": f"{value:.2f} (target {target}: {'met' if met else 'missed'})",
+            }
+        )
     return rows
 
 

@@ -49,7 +49,12 @@ def _pair(testset: str, pair: str, system: str):
 
 def _rows(hyps, refs, tokenize, lowercase, order, engine, threads=None):
     return backend.count_text(
-        hyps, refs, tokenizer=get_tokenizer(tokenize), lowercase=lowercase, order=order, engine=engine,
+        hyps,
+        refs,
+        tokenizer=get_tokenizer(tokenize),
+        lowercase=lowercase,
+        order=order,
+        engine=engine,
         threads=threads,
     )
 
@@ -87,7 +92,11 @@ def test_wmt_corpus_score_native_equals_sacrebleu(testset, pair, system, tokeniz
     ours = BLEU(tokenize=tokenize, lowercase=lowercase, engine="native").corpus_score(hyps, refs)
     theirs = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(hyps, refs)
     assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
-        theirs.counts, theirs.totals, theirs.sys_len, theirs.ref_len)
+        theirs.counts,
+        theirs.totals,
+        theirs.sys_len,
+        theirs.ref_len,
+    )
     assert ours.score == theirs.score
 
 
@@ -114,9 +123,27 @@ def test_chen_cherry_counts_one_more_order_natively():
 # -- random input ----------------------------------------------------------------------------------------
 # words from a small alphabet (so that n-grams repeat and match) mixed with arbitrary Unicode: punctuation,
 # CJK, combining marks, Turkish dotted I, final sigma, unusual whitespace
-_ALPHABET = st.sampled_from(list("ab ,.-'\"&<>;:!?$%") + ["\u0130", "\u03a3", "\u00df", "\u3000", "\u00a0",
-                                                           "\u4e00", "\u3042", "\uac00", "\u0301", "\t", "\x1c",
-                                                           "\u2028", "1", "\uff11", "&quot;", "&amp;"])
+_ALPHABET = st.sampled_from(
+    list("ab ,.-'\"&<>;:!?$%")
+    + [
+        "\u0130",
+        "\u03a3",
+        "\u00df",
+        "\u3000",
+        "\u00a0",
+        "\u4e00",
+        "\u3042",
+        "\uac00",
+        "\u0301",
+        "\t",
+        "\x1c",
+        "\u2028",
+        "1",
+        "\uff11",
+        "&quot;",
+        "&amp;",
+    ]
+)
 _TEXT = st.one_of(
     st.lists(_ALPHABET, max_size=30).map("".join),
     st.text(max_size=40),
@@ -141,8 +168,11 @@ def test_random_text_native_equals_numpy(segments, tokenize, lowercase, order):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(["a", "b", "c", "a b", "\ud800", "x\udfff y", "é"]), min_size=1, max_size=20),
-       st.sampled_from(NATIVE_TOKENIZERS), st.booleans())
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "a b", "\ud800", "x\udfff y", "é"]), min_size=1, max_size=20),
+    st.sampled_from(NATIVE_TOKENIZERS),
+    st.booleans(),
+)
 def test_lone_surrogates_take_the_python_tokenizer(words, tokenize, lowercase):
     hyp = " ".join(words)
     refs = [[" ".join(reversed(words))], [hyp.upper()]]
@@ -161,8 +191,9 @@ def test_long_lines_and_many_references():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 8), st.integers(1, 4), st.integers(1, 6), st.sampled_from(["int64", "uint64", "int32"]),
-       st.data())
+@given(
+    st.integers(1, 8), st.integers(1, 4), st.integers(1, 6), st.sampled_from(["int64", "uint64", "int32"]), st.data()
+)
 def test_random_ids_native_equal_numpy(n_seg, n_refs, order, dtype, data):
     values = [0, 1, 2, 3, -1, -(2**63), 2**63 - 1] if dtype != "uint64" else [0, 1, 2, 2**63, 2**64 - 1]
     if dtype == "int32":
@@ -175,12 +206,25 @@ def test_random_ids_native_equal_numpy(n_seg, n_refs, order, dtype, data):
 
     hyp = stream()
     refs = [stream() for _ in range(n_refs)]
-    present = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=n_refs, max_size=n_refs),
-                                          min_size=n_seg, max_size=n_seg)), dtype=bool).reshape(n_seg, n_refs)
+    present = np.array(
+        data.draw(st.lists(st.lists(st.booleans(), min_size=n_refs, max_size=n_refs), min_size=n_seg, max_size=n_seg)),
+        dtype=bool,
+    ).reshape(n_seg, n_refs)
     # a missing reference has no tokens
-    refs = [EncodedLines(ids=np.concatenate([r.ids[s:s + n] for s, n, p in zip(
-        np.concatenate([[0], np.cumsum(r.lengths)[:-1]]), r.lengths, present[:, k]) if p] + [r.ids[:0]]),
-        lengths=np.where(present[:, k], r.lengths, 0)) for k, r in enumerate(refs)]
+    refs = [
+        EncodedLines(
+            ids=np.concatenate(
+                [
+                    r.ids[s : s + n]
+                    for s, n, p in zip(np.concatenate([[0], np.cumsum(r.lengths)[:-1]]), r.lengths, present[:, k])
+                    if p
+                ]
+                + [r.ids[:0]]
+            ),
+            lengths=np.where(present[:, k], r.lengths, 0),
+        )
+        for k, r in enumerate(refs)
+    ]
     native = backend.count_ids(hyp, refs, order=order, present=present, engine="native")
     numpy_rows = backend.count_ids(hyp, refs, order=order, present=present, engine="numpy")
     np.testing.assert_array_equal(native, numpy_rows)
@@ -195,14 +239,24 @@ def test_rows_do_not_depend_on_the_thread_count():
     one = _rows(hyps, refs, "13a", False, 4, "native", threads=1)
     for threads in (2, 3, 7, None):
         np.testing.assert_array_equal(_rows(hyps, refs, "13a", False, 4, "native", threads=threads), one)
-    ids = backend.count_ids(EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
-                            [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))], order=4, engine="native",
-                            threads=1)
+    ids = backend.count_ids(
+        EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
+        [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))],
+        order=4,
+        engine="native",
+        threads=1,
+    )
     for threads in (2, 5):
         np.testing.assert_array_equal(
-            backend.count_ids(EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
-                              [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))], order=4,
-                              engine="native", threads=threads), ids)
+            backend.count_ids(
+                EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
+                [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))],
+                order=4,
+                engine="native",
+                threads=threads,
+            ),
+            ids,
+        )
 
 
 # -- engine choice and errors ----------------------------------------------------------------------------
@@ -254,8 +308,10 @@ def test_a_panic_becomes_a_runtime_error():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.floats(min_value=1e-300, max_value=1e300), min_size=64, max_size=300),
-       st.lists(st.floats(min_value=-800.0, max_value=700.0), min_size=64, max_size=300))
+@given(
+    st.lists(st.floats(min_value=1e-300, max_value=1e300), min_size=64, max_size=300),
+    st.lists(st.floats(min_value=-800.0, max_value=700.0), min_size=64, max_size=300),
+)
 def test_libm_log_and_exp_are_bit_identical_to_math(positives, exponents):
     import math
 

@@ -134,8 +134,9 @@ def resolve_engine(engine: str = "auto", job: str = "text") -> str:
     if engine == "auto":
         return "native" if native_supports(job) else "numpy"
     if engine == "native" and not native_supports(job):
-        raise NativeEngineUnavailableError(f"the compiled core of this installation cannot count {job} input; "
-                                           "use engine='auto' or engine='numpy'")
+        raise NativeEngineUnavailableError(
+            f"the compiled core of this installation cannot count {job} input; use engine='auto' or engine='numpy'"
+        )
     return engine
 
 
@@ -161,6 +162,7 @@ def count_text(
     if native:
         name = native_tokenizer_name(tokenizer)
         if name is not None:
+
             def python_tokens(lines):  # the rare lines the compiled tokenizer leaves to Python
                 return tokenizer.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
 
@@ -211,9 +213,13 @@ def count_ids(
             return np.ascontiguousarray(lengths, dtype=np.int64)
 
         return _native().count_ids(
-            as_u64(hyp_ids.ids), as_lengths(hyp_ids.lengths), [as_u64(r.ids) for r in ref_ids],
-            [as_lengths(r.lengths) for r in ref_ids], order,
-            None if present is None else np.ascontiguousarray(present, dtype=bool), threads or 0,
+            as_u64(hyp_ids.ids),
+            as_lengths(hyp_ids.lengths),
+            [as_u64(r.ids) for r in ref_ids],
+            [as_lengths(r.lengths) for r in ref_ids],
+            order,
+            None if present is None else np.ascontiguousarray(present, dtype=bool),
+            threads or 0,
         )
 
     n_seg = len(hyp_ids.lengths)
