@@ -113,24 +113,35 @@ def run(args: argparse.Namespace, warn, build) -> str:
     if getattr(args, "shards", None) or getattr(args, "ray", False):
         raise UsageError("sharded inputs (--shards/--ray) are scored with BLEU only in this version")
     scorers = [build(name) for name in names]
+    from .. import io as bio
     from . import significance as cli_significance
     from .inputs import load_inputs
     from .render import RenderOptions
+    from .scoring import score_systems
 
     options = RenderOptions.from_args(args)
-    inputs = load_inputs(args, warn)
     if cli_significance.requested(args):
+        inputs = load_inputs(args, warn)
         return "".join(cli_significance.run(args, inputs, scorer, options, warn) for scorer in scorers)
-    from ..core.signature import nrefs_field
+    table = []  # per metric: (scorer, [(system name, nrefs, corpus score, per-segment rows or None)])
+    if len(scorers) == 1 or bio.STDIN not in (*args.hyp_paths, *args.ref_paths):
+        # streamed, once per metric; TER keeps its per-segment rows (16 bytes each) to add the mean
+        # reference lengths in sacreBLEU's order, -sl keeps them for the sentence scores
+        for scorer in scorers:
+            keep = args.sentence_level or scorer.name == "TER"
+            results = score_systems(scorer, args, warn, keep_segments=keep)
+            table.append((scorer, [(r.name, r.nrefs, r.score, r.stats if keep else None) for r in results]))
+    else:  # stdin can be read only once: every system in memory, scored by each metric
+        from ..core.signature import nrefs_field
 
-    table = []  # per metric: (scorer, [(system name, nrefs, score, per-segment stats)])
-    for scorer in scorers:
-        rows = []
-        for name, hyps in zip(inputs.hyp_names, inputs.hyps):
-            seg = scorer.segment_statistics(hyps, inputs.refs)
-            nrefs = nrefs_field(seg.nrefs)
-            rows.append((name, nrefs, scorer.score_from_statistics(seg.stats, nrefs), seg))
-        table.append((scorer, rows))
+        inputs = load_inputs(args, warn)
+        for scorer in scorers:
+            rows = []
+            for name, hyps in zip(inputs.hyp_names, inputs.hyps):
+                seg = scorer.segment_statistics(hyps, inputs.refs)
+                nrefs = nrefs_field(seg.nrefs)
+                rows.append((name, nrefs, scorer.score_from_statistics(seg.stats, nrefs), seg.stats))
+            table.append((scorer, rows))
     if args.sentence_level:
         return render_sentences(table[0], options)
     return render_corpus(table, options)
@@ -273,28 +284,36 @@ def tabulate(header: list[str], body: list[list[str]], latex: bool = False) -> s
     return "\n".join(lines + [rule("╘", "╧", "╛", "═")])
 
 
-def render_sentences(metric_rows, options) -> str:
-    """``-sl``: one ``name|signature = score`` line per segment (text), or JSON Lines / JSON / TSV records."""
+#: segments rendered at a time by :func:`render_sentences`
+SENTENCE_CHUNK = 20_000
+
+
+def render_sentences(metric_rows, options, chunk: int = SENTENCE_CHUNK):
+    """``-sl``: one ``name|signature = score`` line per segment (text), or JSON Lines / JSON / TSV records;
+    produced piece by piece (``chunk`` segments at a time), so that a million lines are never one string."""
     scorer, rows = metric_rows
-    _name, nrefs, _score, seg = rows[0]
-    scores = scorer.score_rows(seg.stats).tolist()
+    _name, nrefs, _score, stats = rows[0]
     width, fmt = options.width, options.format
-    if options.score_only:
-        return "".join(f"{s:.{width}f}\n" for s in scores)
-    if fmt == "text":
-        head = f"{scorer.name}|{_signature(scorer, nrefs, options.short)} = "
-        return "".join(f"{head}{s:.{width}f}\n" for s in scores)
     signature = _signature(scorer, nrefs, False)
-    records = [
-        {"line": i, "name": scorer.name, "score": s, "stats": row, "signature": signature}
-        for i, (s, row) in enumerate(zip(scores, seg.stats.tolist()), 1)
-    ]
-    if fmt == "tsv":
+    if fmt == "tsv" and not options.score_only:
         from .render import tsv
 
-        return tsv(
-            ["line", scorer.name, "score", "signature"],
-            [[r["line"], f"{r['score']:.{width}f}", repr(r["score"]), signature] for r in records],
-        )
-    lines = [json.dumps(r, ensure_ascii=False) for r in records]
-    return "\n".join(lines) + "\n" if fmt == "jsonl" else "[\n" + ",\n".join(lines) + "\n]\n"
+        yield tsv(["line", scorer.name, "score", "signature"], [])
+    elif fmt == "json" and not options.score_only:
+        yield "[\n"
+    for start in range(0, len(stats), chunk):
+        block = stats[start:start + chunk]
+        scores = scorer.score_rows(block).tolist()
+        if options.score_only:
+            yield "".join(f"{s:.{width}f}\n" for s in scores)
+        elif fmt == "text":
+            head = f"{scorer.name}|{_signature(scorer, nrefs, options.short)} = "
+            yield "".join(f"{head}{s:.{width}f}\n" for s in scores)
+        elif fmt == "tsv":
+            yield "".join(f"{i}\t{s:.{width}f}\t{s!r}\t{signature}\n" for i, s in enumerate(scores, start + 1))
+        else:
+            lines = [json.dumps({"line": i, "name": scorer.name, "score": s, "stats": row, "signature": signature},
+                                ensure_ascii=False) for i, (s, row) in enumerate(zip(scores, block.tolist()), start + 1)]
+            yield ("\n".join(lines) + "\n") if fmt == "jsonl" else (",\n" if start else "") + ",\n".join(lines)
+    if fmt == "json" and not options.score_only:
+        yield "\n]\n"
