@@ -149,7 +149,8 @@ impl Table {
         }
     }
 
-    fn add_ref(&mut self, key: u128) {
+    /// Counts a reference n-gram if the hypothesis has it; returns whether it has.
+    fn add_ref(&mut self, key: u128) -> bool {
         let (i, found) = self.find(key);
         if found {
             let s = &mut self.slots[i];
@@ -158,6 +159,7 @@ impl Table {
             }
             s.refc += 1;
         }
+        found
     }
 
     /// Adds each touched n-gram's clipped count to `matches[order]` and clears the reference counts.
@@ -261,19 +263,23 @@ impl ChrfCounter {
         }
     }
 
-    /// Calls `f(key, order)` for every n-gram of `u` (orders 1..=char_order, then the word orders).
+    /// Calls `f(key, order)` for the n-grams of `u` (orders 1..=char_order, then the word orders), by start
+    /// position and growing order; when `f` returns false the longer n-grams at that start are skipped (an
+    /// n-gram whose prefix is not in the hypothesis cannot be in it either).
     fn for_each_ngram(
         u: &Units,
         char_order: usize,
         word_order: usize,
-        mut f: impl FnMut(u128, usize),
+        mut f: impl FnMut(u128, usize) -> bool,
     ) {
         let c = &u.chars;
         for i in 0..c.len() {
             let mut key: u128 = 0;
             for n in 0..char_order.min(c.len() - i) {
                 key |= u128::from(c[i + n] + 1) << (21 * n);
-                f(key, n);
+                if !f(key, n) {
+                    break;
+                }
             }
         }
         let w = &u.words;
@@ -281,7 +287,9 @@ impl ChrfCounter {
             let mut key: u128 = WORD_TAG;
             for n in 0..word_order.min(w.len() - i) {
                 key |= u128::from(w[i + n] + 1) << (WORD_BITS as usize * n);
-                f(key, char_order + n);
+                if !f(key, char_order + n) {
+                    break;
+                }
             }
         }
     }
@@ -297,7 +305,10 @@ impl ChrfCounter {
         self.table.reset(n_hyp_keys);
         {
             let table = &mut self.table;
-            Self::for_each_ngram(&self.hyp, co, wo, |key, order| table.add_hyp(key, order));
+            Self::for_each_ngram(&self.hyp, co, wo, |key, order| {
+                table.add_hyp(key, order);
+                true
+            });
         }
         for (k, r) in refs.iter().enumerate() {
             let Some(r) = *r else { continue };
