@@ -86,8 +86,8 @@ def test_wmt_every_option(options):
 @requires_wmt
 def test_three_references_last_bit_rule():
     """newstest2021 en-de has 3 references: corpus_score equals sacreBLEU bit for bit (segment-order sum),
-    the exact sum of summed rows differs only in the last bits (37.6535343401752 vs 37.65353434017516
-    measured with the whole Online-W output)."""
+    the exact sum of summed rows differs only in the last bits (sacreBLEU's 37.6535343401752 vs the exact
+    37.65353434017516 for the whole Facebook-AI output; test_three_references_whole_file checks it)."""
     base = pair_dir("newstest2021", "en-de")
     hyps = read_lines(base / "sys" / "Online-W.txt")[:100]
     refs = [read_lines(base / f"ref.{x}.txt")[:100] for x in "ACD"]
@@ -98,6 +98,20 @@ def test_three_references_last_bit_rule():
     assert metric.score_from_statistics(seg.stats).score == want.score
     exact = metric.score_from_statistics(seg.total()).score
     assert math.isclose(exact, want.score, rel_tol=1e-14)
+
+
+@requires_wmt
+@pytest.mark.full
+def test_three_references_whole_file():
+    """--full: the issue's measurement, Facebook-AI on newstest2021 en-de with references A, C, D."""
+    base = pair_dir("newstest2021", "en-de")
+    hyps = read_lines(base / "sys" / "Facebook-AI.txt")
+    refs = [read_lines(base / f"ref.{x}.txt") for x in "ACD"]
+    metric = TER()
+    want = sacrebleu.TER().corpus_score(hyps, refs).score
+    assert metric.corpus_score(hyps, refs).score == want
+    exact = metric.score_from_statistics(metric.segment_statistics(hyps, refs).total()).score
+    assert exact != want and math.isclose(exact, want, rel_tol=1e-14)
 
 
 @requires_wmt
