@@ -424,3 +424,16 @@ def test_cli_significance_numbers_equal_sacrebleu_command():
                                                       "--confidence"]))
     for key in ("name", "score", "signature", "confidence_mean", "confidence_var", "confidence"):
         assert ours[key] == theirs[key]
+
+
+def test_streamed_inputs_paths_and_generators(tmp_path):
+    """corpus_score takes paths and generators (bounded memory) with the in-memory numbers."""
+    from bleuscope import TER
+
+    hyps = ["The cat sat on the mat.", "", "a b c d", "Hello  world"] * 30
+    refs = [["The cat is on the mat.", "x", "a c b d", "hello world!"] * 30]
+    path = tmp_path / "ref.txt"
+    path.write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    for metric, theirs in ((CHRF(word_order=2), sacrebleu.CHRF(word_order=2)), (TER(), sacrebleu.TER())):
+        got = metric.score_stream(iter(hyps), [path], chunk_size=7)
+        assert got.score == metric.corpus_score((h for h in hyps), [path]).score == theirs.corpus_score(hyps, refs).score

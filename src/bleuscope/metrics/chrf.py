@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import pool
+from ..core import chunks, pool
 from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._chrf_arith import Mixed, binary, select
@@ -327,9 +327,24 @@ class CHRF:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> CHRFScore:
         """Corpus chrF: the statistics of every segment summed, then one F-score."""
+        if chunks.is_streaming_input(hypotheses, references):
+            return self.score_stream(hypotheses, references, n_jobs=n_jobs)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
+
+    def score_stream(
+        self, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
+        n_jobs: int | None = None,
+    ) -> CHRFScore:
+        """Corpus chrF of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
+        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`); ``corpus_score`` takes
+        this path for such input."""
+        total = chunks.sum_statistics(
+            self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
+        )
+        self._last_nrefs = total.nrefs_field
+        return self.score_from_statistics(total.stats, self._last_nrefs)
 
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
