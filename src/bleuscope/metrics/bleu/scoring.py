@@ -94,90 +94,61 @@ def compute_scores(stats: np.ndarray, config: ScoringConfig, *, float32: bool = 
     ``numpy.float32`` scalars. Only sacreBLEU's own smoothing methods with uniform weights have that
     arithmetic; other configurations are scored exactly from the integer values.
     """
-    if float32 and config.weights is None and config.smooth_method in SACREBLEU_SMOOTHING:
-        precisions, eff_order, any_match, bp = _precisions_float32(np.atleast_2d(np.asarray(stats)), config)
-    else:
-        stats = np.atleast_2d(np.asarray(stats))
-        if float32:
-            stats = stats.astype(np.int64)
-        precisions, eff_order, any_match, bp = _precisions_exact(stats, config)
-    return _combine(precisions, eff_order, any_match, bp, config)
-
-
-def _precisions_exact(stats: np.ndarray, config: ScoringConfig):
-    """sacreBLEU's loop over orders on exact integer statistics: (precisions, orders used, rows with a
-    match, brevity penalty)."""
-    n_ord = config.max_ngram_order
-    n_stat = stats_order(config.smooth_method, n_ord)  # chen-cherry-5/7 also need the (N+1)-gram matches
+    stats = np.atleast_2d(np.asarray(stats))
+    n_ord, method = config.max_ngram_order, config.smooth_method
+    if float32 and (config.weights is not None or method not in SACREBLEU_SMOOTHING):
+        float32 = False  # no sacreBLEU counterpart: score the (integer) sums exactly
+        stats = stats.astype(np.int64)
+    n_stat = stats_order(method, n_ord)  # chen-cherry-5/7 also need the (N+1)-gram matches
     cols = layout(n_stat)
     if stats.shape[1] != cols.width:
         raise ValueError(
             f"statistics have {stats.shape[1]} columns, expected {cols.width} for max_ngram_order={n_ord}"
-            + (f" with smooth_method={config.smooth_method!r} (orders 1..{n_stat})" if n_stat != n_ord else "")
+            + (f" with smooth_method={method!r} (orders 1..{n_stat})" if n_stat != n_ord else "")
         )
-    n_rows = stats.shape[0]
-    sys_len, ref_len = stats[:, cols.hyp_len], stats[:, cols.ref_len]
-    correct = stats[:, cols.correct_upto(n_ord)].astype(np.float64)
-    total = stats[:, cols.total_upto(n_ord)].astype(np.float64)
-    bp = brevity_penalty(sys_len, ref_len)
+    if float32:
+        stats = stats.astype(np.float32)
+        lengths = stats[:, cols.lengths()].astype(np.int64)
+    else:
+        lengths = stats[:, cols.lengths()]
+    bp = brevity_penalty(lengths[:, cols.hyp_len], lengths[:, cols.ref_len])
+    if is_chen_cherry(method):
+        precisions, eff_order, any_match = chen_cherry_precisions(
+            stats, method, config.smooth_value, n_ord, config.effective_order
+        )
+    else:
+        dtype = np.float32 if float32 else np.float64
+        correct = stats[:, cols.correct_upto(n_ord)].astype(dtype)
+        total = stats[:, cols.total_upto(n_ord)].astype(dtype)
+        precisions, eff_order, any_match = _sacrebleu_precisions(correct, total, config, float32)
+    return _combine(precisions, eff_order, any_match, bp, config)
 
+
+def _sacrebleu_precisions(correct: np.ndarray, total: np.ndarray, config: ScoringConfig, float32: bool):
+    """sacreBLEU's loop over the orders: (precisions in percent [S, N], orders in the mean, rows with a
+    match). ``correct``/``total`` are float64 (exact integers) or, with ``float32``, float32 sums; in float32
+    mode every product and quotient is rounded to float32 where sacreBLEU's scalar arithmetic rounds it
+    (numpy >= 2; under numpy 1.x those products promote to float64 and only the sums are float32)."""
     method, value = config.smooth_method, config.smooth_value
-    any_match = (stats[:, cols.correct_upto(n_ord)] != 0).any(axis=1)  # early exit of sacreBLEU #141
+    n_rows, n_ord = correct.shape
+    any_match = (correct != 0).any(axis=1)  # early exit of sacreBLEU #141
+    rounds = float32 and SCALARS_STAY_FLOAT32
+
+    def rnd(x):
+        return x.astype(np.float32) if rounds else x
+
+    if method == "add-k":  # `correct[n - 1] += smooth_value` for n >= 2, stored back in the array's dtype
+        add = np.float32(value) if rounds else value
+        correct[:, 1:] = correct[:, 1:] + add
+        total[:, 1:] = total[:, 1:] + add
+    if float32 and not rounds:
+        correct, total = correct.astype(np.float64), total.astype(np.float64)
+    hundred = np.float32(100.0) if rounds else 100.0
+    floor_numerator = None if value is None else (np.float32(100.0 * value) if rounds else 100.0 * value)
     precisions = np.zeros((n_rows, n_ord), dtype=np.float64)
     running = any_match.copy()  # rows still inside the order loop (no `break` yet)
     eff_order = np.full(n_rows, n_ord, dtype=np.int64)
     smooth_mteval = np.ones(n_rows, dtype=np.float64)
-    if is_chen_cherry(method):  # precisions from smoothing.py; the sacreBLEU loop below then stops at once
-        precisions, eff_order, any_match = chen_cherry_precisions(stats, method, value, n_ord, config.effective_order)
-        running[:] = False
-    for i in range(n_ord):
-        c, t = correct[:, i], total[:, i]
-        if method == "add-k" and i > 0:
-            c, t = c + value, t + value
-        running &= t != 0
-        if not running.any():
-            break
-        if config.effective_order:
-            eff_order[running] = i + 1
-        zero = running & (c == 0)
-        hit = running & (c != 0)
-        precisions[hit, i] = 100.0 * c[hit] / t[hit]
-        if method == "exp":
-            smooth_mteval[zero] *= 2
-            precisions[zero, i] = 100.0 / (smooth_mteval[zero] * t[zero])
-        elif method == "floor":
-            precisions[zero, i] = 100.0 * value / t[zero]
-
-    return precisions, eff_order, any_match, bp
-
-
-def _f32(x):
-    """Round to float32 where sacreBLEU's scalar arithmetic does (numpy >= 2); else keep float64."""
-    return x.astype(np.float32) if SCALARS_STAY_FLOAT32 else x
-
-
-def _precisions_float32(sums: np.ndarray, config: ScoringConfig):
-    """As :func:`_precisions_exact`, with sacreBLEU's float32 arithmetic on float32 sums."""
-    n_ord = config.max_ngram_order
-    cols = layout(n_ord)
-    if sums.shape[1] != cols.width:
-        raise ValueError(f"statistics have {sums.shape[1]} columns, expected {cols.width}")
-    sums = sums.astype(np.float32)
-    n_rows = len(sums)
-    bp = brevity_penalty(sums[:, cols.hyp_len].astype(np.int64), sums[:, cols.ref_len].astype(np.int64))
-    method, value = config.smooth_method, config.smooth_value
-    correct = sums[:, cols.correct].copy()
-    total = sums[:, cols.total].copy()
-    any_match = (correct != 0).any(axis=1)
-    if method == "add-k":  # `correct[n - 1] += smooth_value` on a float32 array (stored back as float32)
-        add = np.float32(value) if SCALARS_STAY_FLOAT32 else np.float64(value)
-        correct[:, 1:] = (correct[:, 1:] + add).astype(np.float32)
-        total[:, 1:] = (total[:, 1:] + add).astype(np.float32)
-    hundred = np.float32(100.0) if SCALARS_STAY_FLOAT32 else 100.0
-    precisions = np.zeros((n_rows, n_ord), dtype=np.float64)
-    running = any_match.copy()
-    eff_order = np.full(n_rows, n_ord, dtype=np.int64)
-    smooth = np.ones(n_rows, dtype=np.float64)
     for i in range(n_ord):
         c, t = correct[:, i], total[:, i]
         running &= t != 0
@@ -187,18 +158,13 @@ def _precisions_float32(sums: np.ndarray, config: ScoringConfig):
             eff_order[running] = i + 1
         zero = running & (c == 0)
         hit = running & (c != 0)
-        c64 = c if SCALARS_STAY_FLOAT32 else c.astype(np.float64)
-        t64 = t if SCALARS_STAY_FLOAT32 else t.astype(np.float64)
-        precisions[hit, i] = _f32(_f32(hundred * c64[hit]) / t64[hit])
+        precisions[hit, i] = rnd(rnd(hundred * c[hit]) / t[hit])
         if method == "exp" and zero.any():
-            smooth[zero] *= 2
-            denom = _f32(smooth[zero] * t64[zero])
-            precisions[zero, i] = _f32(100.0 / denom)
+            smooth_mteval[zero] *= 2
+            precisions[zero, i] = rnd(100.0 / rnd(smooth_mteval[zero] * t[zero]))
         elif method == "floor" and zero.any():
-            num = 100.0 * value  # a Python float, rounded to float32 when it meets a float32
-            num = np.float32(num) if SCALARS_STAY_FLOAT32 else num
-            precisions[zero, i] = _f32(num / t64[zero])
-    return precisions, eff_order, any_match, bp
+            precisions[zero, i] = rnd(floor_numerator / t[zero])
+    return precisions, eff_order, any_match
 
 
 def _combine(precisions, eff_order, any_match, bp, config: ScoringConfig) -> ScoreArrays:
