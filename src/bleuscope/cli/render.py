@@ -129,6 +129,11 @@ def json_object(pairs: dict, indent: str = " ", close: str = "") -> str:
     return "{\n" + inner + "\n" + close + "}"
 
 
+def order_columns(n: int) -> list[str]:
+    """TSV column names of the per-order statistics: precisions, matches, totals for orders 1..n."""
+    return [f"{what}_{k}" for what in ("prec", "correct", "total") for k in range(1, n + 1)]
+
+
 def signature_footer(signatures: list[str], metric: str = "BLEU") -> str:
     """sacreBLEU's block under a table."""
     return "-----------------\nMetric signatures\n-----------------\n" + "".join(
@@ -199,13 +204,7 @@ def render_corpus(results: list, scorer, options: RenderOptions) -> str:
     signatures = sorted({scorer.signature(r.nrefs, short=options.short) for r in results})
     if fmt == "tsv":
         n = scorer.max_ngram_order
-        head = (
-            ["system", "BLEU", "score", "bp", "ratio", "sys_len", "ref_len"]
-            + [f"prec_{k}" for k in range(1, n + 1)]
-            + [f"correct_{k}" for k in range(1, n + 1)]
-            + [f"total_{k}" for k in range(1, n + 1)]
-            + ["signature"]
-        )
+        head = ["system", "BLEU", "score", "bp", "ratio", "sys_len", "ref_len"] + order_columns(n) + ["signature"]
         rows = []
         for r in results:
             s = r.score
@@ -263,10 +262,7 @@ def render_sentences(result, scorer, options: RenderOptions, chunk: int = SENTEN
     fmt, n = options.format, scorer.max_ngram_order
     if fmt == "tsv" and not options.score_only:
         yield tsv(
-            ["line", "BLEU", "score", "bp", "sys_len", "ref_len"]
-            + [f"prec_{k}" for k in range(1, n + 1)]
-            + [f"correct_{k}" for k in range(1, n + 1)]
-            + [f"total_{k}" for k in range(1, n + 1)],
+            ["line", "BLEU", "score", "bp", "sys_len", "ref_len"] + order_columns(n),
             [],
         )
     total = len(result.stats)
