@@ -184,3 +184,25 @@ def test_one_segment_statistics_type_for_every_metric():
     acc = Accumulator(chrf)
     acc.add_statistics(chrf.segment_statistics(["a cat sat"], [["a cat sat"]]))  # no nrefs needed: same type
     assert acc.compute().score == sacrebleu.corpus_chrf(["a cat sat"], [["a cat sat"]]).score
+
+
+def test_one_scorer_streams_from_several_threads():
+    """The scorer's tokenization cache is per thread: concurrent streamed scores stay exact."""
+    import threading
+
+    bleu = BLEU(engine="numpy")
+    hyps = [f"w{i} x{i % 7} y{i % 3}" for i in range(2000)]
+    refs = [[f"w{i} x{i % 5} y{i % 3}" for i in range(2000)]]
+    expected = sacrebleu.corpus_bleu(hyps, refs).score
+    scores = []
+
+    def run():
+        for _ in range(3):
+            scores.append(bleu.corpus_score(iter(hyps), [iter(refs[0])]).score)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert scores == [expected] * 12

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,7 +71,15 @@ class TextCounter:
         self.engine = engine
         self.threads = threads
         self.spm_model = spm_model
-        self.encoders = EncoderCache(tokenizer, lowercase)
+        self._local = threading.local()  # an encoder is not thread-safe: one cache per thread
+
+    @property
+    def encoders(self) -> EncoderCache:
+        """This thread's encoder cache (kept across calls, renewed when its vocabulary grows large)."""
+        cache = getattr(self._local, "cache", None)
+        if cache is None:
+            cache = self._local.cache = EncoderCache(self.tokenizer, self.lowercase)
+        return cache
 
     def new_encoder(self) -> CorpusEncoder:
         return CorpusEncoder(self.tokenizer, self.lowercase)
