@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bleuscope import BLEU, cli
 from bleuscope import io as bio
@@ -385,3 +387,31 @@ def test_output_to_dev_stdout_writes_the_open_descriptor(tmp_path):
         )
     assert proc.returncode == 0, proc.stderr
     assert target.read_text() == "37.6\n" and target.stat().st_ino == inode  # written in place, not replaced
+
+
+# -- the block reader against whole-file reading, on arbitrary input -----------------------------------------
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=12), max_size=8),
+    st.integers(1, 9),
+    st.booleans(),
+    st.one_of(st.none(), st.integers(0, 200)),
+)
+def test_block_reader_is_whole_file_reading_at_any_block_size(tmp_path, parts, block, final_newline, bad_at):
+    data = bytearray("\n".join(parts).encode("utf-8") + (b"\n" if final_newline and parts else b""))
+    if bad_at is not None:  # an invalid byte at a character boundary: the error names its exact place
+        starts = [i for i in range(len(data) + 1) if i == len(data) or data[i] & 0xC0 != 0x80]
+        pos = starts[bad_at % len(starts)]
+        data[pos:pos] = b"\xff"
+    path = tmp_path / "f.txt"
+    path.write_bytes(bytes(data))
+    reader = bio.iter_line_blocks(str(path), block_bytes=block, max_line_bytes=1 << 20)
+    if bad_at is None:
+        expected = bio.split_lines(bytes(data).decode("utf-8"))
+        assert [x for b in reader for x in b] == expected
+        return
+    line = data.count(b"\n", 0, pos) + 1
+    column = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+    with pytest.raises(bio.InputError) as e:
+        list(reader)
+    assert f"f.txt:{line}: invalid UTF-8 (byte 0xff at byte offset {pos} of the file, column {column} " in str(e.value)
