@@ -117,7 +117,15 @@ class InputStreams:
                 self.ref_names.append(f"{name} (column 1)")
             else:
                 if _looks_jsonl(path):
-                    raise UsageError(f"{name} looks like JSON Lines; name the reference field(s) with --ref-field")
+                    hint = (
+                        f" (to score {name} against references in the same file: {name} --hyp-field "
+                        f"{args.hyp_field} --ref-field NAME)"
+                        if args.hyp_field and args.input is None
+                        else ""
+                    )
+                    raise UsageError(
+                        f"{name} looks like JSON Lines; name the reference field(s) with --ref-field{hint}"
+                    )
                 self.refs.append(_Source(path, "text", args, warn))
                 self.ref_names.append(name)
         if args.hyp_field_refs:
