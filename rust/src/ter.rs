@@ -21,6 +21,42 @@ const OP_DEL_HYP: u8 = 2;
 const OP_INS_REF: u8 = 3;
 const OP_UNDEF: u8 = 4;
 
+/// The DP rows of one hypothesis, each kept only over its beam (cells outside are infinite): memory
+/// O(n * beam + m) instead of O(n * m).
+#[derive(Default)]
+pub struct Rows {
+    /// per row: (first cell, offset into `costs`/`ops`, number of cells)
+    bands: Vec<(usize, usize, usize)>,
+    costs: Vec<i64>,
+    ops: Vec<u8>,
+}
+
+impl Rows {
+    fn cost(&self, i: usize, j: usize) -> i64 {
+        let (lo, at, len) = self.bands[i];
+        if j >= lo && j < lo + len {
+            self.costs[at + j - lo]
+        } else {
+            INFINITY
+        }
+    }
+
+    fn op(&self, i: usize, j: usize) -> u8 {
+        let (lo, at, len) = self.bands[i];
+        if j >= lo && j < lo + len {
+            self.ops[at + j - lo]
+        } else {
+            OP_UNDEF
+        }
+    }
+
+    /// Row i as (first cell, cells).
+    fn band(&self, i: usize) -> (usize, &[i64]) {
+        let (lo, at, len) = self.bands[i];
+        (lo, &self.costs[at..at + len])
+    }
+}
+
 /// Beam edit distance of hypotheses of one fixed length `n` against one reference.
 struct Beam<'r> {
     reference: &'r [u32],
@@ -57,109 +93,127 @@ impl<'r> Beam<'r> {
         } else {
             (diag + self.beam).min(self.m as i64 + 1).max(0) as usize
         };
-        (lo, hi)
+        (lo, hi.max(lo))
     }
 
-    /// Row i from row i-1 (`prev`) into `cur` (every cell set); `ops` (if given) gets the operations.
-    fn row(&self, i: usize, word: u32, prev: &[i64], cur: &mut [i64], mut ops: Option<&mut [u8]>) {
-        cur.fill(INFINITY);
-        if let Some(o) = ops.as_deref_mut() {
-            o.fill(OP_UNDEF);
-        }
+    /// Row i from row i-1 (cells `prev` from `prev_lo`) into `cur` (cells from the returned first cell);
+    /// `ops` (if given) gets the operations. Ties: match/substitution, deletion, insertion.
+    fn row(
+        &self,
+        i: usize,
+        word: u32,
+        prev_lo: usize,
+        prev: &[i64],
+        cur: &mut Vec<i64>,
+        mut ops: Option<&mut Vec<u8>>,
+    ) -> usize {
         let (lo, hi) = self.range(i);
+        let get = |j: usize| {
+            if j >= prev_lo && j < prev_lo + prev.len() {
+                prev[j - prev_lo]
+            } else {
+                INFINITY
+            }
+        };
+        cur.clear();
         for j in lo..hi {
             let (best, op) = if j == 0 {
-                (prev[0] + 1, OP_DEL_HYP)
+                (get(0) + 1, OP_DEL_HYP)
             } else {
                 let same = word == self.reference[j - 1];
                 let mut best = INFINITY;
                 let mut op = OP_UNDEF;
-                let c = prev[j - 1] + i64::from(!same);
+                let c = get(j - 1) + i64::from(!same);
                 if c < best {
                     best = c;
                     op = if same { OP_MATCH } else { OP_SUB };
                 }
-                let c = prev[j] + 1;
+                let c = get(j) + 1;
                 if c < best {
                     best = c;
                     op = OP_DEL_HYP;
                 }
-                let c = cur[j - 1] + 1;
+                let left = if j > lo { cur[j - 1 - lo] } else { INFINITY };
+                let c = left + 1;
                 if c < best {
                     best = c;
                     op = OP_INS_REF;
                 }
                 (best, op)
             };
-            cur[j] = best;
+            cur.push(best);
             if let Some(o) = ops.as_deref_mut() {
-                o[j] = op;
+                o.push(op);
             }
         }
+        lo
     }
 
-    /// Full matrices (costs, ops), (n+1) x (m+1) each, of `hyp`.
-    fn full(&self, hyp: &[u32], costs: &mut Vec<i64>, ops: &mut Vec<u8>) {
-        let w = self.m + 1;
-        costs.clear();
-        costs.resize((self.n + 1) * w, INFINITY);
-        ops.clear();
-        ops.resize((self.n + 1) * w, OP_UNDEF);
-        for j in 0..w {
-            costs[j] = j as i64;
-            ops[j] = OP_INS_REF;
-        }
+    /// Every row of `hyp`, banded.
+    fn full(&self, hyp: &[u32], rows: &mut Rows, cur: &mut Vec<i64>, ops: &mut Vec<u8>) {
+        rows.bands.clear();
+        rows.costs.clear();
+        rows.ops.clear();
+        rows.costs.extend(0..=self.m as i64);
+        rows.ops.resize(self.m + 1, OP_INS_REF);
+        rows.bands.push((0, 0, self.m + 1));
         for i in 1..=self.n {
-            let (before, after) = costs.split_at_mut(i * w);
-            self.row(
+            let (prev_lo, prev_at, prev_len) = rows.bands[i - 1];
+            ops.clear();
+            let lo = self.row(
                 i,
                 hyp[i - 1],
-                &before[(i - 1) * w..],
-                &mut after[..w],
-                Some(&mut ops[i * w..(i + 1) * w]),
+                prev_lo,
+                &rows.costs[prev_at..prev_at + prev_len],
+                cur,
+                Some(ops),
             );
+            rows.bands.push((lo, rows.costs.len(), cur.len()));
+            rows.costs.extend_from_slice(cur);
+            rows.ops.extend_from_slice(ops);
         }
     }
 
-    /// Distance of `hyp`, whose first `start` words equal those of the hypothesis of `base` (full costs).
+    /// Distance of `hyp`, whose first `start` words equal those of the hypothesis of `base`.
     fn distance_from(
         &self,
         hyp: &[u32],
         start: usize,
-        base: &[i64],
+        base: &Rows,
         a: &mut Vec<i64>,
         b: &mut Vec<i64>,
     ) -> i64 {
-        let w = self.m + 1;
         if start == self.n {
-            return base[self.n * w + self.m];
+            return base.cost(self.n, self.m);
         }
+        let (mut lo, band) = base.band(start);
         a.clear();
-        a.extend_from_slice(&base[start * w..(start + 1) * w]);
-        b.clear();
-        b.resize(w, INFINITY);
+        a.extend_from_slice(band);
         for i in start + 1..=self.n {
-            self.row(i, hyp[i - 1], a, b, None);
+            lo = self.row(i, hyp[i - 1], lo, a, b, None);
             std::mem::swap(a, b);
         }
-        a[self.m]
+        if self.m >= lo && self.m < lo + a.len() {
+            a[self.m - lo]
+        } else {
+            INFINITY
+        }
     }
 }
 
-/// (align, ref_err, hyp_err) of the back-pointer path through `ops`.
+/// (align, ref_err, hyp_err) of the back-pointer path through `rows`.
 fn alignment(
-    ops: &[u8],
+    rows: &Rows,
     n: usize,
     m: usize,
     align: &mut Vec<i64>,
     ref_err: &mut Vec<bool>,
     hyp_err: &mut Vec<bool>,
 ) {
-    let w = m + 1;
     let mut path = Vec::with_capacity(n + m);
     let (mut i, mut j) = (n, m);
     while i > 0 || j > 0 {
-        let op = ops[i * w + j];
+        let op = rows.op(i, j);
         path.push(op);
         match op {
             OP_MATCH | OP_SUB => {
@@ -222,8 +276,8 @@ fn shift_into(words: &[u32], start: usize, len: usize, target: usize, out: &mut 
 /// Reusable buffers for one thread.
 #[derive(Default)]
 pub struct TerScratch {
-    costs: Vec<i64>,
-    ops: Vec<u8>,
+    rows: Rows,
+    row_ops: Vec<u8>,
     row_a: Vec<i64>,
     row_b: Vec<i64>,
     align: Vec<i64>,
@@ -247,9 +301,9 @@ pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
     let mut shifts = 0i64;
     let mut checked = 0usize;
     loop {
-        beam.full(&s.words, &mut s.costs, &mut s.ops);
-        let before = s.costs[n * (m + 1) + m];
-        alignment(&s.ops, n, m, &mut s.align, &mut s.ref_err, &mut s.hyp_err);
+        beam.full(&s.words, &mut s.rows, &mut s.row_a, &mut s.row_ops);
+        let before = s.rows.cost(n, m);
+        alignment(&s.rows, n, m, &mut s.align, &mut s.ref_err, &mut s.hyp_err);
         // best key: (gain, length, -start, -target)
         let mut best: Option<(i64, usize, i64, i64)> = None;
         'blocks: for sh in 0..n {
@@ -283,7 +337,7 @@ pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
                             let after = beam.distance_from(
                                 &s.candidate,
                                 sh.min(target),
-                                &s.costs,
+                                &s.rows,
                                 &mut s.row_a,
                                 &mut s.row_b,
                             );
@@ -311,8 +365,8 @@ pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
         shifts += 1;
         std::mem::swap(&mut s.words, &mut s.best);
     }
-    beam.full(&s.words, &mut s.costs, &mut s.ops);
-    shifts + s.costs[n * (m + 1) + m]
+    beam.full(&s.words, &mut s.rows, &mut s.row_a, &mut s.row_ops);
+    shifts + s.rows.cost(n, m)
 }
 
 /// Word ids of space-separated words (shared by a segment's hypothesis and references).
