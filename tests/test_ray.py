@@ -275,8 +275,10 @@ def test_two_nodes_equal_local(shard_dir, ende, tmp_path):
 
 
 def _stop_group(proc: subprocess.Popen) -> None:
-    """Stop a process group this test started (its leader and the node processes it spawned)."""
-    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 10)):
+    """Stop a process group this test started (its leader and the node processes it spawned). A head node's
+    `ray start --block` takes about 15 s to finish after SIGTERM; its processes are test scratch, so they get
+    SIGKILL after a short grace period."""
+    for sig, wait in ((signal.SIGTERM, 3), (signal.SIGKILL, 10)):
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
@@ -361,13 +363,15 @@ def test_other_settings_and_variable_references(local_ray, tmp_path):
 @requires_wmt
 def test_chrf_and_ter_equal_local(local_ray, shard_dir, ende):
     """The same machinery for the other additive metrics: chrF++ (24 statistics) and TER (2)."""
-    hyps, ra, rb = ende
+    n = CUTS[2]  # the first two shards (the reference implementations of chrF and TER are slow)
+    hyps, ra, rb = (x[:n] for x in ende)
+    first = [str(shard_dir / "part-0.parquet"), str(shard_dir / "part-1.parquet")]
     for metric in (bleuscope.CHRF(word_order=2), bleuscope.TER()):
         local = metric.corpus_score(hyps, [ra, rb])
-        got = bray.corpus_score(str(shard_dir / "*.parquet"), metric, ref_field=["ref", "ref_b"])
+        got = bray.corpus_score(first, metric, ref_field=["ref", "ref_b"])
         assert got.score == local.score and got.signature == local.signature
     ter = bleuscope.TER()
-    ds = ray.data.read_parquet(str(shard_dir), include_paths=True)
+    ds = ray.data.read_parquet(first, include_paths=True)
     rows = bray.sentence_scores(ds, ter, ref_field=["ref", "ref_b"]).to_pandas().sort_values("id")
     assert np.array_equal(rows["TER"].to_numpy(), np.asarray(ter.sentence_scores(hyps, [ra, rb]).scores))
 
