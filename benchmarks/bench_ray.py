@@ -77,7 +77,7 @@ def _free_port() -> int:
 
 
 def _stop(proc: subprocess.Popen) -> None:
-    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 10)):
+    for sig, wait in ((signal.SIGTERM, 3), (signal.SIGKILL, 10)):  # a head node lingers ~15 s after SIGTERM
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
