@@ -344,3 +344,16 @@ def test_a_mark_after_an_ideographic_space_is_its_own_token():
     hyps, refs = ["\u3000\u0301a", "x \u3000\uff9ey"], [["\u0301 a", "x \uff9e y"]]
     rows = _assert_same_rows(hyps, refs, "cjk-char", False, order=2)
     assert rows[:, 0].tolist() == [2, 3] and rows[:, 2].tolist() == [2, 3]
+
+
+def test_blocks_of_a_large_call_keep_their_segments():
+    # more segments than one block of the compiled core's reader, with lines for the Python tokenizer
+    # (lone surrogates) in several blocks, missing references, and non-ASCII lines read as code points
+    n = 40_000
+    hyps = [f"w{i % 13} w{i % 7} é{i % 5} ." if i % 9999 else "x\ud800 w1" for i in range(n)]
+    refs = [
+        [f"w{i % 13} é{i % 5} w{i % 7} ." if i % 3 else None for i in range(n)],
+        [f"w{i % 7} w{i % 13}" if i % 12345 else "\udfff w2" for i in range(n)],
+    ]
+    rows = _assert_same_rows(hyps, refs, "13a", False, threads=2)
+    assert rows[:, 2].sum() > n

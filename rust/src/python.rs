@@ -18,6 +18,8 @@ use crate::tok::Tokenizer;
 
 /// Lines longer than this are refused (token offsets are 32-bit; lowercasing can grow a line).
 const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
+/// Segments whose lines are read from Python objects and counted at a time by `count_text`.
+const SEGMENTS_PER_BLOCK: usize = 16_384;
 /// Highest n-gram order accepted (a guard against absurd row widths; BLEU uses 4).
 const MAX_ORDER: usize = 1 << 16;
 
@@ -294,34 +296,35 @@ fn count_text<'py>(
         ref_items.push(items);
     }
     let ascii_flag = ascii_flag_readable(py);
-    let mut ucs4: Vec<u32> = Vec::new();
-    let hyp_pending = hyp_items
-        .iter()
-        .enumerate()
-        .map(|(i, x)| line_of(x, false, "hypotheses", i, ascii_flag, &mut ucs4))
-        .collect::<PyResult<Vec<Pending>>>()?;
-    let mut ref_pending: Vec<Vec<Pending>> = Vec::with_capacity(ref_items.len());
-    for (k, items) in ref_items.iter().enumerate() {
-        let what = format!("references[{k}]");
-        ref_pending.push(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, x)| line_of(x, true, &what, i, ascii_flag, &mut ucs4))
-                .collect::<PyResult<_>>()?,
-        );
-    }
-    let hyp_lines = resolve(&hyp_pending, &ucs4);
-    let ref_lines: Vec<Vec<Line>> = ref_pending.iter().map(|p| resolve(p, &ucs4)).collect();
     let width = row_width(order);
     let mut out = vec![0i64; n_seg * width];
-    let python_segments = {
+    let mut python_segments = Vec::new();
+    // segments are read and counted a block at a time, so the code-point copies stay bounded
+    let mut ucs4: Vec<u32> = Vec::new();
+    for start in (0..n_seg).step_by(SEGMENTS_PER_BLOCK) {
+        let end = n_seg.min(start + SEGMENTS_PER_BLOCK);
+        ucs4.clear();
+        let hyp_pending = (start..end)
+            .map(|i| line_of(&hyp_items[i], false, "hypotheses", i, ascii_flag, &mut ucs4))
+            .collect::<PyResult<Vec<Pending>>>()?;
+        let mut ref_pending: Vec<Vec<Pending>> = Vec::with_capacity(ref_items.len());
+        for (k, items) in ref_items.iter().enumerate() {
+            let what = format!("references[{k}]");
+            ref_pending.push(
+                (start..end)
+                    .map(|i| line_of(&items[i], true, &what, i, ascii_flag, &mut ucs4))
+                    .collect::<PyResult<_>>()?,
+            );
+        }
+        let hyp_lines = resolve(&hyp_pending, &ucs4);
+        let ref_lines: Vec<Vec<Line>> = ref_pending.iter().map(|p| resolve(p, &ucs4)).collect();
         let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
-        let out = &mut out;
-        run_detached(py, || {
-            count_lines(tok, lowercase, order, &hyp_lines, &refs, threads, out)
-        })?
-    };
+        let block = &mut out[start * width..end * width];
+        let failed = run_detached(py, || {
+            count_lines(tok, lowercase, order, &hyp_lines, &refs, threads, block)
+        })?;
+        python_segments.extend(failed.into_iter().map(|i| i + start));
+    }
     if !python_segments.is_empty() {
         count_python_segments(
             py,
