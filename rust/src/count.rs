@@ -333,7 +333,7 @@ mod tests {
         };
         for _ in 0..300 {
             let line = |next: &mut dyn FnMut(usize) -> usize| {
-                let n = next(12);
+                let n = if next(4) == 0 { next(120) } else { next(12) };
                 (0..n)
                     .map(|_| words[next(words.len())])
                     .collect::<Vec<_>>()
