@@ -7,6 +7,8 @@ once as 16 Parquet shards under /tmp/bleuscope-bench-ray. Tools (all read the sa
   another): the reference row;
 * ``ray, 1 worker`` / ``ray, 2 workers``: ``bleuscope.runtime.ray.corpus_score`` on a local Ray started with
   ``num_cpus=1`` / ``2`` (one task per shard); the start-up of Ray is not in the time, it is in the note;
+* ``ray Dataset, 2 workers``: the same shards read by Ray Data (``ray.data.read_parquet``), scored with
+  ``map_batches`` over its blocks;
 * ``ray, 2 nodes x 1 CPU``: a head node and a worker node started with ``ray start`` on this machine (the
   simulated two-node cluster), the driver connected to the head.
 
@@ -89,8 +91,9 @@ def _stop(proc: subprocess.Popen) -> None:
             continue
 
 
-def _timed_ray(ray, paths, expected, **init) -> tuple[float, float]:
-    """(start-up seconds, scoring seconds) of corpus_score on a Ray runtime from ``ray.init(**init)``."""
+def _timed_ray(ray, paths, expected, *, dataset: bool = False, **init) -> tuple[float, float]:
+    """(start-up seconds, scoring seconds) of corpus_score on a Ray runtime from ``ray.init(**init)``; with
+    ``dataset`` the shards are read by Ray Data (``read_parquet``) instead of one bleuscope task per shard."""
     from bleuscope import BLEU
     from bleuscope.runtime.ray import corpus_score
 
@@ -105,7 +108,8 @@ def _timed_ray(ray, paths, expected, **init) -> tuple[float, float]:
                 time.sleep(0.25)
         started = time.perf_counter() - t0
         t1 = time.perf_counter()
-        score = corpus_score(paths, BLEU())
+        data = ray.data.read_parquet(paths) if dataset else paths
+        score = corpus_score(data, BLEU())
         seconds = time.perf_counter() - t1
     finally:
         ray.shutdown()
@@ -136,6 +140,12 @@ def run(quick: bool = False) -> list[dict]:
                                       object_store_memory=200 * 2**20)
         rows.append({"task": task, "tool": f"ray, {cpus} worker{'s' if cpus > 1 else ''}", "seconds": seconds,
                      "note": f"local Ray, num_cpus={cpus}; start-up {started:.1f} s not included; score identical"})
+
+    started, seconds = _timed_ray(ray, paths, local, dataset=True, address="local", num_cpus=2,
+                                  object_store_memory=200 * 2**20)
+    rows.append({"task": task, "tool": "ray Dataset, 2 workers", "seconds": seconds,
+                 "note": f"ray.data.read_parquet + map_batches; start-up {started:.1f} s not included; "
+                         "score identical"})
 
     port = _free_port()
     temp = Path("/tmp") / f"bs-bench-ray-{secrets.token_hex(3)}"
