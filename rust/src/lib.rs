@@ -2,6 +2,7 @@
 
 pub mod count;
 pub mod par;
+pub mod score;
 pub mod table;
 pub mod text;
 pub mod tok;

@@ -515,5 +515,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     crate::tok::py::register(m)?;
+    crate::score::py::register(m)?;
     Ok(())
 }

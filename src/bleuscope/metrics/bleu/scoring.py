@@ -86,15 +86,25 @@ def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     return bp
 
 
-def compute_scores(stats: np.ndarray, config: ScoringConfig, *, float32: bool = False) -> ScoreArrays:
+def compute_scores(
+    stats: np.ndarray, config: ScoringConfig, *, float32: bool = False, engine: str = "auto"
+) -> ScoreArrays:
     """BLEU for every row of ``stats`` ([S, 2 + 2N] int64).
 
     ``float32=True`` scores (float32) resample sums the way sacreBLEU 2.6.0 scores its bootstrap and
     randomization resamples: every ``100. * correct / total`` (and the smoothing terms) evaluated on
     ``numpy.float32`` scalars. Only sacreBLEU's own smoothing methods with uniform weights have that
     arithmetic; other configurations are scored exactly from the integer values.
+
+    ``engine="auto"`` scores int64 rows of sacreBLEU's smoothing methods with uniform weights in the
+    compiled core (the same operations in the same order, the same C ``log``/``exp``: bit-identical);
+    ``"numpy"`` always uses the vectorized code below (the reference the tests compare against).
     """
     stats = np.atleast_2d(np.asarray(stats))
+    if engine == "auto" and not float32:
+        native = _native_scores(stats, config)
+        if native is not None:
+            return native
     n_ord, method = config.max_ngram_order, config.smooth_method
     if float32 and (config.weights is not None or method not in SACREBLEU_SMOOTHING):
         float32 = False  # no sacreBLEU counterpart: score the (integer) sums exactly
@@ -122,6 +132,44 @@ def compute_scores(stats: np.ndarray, config: ScoringConfig, *, float32: bool = 
         total = stats[:, cols.total_upto(n_ord)].astype(dtype)
         precisions, eff_order, any_match = _sacrebleu_precisions(correct, total, config, float32)
     return _combine(precisions, eff_order, any_match, bp, config)
+
+
+_COMPILED: list = []
+
+
+def _compiled_scorer():
+    """``bleuscope._core`` if it is built and has the compiled scorer (looked up once), else None."""
+    if not _COMPILED:
+        try:
+            from ... import _core  # type: ignore[attr-defined]
+        except ImportError:
+            _core = None
+        _COMPILED.append(_core if hasattr(_core, "score_rows_native") else None)
+    return _COMPILED[0]
+
+
+def _native_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays | None:
+    """The compiled core's scores, or None when it is not built or does not cover ``config``/``stats``."""
+    if (
+        config.weights is not None
+        or config.smooth_method not in SACREBLEU_SMOOTHING
+        or stats.dtype != np.int64
+        or stats.ndim != 2
+        or stats.shape[1] != 2 + 2 * config.max_ngram_order
+    ):
+        return None
+    core = _compiled_scorer()
+    if core is None:
+        return None
+    value = config.smooth_value
+    score, precisions, bp = core.score_rows_native(
+        np.ascontiguousarray(stats),
+        config.max_ngram_order,
+        config.smooth_method,
+        0.0 if value is None else float(value),
+        config.effective_order,
+    )
+    return ScoreArrays(score=score, precisions=precisions, bp=bp)
 
 
 def _sacrebleu_precisions(correct: np.ndarray, total: np.ndarray, config: ScoringConfig, float32: bool):
