@@ -196,11 +196,14 @@ fn tokens_into(
 /// Counts the segments whose lines need the Python tokenizer: `fallback(lines)` returns their token
 /// lists (lines in order: each segment's hypothesis, then its present references).
 #[allow(clippy::too_many_arguments)]
+/// `segments` and `out` are relative to a block starting at segment `offset` (`hyp_items` is the block's,
+/// `ref_items` the whole streams).
 fn count_python_segments(
     py: Python<'_>,
     segments: &[usize],
     hyp_items: &[Bound<'_, PyAny>],
     ref_items: &[Vec<Bound<'_, PyAny>>],
+    offset: usize,
     order: usize,
     fallback: Option<&Bound<'_, PyAny>>,
     out: &mut [i64],
@@ -209,15 +212,15 @@ fn count_python_segments(
         return Err(PyValueError::new_err(format!(
             "{} segment(s) need the Python tokenizer (first: segment {}), but no fallback was given",
             segments.len(),
-            segments[0]
+            segments[0] + offset
         )));
     };
     let batch = PyList::empty(py);
     for &i in segments {
         batch.append(&hyp_items[i])?;
         for stream in ref_items {
-            if !stream[i].is_none() {
-                batch.append(&stream[i])?;
+            if !stream[offset + i].is_none() {
+                batch.append(&stream[offset + i])?;
             }
         }
     }
@@ -240,7 +243,7 @@ fn count_python_segments(
         next += 1;
         let mut present = vec![false; ref_items.len()];
         for (k, stream) in ref_items.iter().enumerate() {
-            if !stream[i].is_none() {
+            if !stream[offset + i].is_none() {
                 let (b, s) = &mut ref_bufs[k];
                 tokens_into(&result.get_item(next)?, b, s)?;
                 present[k] = true;
@@ -261,6 +264,138 @@ fn count_python_segments(
     Ok(())
 }
 
+/// Text input read from Python: the hypothesis and reference items, checked for their count.
+struct TextInput<'py> {
+    hyp_items: Vec<Bound<'py, PyAny>>,
+    ref_items: Vec<Vec<Bound<'py, PyAny>>>,
+}
+
+impl<'py> TextInput<'py> {
+    fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let hyp_items: Vec<Bound<PyAny>> = as_list(hyps)?.iter().collect();
+        let n_seg = hyp_items.len();
+        let mut ref_items: Vec<Vec<Bound<PyAny>>> = Vec::new();
+        for (k, stream) in as_list(ref_streams)?.iter().enumerate() {
+            let items: Vec<Bound<PyAny>> = as_list(&stream)?.iter().collect();
+            if items.len() != n_seg {
+                return Err(PyValueError::new_err(format!(
+                    "reference stream {k} has {} lines, the hypotheses have {n_seg}",
+                    items.len()
+                )));
+            }
+            ref_items.push(items);
+        }
+        Ok(TextInput {
+            hyp_items,
+            ref_items,
+        })
+    }
+}
+
+/// What the reading pass learns about the input besides the rows.
+#[derive(Default)]
+struct InputFacts {
+    /// hypotheses ending in a tokenized period (" ."), as `str.endswith(" .")` counts them
+    tokenized_periods: usize,
+    /// `nref_counts[k]`: segments with exactly k present references
+    nref_counts: Vec<i64>,
+}
+
+/// Whether a line as read ends in " ." (sacreBLEU's tokenized-input check).
+fn ends_in_tokenized_period(
+    item: &Bound<'_, PyAny>,
+    line: &Pending<'_>,
+    ucs4: &[u32],
+) -> PyResult<bool> {
+    Ok(match *line {
+        Pending::Text(t) => t.ends_with(" ."),
+        Pending::Ucs4(start, n) => n >= 2 && ucs4[start + n - 2..start + n] == [0x20, 0x2E],
+        Pending::Missing => false,
+        Pending::Python => item.call_method1("endswith", (" .",))?.is_truthy()?,
+    })
+}
+
+/// Counts text input a block of segments at a time (the code-point copies stay bounded), handing each
+/// block's rows, with the index of its first segment, to `sink`. Lines the Rust tokenizer cannot do
+/// exactly go to `fallback` with the rest of their block.
+#[allow(clippy::too_many_arguments)]
+fn count_text_blocks<'py>(
+    py: Python<'py>,
+    input: &TextInput<'py>,
+    tok: Tokenizer,
+    lowercase: bool,
+    order: usize,
+    threads: usize,
+    fallback: Option<&Bound<'py, PyAny>>,
+    facts: &mut InputFacts,
+    mut sink: impl FnMut(usize, &[i64]),
+) -> PyResult<()> {
+    let (hyp_items, ref_items) = (&input.hyp_items, &input.ref_items);
+    let n_seg = hyp_items.len();
+    let ascii_flag = ascii_flag_readable(py);
+    let width = row_width(order);
+    facts.nref_counts = vec![0; ref_items.len() + 1];
+    let mut block = Vec::new();
+    let mut ucs4: Vec<u32> = Vec::new();
+    let mut present = Vec::new();
+    for start in (0..n_seg).step_by(SEGMENTS_PER_BLOCK) {
+        let end = n_seg.min(start + SEGMENTS_PER_BLOCK);
+        ucs4.clear();
+        let mut hyp_pending = Vec::with_capacity(end - start);
+        for (i, item) in hyp_items.iter().enumerate().take(end).skip(start) {
+            let line = line_of(item, false, "hypotheses", i, ascii_flag, &mut ucs4)?;
+            facts.tokenized_periods += ends_in_tokenized_period(item, &line, &ucs4)? as usize;
+            hyp_pending.push(line);
+        }
+        present.clear();
+        present.resize(end - start, 0usize);
+        let mut ref_pending: Vec<Vec<Pending>> = Vec::with_capacity(ref_items.len());
+        for (k, items) in ref_items.iter().enumerate() {
+            let what = format!("references[{k}]");
+            let lines = (start..end)
+                .map(|i| line_of(&items[i], true, &what, i, ascii_flag, &mut ucs4))
+                .collect::<PyResult<Vec<Pending>>>()?;
+            for (p, line) in present.iter_mut().zip(&lines) {
+                *p += !matches!(line, Pending::Missing) as usize;
+            }
+            ref_pending.push(lines);
+        }
+        for &p in &present {
+            facts.nref_counts[p] += 1;
+        }
+        let hyp_lines = resolve(&hyp_pending, &ucs4);
+        let ref_lines: Vec<Vec<Line>> = ref_pending.iter().map(|p| resolve(p, &ucs4)).collect();
+        let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
+        block.clear();
+        block.resize((end - start) * width, 0i64);
+        let failed = run_detached(py, || {
+            count_lines(
+                tok, lowercase, order, &hyp_lines, &refs, threads, &mut block,
+            )
+        })?;
+        if !failed.is_empty() {
+            count_python_segments(
+                py,
+                &failed,
+                &hyp_items[start..end],
+                ref_items,
+                start,
+                order,
+                fallback,
+                &mut block,
+            )?;
+        }
+        sink(start, &block);
+    }
+    Ok(())
+}
+
+fn text_tokenizer(tokenize: &str) -> PyResult<Tokenizer> {
+    Tokenizer::from_name(tokenize).ok_or_else(|| {
+        PyValueError::new_err(format!("the compiled core has no tokenizer {tokenize:?}"))
+    })
+}
+
 /// Statistics rows, int64 ``[S, 2 + 2 * order]``, of hypotheses (list of str) against reference streams
 /// (list of lists; ``None`` is a missing reference), tokenized by ``tokenize`` (a built-in tokenizer name)
 /// after Python-exact lowercasing if ``lowercase``. ``threads=0`` picks a count for the input size.
@@ -279,64 +414,73 @@ fn count_text<'py>(
     fallback: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     check_order(order)?;
-    let tok = Tokenizer::from_name(tokenize).ok_or_else(|| {
-        PyValueError::new_err(format!("the compiled core has no tokenizer {tokenize:?}"))
-    })?;
-    let hyp_items: Vec<Bound<PyAny>> = as_list(hyps)?.iter().collect();
-    let n_seg = hyp_items.len();
-    let mut ref_items: Vec<Vec<Bound<PyAny>>> = Vec::new();
-    for (k, stream) in as_list(ref_streams)?.iter().enumerate() {
-        let items: Vec<Bound<PyAny>> = as_list(&stream)?.iter().collect();
-        if items.len() != n_seg {
-            return Err(PyValueError::new_err(format!(
-                "reference stream {k} has {} lines, the hypotheses have {n_seg}",
-                items.len()
-            )));
-        }
-        ref_items.push(items);
-    }
-    let ascii_flag = ascii_flag_readable(py);
+    let tok = text_tokenizer(tokenize)?;
+    let input = TextInput::new(hyps, ref_streams)?;
+    let n_seg = input.hyp_items.len();
     let width = row_width(order);
     let mut out = vec![0i64; n_seg * width];
-    let mut python_segments = Vec::new();
-    // segments are read and counted a block at a time, so the code-point copies stay bounded
-    let mut ucs4: Vec<u32> = Vec::new();
-    for start in (0..n_seg).step_by(SEGMENTS_PER_BLOCK) {
-        let end = n_seg.min(start + SEGMENTS_PER_BLOCK);
-        ucs4.clear();
-        let hyp_pending = (start..end)
-            .map(|i| line_of(&hyp_items[i], false, "hypotheses", i, ascii_flag, &mut ucs4))
-            .collect::<PyResult<Vec<Pending>>>()?;
-        let mut ref_pending: Vec<Vec<Pending>> = Vec::with_capacity(ref_items.len());
-        for (k, items) in ref_items.iter().enumerate() {
-            let what = format!("references[{k}]");
-            ref_pending.push(
-                (start..end)
-                    .map(|i| line_of(&items[i], true, &what, i, ascii_flag, &mut ucs4))
-                    .collect::<PyResult<_>>()?,
-            );
-        }
-        let hyp_lines = resolve(&hyp_pending, &ucs4);
-        let ref_lines: Vec<Vec<Line>> = ref_pending.iter().map(|p| resolve(p, &ucs4)).collect();
-        let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
-        let block = &mut out[start * width..end * width];
-        let failed = run_detached(py, || {
-            count_lines(tok, lowercase, order, &hyp_lines, &refs, threads, block)
-        })?;
-        python_segments.extend(failed.into_iter().map(|i| i + start));
-    }
-    if !python_segments.is_empty() {
-        count_python_segments(
-            py,
-            &python_segments,
-            &hyp_items,
-            &ref_items,
-            order,
-            fallback.as_ref(),
-            &mut out,
-        )?;
-    }
+    count_text_blocks(
+        py,
+        &input,
+        tok,
+        lowercase,
+        order,
+        threads,
+        fallback.as_ref(),
+        &mut InputFacts::default(),
+        |start, rows| out[start * width..start * width + rows.len()].copy_from_slice(rows),
+    )?;
     PyArray1::from_vec(py, out).reshape([n_seg, width])
+}
+
+/// `(total row, segments per number of present references, hypotheses ending in " .")`
+type CorpusTotal<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, usize);
+
+/// The corpus total of :func:`count_text` without the per-segment rows: ``(total, nref_counts,
+/// tokenized_periods)`` with ``total`` the summed row (int64 ``[2 + 2 * order]``), ``nref_counts[k]``
+/// the number of segments with exactly k present references, and ``tokenized_periods`` the number of
+/// hypotheses ending in ``" ."``. Arguments as for :func:`count_text`.
+#[pyfunction]
+#[pyo3(signature = (hyps, ref_streams, tokenize, lowercase, order, threads=0, fallback=None))]
+#[allow(clippy::too_many_arguments)]
+fn count_text_total<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    ref_streams: &Bound<'py, PyAny>,
+    tokenize: &str,
+    lowercase: bool,
+    order: usize,
+    threads: usize,
+    fallback: Option<Bound<'py, PyAny>>,
+) -> PyResult<CorpusTotal<'py>> {
+    check_order(order)?;
+    let tok = text_tokenizer(tokenize)?;
+    let input = TextInput::new(hyps, ref_streams)?;
+    let width = row_width(order);
+    let mut total = vec![0i64; width];
+    let mut facts = InputFacts::default();
+    count_text_blocks(
+        py,
+        &input,
+        tok,
+        lowercase,
+        order,
+        threads,
+        fallback.as_ref(),
+        &mut facts,
+        |_, rows| {
+            for row in rows.chunks_exact(width) {
+                for (t, v) in total.iter_mut().zip(row) {
+                    *t += v;
+                }
+            }
+        },
+    )?;
+    Ok((
+        PyArray1::from_vec(py, total),
+        PyArray1::from_vec(py, facts.nref_counts),
+        facts.tokenized_periods,
+    ))
 }
 
 /// Per-stream token ids split into segments by their lengths.
@@ -511,6 +655,7 @@ fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(count_text, m)?)?;
+    m.add_function(wrap_pyfunction!(count_text_total, m)?)?;
     m.add_function(wrap_pyfunction!(count_ids, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;

@@ -180,6 +180,35 @@ def count_text(
     return segment_statistics(hyp_enc, ref_encs, present, order, encoder.vocab_size)
 
 
+def native_text_total(
+    hyps: list,
+    ref_streams: list[list],
+    *,
+    tokenizer: BaseTokenizer,
+    lowercase: bool,
+    order: int,
+    engine: str = "auto",
+    threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """The corpus total of :func:`count_text` in one pass of the compiled core, with no per-segment rows:
+    ``(total row, nref_counts, tokenized_periods)``, where ``nref_counts[k]`` is the number of segments with
+    exactly k present references and ``tokenized_periods`` the number of hypotheses ending in ``" ."``.
+    The core also checks the items' types (a TypeError names the first bad one). None when the compiled
+    core does not count this input (numpy engine, a tokenizer that stays in Python): use :func:`count_text`.
+    """
+    check_threads(threads)
+    if resolve_engine(engine, "text") != "native":
+        return None
+    name = native_tokenizer_name(tokenizer)
+    if name is None:
+        return None
+
+    def python_tokens(lines):  # the rare lines the compiled tokenizer leaves to Python
+        return tokenizer.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
+
+    return _native().count_text_total(hyps, ref_streams, name, lowercase, order, threads or 0, python_tokens)
+
+
 def count_ids(
     hyp_ids: EncodedLines,
     ref_ids: Sequence[EncodedLines],
@@ -286,6 +315,7 @@ __all__ = [
     "count_text",
     "libm_map",
     "native_available",
+    "native_text_total",
     "native_supports",
     "resolve_engine",
 ]

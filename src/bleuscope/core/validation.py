@@ -10,8 +10,11 @@ from collections.abc import Mapping, Sequence, Set
 import numpy as np
 
 
-def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
-    """A list of strings (``None`` items allowed when ``allow_none``), returned as a new list."""
+def check_text_list(value, name: str, *, allow_none: bool = False, check_items: bool = True) -> list:
+    """A list of strings (``None`` items allowed when ``allow_none``), returned as a new list.
+
+    ``check_items=False`` checks only the container: the caller checks every item itself (the compiled
+    core does while it reads them)."""
     if isinstance(value, (str, bytes)):
         raise TypeError(
             f"{name} must be a list of strings, got a single {type(value).__name__}; wrap it in a list: [{name}]"
@@ -26,6 +29,8 @@ def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
         except TypeError:
             raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}") from None
     items = list(value)
+    if not check_items:
+        return items
     allowed = {str, type(None)} if allow_none else {str}
     if set(map(type, items)) <= allowed:  # the common case, checked at C speed
         return items
@@ -43,8 +48,9 @@ def check_text_list(value, name: str, *, allow_none: bool = False) -> list:
     return items
 
 
-def check_references(references, n_hyps: int, name: str = "references") -> list[list]:
-    """Reference streams ``references[k][i]``; every stream as long as the hypotheses."""
+def check_references(references, n_hyps: int, name: str = "references", *, check_items: bool = True) -> list[list]:
+    """Reference streams ``references[k][i]``; every stream as long as the hypotheses (``check_items``: as
+    for :func:`check_text_list`)."""
     if isinstance(references, (str, bytes)):
         raise TypeError(
             f"{name} must be a list of reference streams (one list of strings per reference), got a single "
@@ -95,6 +101,8 @@ def check_references(references, n_hyps: int, name: str = "references") -> list[
             f"{name}[{bad}] has {lengths[bad]} lines but hypotheses has {n_hyps} "
             f"({abs(diff)} {'more' if diff > 0 else 'fewer'}); nothing is truncated, fix the input"
         )
+    if not check_items:
+        return checked
     return [check_text_list(s, f"{name}[{k}]", allow_none=True) for k, s in enumerate(checked)]
 
 

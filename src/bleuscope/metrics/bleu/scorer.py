@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core import backend, chunks, pool
-from ...core.checks import TokenizedInputWarning, warn_if_mostly_cjk, warn_if_tokenized  # noqa: F401 (public here)
+from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_tokenized: public here)
+    TOKENIZED_PERIOD_LINES,
+    TokenizedInputWarning,
+    warn_if_mostly_cjk,
+    warn_if_tokenized,
+    warn_tokenized,
+)
 from ...core.encoding import CorpusEncoder
 from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
 from ...core.signature import format_signature, nrefs_field, version_field
@@ -340,9 +346,47 @@ class BLEU:
         chunks with bounded memory (:mod:`bleuscope.core.chunks`); the score is the in-memory one."""
         if chunks.is_streaming_input(hypotheses, references):
             return self.score_stream(hypotheses, references, n_jobs=n_jobs)
+        if n_jobs is None:
+            total = self._native_corpus_total(hypotheses, references)
+            if total is not None:
+                return self.score_from_statistics(total, self._last_nrefs)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         self._last_nrefs = nrefs_field(seg.nrefs)
         return self.score_from_statistics(seg.stats, self._last_nrefs)
+
+    def _native_corpus_total(self, hypotheses, references) -> np.ndarray | None:
+        """The summed statistics row counted in one pass of the compiled core, which also checks the items'
+        types, counts the hypotheses ending in " ." and the references per segment while it reads them (no
+        per-segment rows, no separate Python passes over the lists). None when the compiled core does not
+        count this input, or the input is invalid: :meth:`segment_statistics` then counts it, or raises the
+        precise error (after the same warnings)."""
+        try:
+            hyps = check_text_list(hypotheses, "hypotheses", check_items=False)
+            if not hyps:
+                return None
+            streams = check_references(references, len(hyps), check_items=False)
+            result = backend.native_text_total(
+                hyps,
+                streams,
+                tokenizer=self.tokenizer,
+                lowercase=self.lowercase,
+                order=self.stats_order,
+                engine=self.engine,
+                threads=self.threads,
+            )
+        except (TypeError, ValueError):
+            return None
+        if result is None:
+            return None
+        total, nref_counts, tokenized_periods = result
+        if nref_counts[0]:  # a segment without any reference: the checked path names it
+            return None
+        warn_if_mostly_cjk(self.tokenizer.name, hyps)  # the same warnings, in the same order, as check_inputs
+        if not self.force and tokenized_periods >= TOKENIZED_PERIOD_LINES:
+            warn_tokenized()
+        present_counts = np.flatnonzero(nref_counts)
+        self._last_nrefs = str(int(present_counts[0])) if len(present_counts) == 1 else "var"
+        return total
 
     def score_stream(
         self,
