@@ -160,13 +160,126 @@ pub fn score_rows(
     (scores, precisions, bps)
 }
 
+/// Token-id rows of a padded batch: `ids` is `[rows, width]` row-major; row `r` holds `lens[r]` tokens at
+/// its start (`left == false`) or end (`left == true`); a negative length is a missing row.
+#[derive(Clone, Copy)]
+pub struct PaddedIds<'a> {
+    pub ids: &'a [u64],
+    pub width: usize,
+    pub lens: &'a [i64],
+    pub left: bool,
+}
+
+impl<'a> PaddedIds<'a> {
+    fn row(&self, r: usize) -> Option<&'a [u64]> {
+        let len = usize::try_from(self.lens[r]).ok()?;
+        let row = &self.ids[r * self.width..(r + 1) * self.width];
+        Some(if self.left {
+            &row[self.width - len..]
+        } else {
+            &row[..len]
+        })
+    }
+}
+
+/// Tokens per thread below which a batch of padded rows is not split further across threads.
+const MIN_TOKENS_PER_THREAD: usize = 32_768;
+
+/// Statistics rows (`out`: `[segments, row_width(order)]`) of padded token-id rows: hypothesis `i` is
+/// row `i` of `hyp`, its references rows `i * n_refs .. (i + 1) * n_refs` of `refs` (missing ones have a
+/// negative length). Split across `threads` threads (0: by the number of tokens) in contiguous ranges of
+/// about equal token counts; every row is computed on its own, so the result is the same for any count.
+pub fn count_padded(
+    hyp: PaddedIds<'_>,
+    refs: PaddedIds<'_>,
+    n_refs: usize,
+    order: usize,
+    threads: usize,
+    out: &mut [i64],
+) {
+    let n_seg = hyp.lens.len();
+    let width = crate::count::row_width(order);
+    assert_eq!(out.len(), n_seg * width, "output size");
+    assert_eq!(refs.lens.len(), n_seg * n_refs, "reference rows");
+    assert!(
+        hyp.lens.iter().all(|&l| l >= 0 && l as usize <= hyp.width),
+        "hypothesis lengths"
+    );
+    assert!(
+        refs.lens.iter().all(|&l| l as i128 <= refs.width as i128),
+        "reference lengths"
+    );
+    let seg_tokens = |i: usize| {
+        hyp.lens[i].max(0) as usize
+            + refs.lens[i * n_refs..(i + 1) * n_refs]
+                .iter()
+                .map(|&l| l.max(0) as usize)
+                .sum::<usize>()
+    };
+    let total: usize = (0..n_seg).map(seg_tokens).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if threads == 0 {
+        cores.min(8).min(total / MIN_TOKENS_PER_THREAD)
+    } else {
+        threads
+    }
+    .clamp(1, n_seg.max(1));
+    let count_range = |first: usize, rows: &mut [i64]| {
+        let mut counter = crate::count::SegmentCounter::new(order);
+        let mut seg_refs: Vec<Option<&[u64]>> = Vec::with_capacity(n_refs);
+        for (j, row) in rows.chunks_exact_mut(width).enumerate() {
+            let i = first + j;
+            seg_refs.clear();
+            seg_refs.extend((0..n_refs).map(|k| refs.row(i * n_refs + k)));
+            counter.count_ids(hyp.row(i).unwrap_or(&[]), &seg_refs, row);
+        }
+    };
+    if threads <= 1 {
+        count_range(0, out);
+        return;
+    }
+    // contiguous ranges of about total / threads tokens each
+    let mut bounds = vec![0usize];
+    let mut acc = 0usize;
+    for i in 0..n_seg {
+        acc += seg_tokens(i);
+        if acc * threads >= total * bounds.len() && bounds.len() < threads && i + 1 < n_seg {
+            bounds.push(i + 1);
+        }
+    }
+    bounds.push(n_seg);
+    std::thread::scope(|s| {
+        let mut rest = out;
+        let mut handles = Vec::new();
+        for w in bounds.windows(2) {
+            let (mine, tail) = rest.split_at_mut((w[1] - w[0]) * width);
+            rest = tail;
+            let first = w[0];
+            let count_range = &count_range;
+            handles.push(s.spawn(move || count_range(first, mine)));
+        }
+        let mut panic = None;
+        for h in handles {
+            if let Err(e) = h.join() {
+                panic = Some(e);
+            }
+        }
+        if let Some(e) = panic {
+            std::panic::resume_unwind(e);
+        }
+    });
+}
+
 #[cfg(feature = "python")]
 pub mod py {
-    use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+    use numpy::{
+        PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
+        PyUntypedArrayMethods,
+    };
     use pyo3::exceptions::{PyRuntimeError, PyValueError};
     use pyo3::prelude::*;
 
-    use super::{score_rows, Smoothing};
+    use super::{count_padded, score_rows, PaddedIds, Smoothing};
 
     type Scores<'py> = (
         Bound<'py, PyArray1<f64>>,
@@ -215,7 +328,81 @@ pub mod py {
         ))
     }
 
+    /// Statistics rows, int64 ``[B, 2 + 2 * order]``, of padded token-id matrices read in place:
+    /// ``hyp`` (uint64 ``[B, L]``) with ``hyp_lens`` (int64 ``[B]``), ``refs`` (uint64 ``[B, K, M]``) with
+    /// ``ref_lens`` (int64 ``[B, K]``, negative = missing reference); a row's tokens are its first
+    /// ``len`` entries, or its last with ``left=True``. ``threads=0`` picks a count for the input size.
+    #[pyfunction]
+    #[pyo3(signature = (hyp, hyp_lens, refs, ref_lens, left, order, threads=0))]
+    #[allow(clippy::too_many_arguments)]
+    fn count_padded_ids<'py>(
+        py: Python<'py>,
+        hyp: PyReadonlyArray2<'py, u64>,
+        hyp_lens: PyReadonlyArray1<'py, i64>,
+        refs: PyReadonlyArray3<'py, u64>,
+        ref_lens: PyReadonlyArray2<'py, i64>,
+        left: bool,
+        order: usize,
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        if !(1..=64).contains(&order) {
+            return Err(PyValueError::new_err(format!(
+                "order must be in 1..=64, got {order}"
+            )));
+        }
+        let contiguous = || PyValueError::new_err("token-id arrays must be C-contiguous");
+        let (n_seg, hyp_width) = (hyp.shape()[0], hyp.shape()[1]);
+        let (n_refs, ref_width) = (refs.shape()[1], refs.shape()[2]);
+        if hyp_lens.len() != n_seg
+            || refs.shape()[0] != n_seg
+            || ref_lens.shape() != [n_seg, n_refs]
+        {
+            return Err(PyValueError::new_err(
+                "shapes differ: hyp [B, L], hyp_lens [B], refs [B, K, M], ref_lens [B, K]",
+            ));
+        }
+        let hyp_lens = hyp_lens.as_slice().map_err(|_| contiguous())?;
+        let ref_lens = ref_lens.as_slice().map_err(|_| contiguous())?;
+        if let Some(&bad) = hyp_lens.iter().find(|&&l| l < 0 || l as usize > hyp_width) {
+            return Err(PyValueError::new_err(format!(
+                "hypothesis length {bad} is outside 0..={hyp_width}"
+            )));
+        }
+        if let Some(&bad) = ref_lens.iter().find(|&&l| l > ref_width as i64) {
+            return Err(PyValueError::new_err(format!(
+                "reference length {bad} is more than the width {ref_width}"
+            )));
+        }
+        let hyp = PaddedIds {
+            ids: hyp.as_slice().map_err(|_| contiguous())?,
+            width: hyp_width,
+            lens: hyp_lens,
+            left,
+        };
+        let refs = PaddedIds {
+            ids: refs.as_slice().map_err(|_| contiguous())?,
+            width: ref_width,
+            lens: ref_lens,
+            left,
+        };
+        let width = crate::count::row_width(order);
+        let mut out = vec![0i64; n_seg * width];
+        {
+            let out = &mut out;
+            py.detach(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    count_padded(hyp, refs, n_refs, order, threads, out)
+                }))
+            })
+            .map_err(|_| {
+                PyRuntimeError::new_err("internal error in bleuscope._core.count_padded_ids")
+            })?;
+        }
+        PyArray1::from_vec(py, out).reshape([n_seg, width])
+    }
+
     pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add_function(wrap_pyfunction!(count_padded_ids, m)?)?;
         m.add_function(wrap_pyfunction!(score_rows_native, m)?)?;
         Ok(())
     }

@@ -28,13 +28,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import pipeline
+from ...core import backend, pipeline
 from ...core.counting import common_id_dtype
 from ...core.encoding import EncodedLines, expand_ranges
 from ...core.pipeline import CHUNK_SEGMENTS, CHUNK_TOKENS
 from ...core.signature import nrefs_field
 from .scorer import BLEU, BLEUScore
-from .scoring import compute_scores
+from .scoring import _compiled_scorer, compute_scores
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -68,6 +68,14 @@ def _check_lengths(lengths, shape: tuple, width: int, name: str, *, allow_missin
 
 def _rows(mat: np.ndarray, lengths: np.ndarray | None, pad_id, side: str, name: str):
     """Token ids of the rows of a 2-D array: (flat ids, lengths, all_padding mask)."""
+    lengths, all_pad = _row_lengths(mat, lengths, pad_id, side, name)
+    cols = np.arange(mat.shape[1], dtype=np.int64)[None, :]
+    keep = cols < lengths[:, None] if side == "right" else cols >= (mat.shape[1] - lengths)[:, None]
+    return mat[keep], lengths, all_pad
+
+
+def _row_lengths(mat: np.ndarray, lengths: np.ndarray | None, pad_id, side: str, name: str):
+    """Tokens per row of a 2-D array (from ``lengths`` or the padding) and the all-padding mask."""
     n_rows, width = mat.shape
     cols = np.arange(width, dtype=np.int64)[None, :]
     all_pad = np.zeros(n_rows, dtype=bool)
@@ -91,9 +99,7 @@ def _rows(mat: np.ndarray, lengths: np.ndarray | None, pad_id, side: str, name: 
                     f"(pad_id={pad_id} at column {c if side == 'left' else int(lengths[r])}, padding_side={side!r}); "
                     "pass explicit lengths if pad_id also occurs as a real token"
                 )
-    lengths = np.maximum(lengths, 0)
-    keep = cols < lengths[:, None] if side == "right" else cols >= (width - lengths)[:, None]
-    return mat[keep], lengths, all_pad
+    return np.maximum(lengths, 0), all_pad
 
 
 def _ragged(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -129,6 +135,15 @@ def _strip_ragged(mat, lengths, pad_id, side, name):
         padded[cols >= (width - lengths)[:, None]] = mat[inside]
     flat, lens, all_pad = _rows(padded, None, pad_id, side, name)
     return flat, lens, all_pad & (lengths > 0)
+
+
+def _check_every_segment_has_a_reference(present: np.ndarray, n_seg: int) -> None:
+    empty = np.flatnonzero(~present.any(axis=1)) if present.size else np.arange(n_seg)
+    if len(empty):
+        raise ValueError(
+            f"references: segment {int(empty[0])} has no reference (all missing or padding); "
+            f"{len(empty)} segment(s) affected"
+        )
 
 
 def _is_sequence(x) -> bool:
@@ -258,12 +273,7 @@ class TokenBLEU:
             missing[seg, slot] = all_pad
         present = ~missing
         lens = np.where(present, lens, 0)
-        empty = np.flatnonzero(~present.any(axis=1)) if present.size else np.arange(n_seg)
-        if len(empty):
-            raise ValueError(
-                f"references: segment {int(empty[0])} has no reference (all missing or padding); "
-                f"{len(empty)} segment(s) affected"
-            )
+        _check_every_segment_has_a_reference(present, n_seg)
         # flat is segment-major; the engine wants one EncodedLines per reference slot (stream)
         seg_major = lens.reshape(-1)
         starts = np.zeros(len(seg_major), dtype=np.int64)
@@ -280,12 +290,66 @@ class TokenBLEU:
         return self._statistics_and_nrefs(hypotheses, references, hyp_lengths, ref_lengths)[0]
 
     def _statistics_and_nrefs(self, hypotheses, references, hyp_lengths, ref_lengths):
+        padded = self._padded_statistics(hypotheses, references, hyp_lengths, ref_lengths)
+        if padded is not None:
+            return padded
         hyp_ids, hyp_lens = self._hypotheses(hypotheses, hyp_lengths)
         n_seg = len(hyp_lens)
         if n_seg == 0:
             raise ValueError("hypotheses is empty: give at least one segment")
         streams, present = self._references(references, n_seg, ref_lengths)
         return self._statistics(hyp_ids, hyp_lens, streams, present), nrefs_field(present.sum(axis=1))
+
+    def _padded_statistics(self, hypotheses, references, hyp_lengths, ref_lengths):
+        """(statistics, nrefs) of int64 padded matrices counted in place by the compiled core (no copy of
+        the ids, threads over large batches), or None for any other input (the general path below, which
+        also produces the errors)."""
+        if not (isinstance(hypotheses, np.ndarray) and isinstance(references, np.ndarray)):
+            return None
+        core = _compiled_scorer()
+        if (
+            core is None
+            or not hasattr(core, "count_padded_ids")
+            or hypotheses.dtype != np.int64
+            or references.dtype != np.int64
+            or hypotheses.ndim != 2
+            or references.ndim not in (2, 3)
+            or len(hypotheses) == 0
+            or references.shape[0] != len(hypotheses)
+            or (references.ndim == 3 and references.shape[1] == 0)
+            or backend.resolve_engine(self.bleu.engine, "ids") != "native"
+        ):
+            return None
+        n_seg = len(hypotheses)
+        refs = references if references.ndim == 3 else references[:, None, :]
+        n_ref, width = refs.shape[1], refs.shape[2]
+        if hyp_lengths is not None:
+            hyp_lens = _check_lengths(hyp_lengths, (n_seg,), hypotheses.shape[1], "hyp_lengths", allow_missing=False)
+        else:
+            hyp_lens, _ = _row_lengths(hypotheses, None, self.pad_id, self.padding_side, "hypotheses")
+        if ref_lengths is not None:
+            ref_lengths = np.asarray(ref_lengths)
+            if references.ndim == 2 and ref_lengths.ndim == 1:
+                ref_lengths = ref_lengths[:, None]
+            lens = _check_lengths(ref_lengths, (n_seg, n_ref), width, "ref_lengths", allow_missing=True)
+            missing = lens < 0
+        else:
+            flat_lens, all_pad = _row_lengths(
+                refs.reshape(n_seg * n_ref, width), None, self.pad_id, self.padding_side, "references"
+            )
+            lens, missing = flat_lens.reshape(n_seg, n_ref), all_pad.reshape(n_seg, n_ref)
+        present = ~missing
+        _check_every_segment_has_a_reference(present, n_seg)
+        stats = core.count_padded_ids(
+            np.ascontiguousarray(hypotheses).view(np.uint64),
+            np.ascontiguousarray(hyp_lens, dtype=np.int64),
+            np.ascontiguousarray(refs).view(np.uint64),
+            np.ascontiguousarray(np.where(present, lens, -1), dtype=np.int64),
+            self.padding_side == "left",
+            self.stats_order,
+            self.bleu.threads or 0,
+        )
+        return stats, nrefs_field(present.sum(axis=1))
 
     def _statistics(self, hyp_ids, hyp_lens, streams, present) -> np.ndarray:
         hyp = EncodedLines(ids=hyp_ids, lengths=hyp_lens)
