@@ -1,0 +1,176 @@
+"""Argument checks and input resolution: systems given as hypothesis texts (counted here, references checked
+once) or as cached per-segment statistics become named int64 arrays, a statistic and the metric's signature
+fields."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.checks import warn_if_mostly_cjk
+from ...core.signature import nrefs_field
+from ...core.stats import SegmentStatistics
+from ...core.validation import check_reference_presence, check_references, check_text_list
+from ...metrics.bleu.scorer import BLEU
+from .statistic import AdditiveStatistic, as_statistic, is_additive_metric
+
+DEFAULT_SEED = 12345
+BOOTSTRAP_SAMPLES = 1000
+AR_TRIALS = 10000
+PRECISIONS = ("sacrebleu", "exact")
+
+
+def check_count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a positive integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value}")
+    return int(value)
+
+
+def resolve_seed(seed) -> int:
+    """The seed to use: an int >= 0 as given; ``None`` draws fresh OS entropy (returned, so it can be recorded)."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    return int(seed)
+
+
+def check_precision(precision) -> str:
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+    return precision
+
+
+def check_alpha(alpha) -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a number strictly between 0 and 1, got {alpha!r}")
+    return float(alpha)
+
+
+def _as_stats_array(value, name: str) -> np.ndarray:
+    arr = value.stats if hasattr(value, "stats") and hasattr(value, "nrefs") else value
+    arr = np.asarray(arr)
+    if arr.ndim != 2 or arr.shape[0] == 0:
+        raise ValueError(f"{name} must be per-segment statistics of shape [segments, columns], got {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer statistics, got dtype {arr.dtype}")
+    if (arr < 0).any():
+        raise ValueError(f"{name} holds negative statistics; sufficient statistics are counts")
+    return arr.astype(np.int64, copy=False)
+
+
+def _is_text_system(value) -> bool:
+    if isinstance(value, np.ndarray) or hasattr(value, "nrefs"):
+        return False
+    if isinstance(value, (str, bytes)):
+        return True
+    return isinstance(value, Sequence) and (len(value) == 0 or isinstance(value[0], (str, type(None))))
+
+
+@dataclass(frozen=True)
+class Inputs:
+    names: tuple[str, ...]
+    stats: tuple[np.ndarray, ...]  # int64 [S, D] per system
+    statistic: AdditiveStatistic
+    sig_fields: dict | None  # metric signature fields, or None when unknown
+
+
+def named_systems(systems, what: str) -> list[tuple[str, object]]:
+    if isinstance(systems, Mapping):
+        items = list(systems.items())
+    elif isinstance(systems, (str, bytes, np.ndarray)) or not isinstance(systems, Sequence):
+        raise TypeError(
+            f"{what} must be a mapping {{name: hypotheses or statistics}} or a list of (name, system) pairs, "
+            f"got {type(systems).__name__}"
+        )
+    else:
+        items = []
+        for k, item in enumerate(systems):
+            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+                raise TypeError(f"{what}[{k}] must be a (name, hypotheses or statistics) pair")
+            items.append(item)
+    names = [n for n, _ in items]
+    for n in names:
+        if not isinstance(n, str):
+            raise TypeError(f"{what}: system names must be strings, got {n!r}")
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise ValueError(f"{what}: system name {dup!r} is used twice")
+    return items
+
+
+def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Inputs:
+    statistic = as_statistic(metric)
+    texts = [_is_text_system(v) for _, v in items]
+    stats: list[np.ndarray] = []
+    nrefs = None
+    if any(texts):
+        if not all(texts):
+            raise TypeError("systems: give either hypothesis texts for every system or statistics for every system")
+        if references is None:
+            raise ValueError("references are required when systems are given as hypothesis texts")
+        scorer = BLEU() if metric is None else metric
+        if not is_additive_metric(scorer):
+            raise TypeError("hypothesis texts need a bleuscope metric (BLEU, chrF, TER) as metric (or pass statistics)")
+        for name, hyps in items:
+            if isinstance(hyps, (str, bytes)):
+                raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
+        segs = system_statistics(scorer, [h for _, h in items], references, names=[n for n, _ in items])
+        stats = [seg.stats for seg in segs]
+        nrefs = nrefs_field(np.unique(segs[0].nrefs))
+    else:
+        if references is not None:
+            raise ValueError("references are only used with hypothesis texts; statistics already include them")
+        for name, value in items:
+            stats.append(_as_stats_array(value, f"system {name!r}"))
+            if nrefs is None and hasattr(value, "nrefs"):  # the systems share their references
+                nrefs = nrefs_field(np.unique(value.nrefs))
+    shapes = {s.shape for s in stats}
+    if len(shapes) > 1:
+        detail = ", ".join(f"{n!r}: {s.shape}" for (n, _), s in zip(items, stats))
+        raise ValueError(f"systems have statistics of different shapes ({detail}); same segments required")
+    sig_fields = None
+    if metric is None or is_additive_metric(metric):
+        scorer = BLEU() if metric is None else metric
+        sig_fields = scorer.signature_fields(nrefs if nrefs is not None else "?")
+        if nrefs is None:
+            sig_fields.pop("nrefs")
+    names = tuple(n for n, _ in items)
+    return Inputs(names, tuple(stats), statistic, sig_fields)
+
+
+def system_statistics(metric, systems: Sequence[Sequence[str]], references, names: Sequence[str] | None = None) -> list:
+    """``[metric.segment_statistics(h, references) for h in systems]``, with the references checked once.
+
+    A text metric with a chunk counter (BLEU) counts every system with one encoder (vocabulary and
+    tokenization cache), so every word is tokenized once; the rows are identical to separate
+    ``segment_statistics`` calls.
+    """
+    label = [f"system {n!r}" for n in names] if names is not None else [f"systems[{k}]" for k in range(len(systems))]
+    hyps_list = [check_text_list(h, label[k]) for k, h in enumerate(systems)]
+    if not hyps_list or not hyps_list[0]:
+        raise ValueError(f"{label[0] if hyps_list else 'systems'} is empty: give at least one segment")
+    n_seg = len(hyps_list[0])
+    for k, hyps in enumerate(hyps_list):
+        if len(hyps) != n_seg:
+            raise ValueError(
+                f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
+                "every system must translate the same segments"
+            )
+    if not hasattr(metric, "chunk_counter"):
+        return [metric.segment_statistics(hyps, references) for hyps in hyps_list]
+    tokenizer = getattr(metric, "tokenizer", None)
+    warn_if_mostly_cjk(getattr(tokenizer, "name", ""), hyps_list[0])
+    streams = check_references(references, n_seg)
+    present = check_reference_presence(streams)
+    nrefs = present.sum(axis=1).astype(np.int64)
+    counter = metric.chunk_counter()
+    encoder = counter.new_encoder()
+    return [SegmentStatistics(stats=counter.count(hyps, streams, encoder=encoder), nrefs=nrefs) for hyps in hyps_list]
