@@ -323,7 +323,19 @@ mod tests {
 
     #[test]
     fn pseudo_random_segments_match_the_naive_count() {
-        let words = ["a", "b", "c", "dd", "e", "ff", "a b"];
+        let words = [
+            "a",
+            "b",
+            "c",
+            "dd",
+            "e",
+            "ff",
+            "a b",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghijklmnopq",
+        ];
         let mut state = 12345u64;
         let mut next = |m: usize| {
             state ^= state << 13;

@@ -40,6 +40,44 @@ pub fn hash_bytes(b: &[u8]) -> u64 {
     mix(h)
 }
 
+/// Top byte of the key of a word longer than [`MAX_EXACT_WORD`] bytes (exact keys hold the length there).
+const HASHED_WORD: u64 = 0xFF << 56;
+/// Words of up to this many bytes are their own key.
+pub const MAX_EXACT_WORD: usize = 7;
+
+/// Key of a word in the table: a word of up to 7 bytes is its own key (its bytes, zero-padded, with the
+/// length in the top byte), so equal keys are equal words and no byte comparison is needed; a longer word
+/// is keyed by its hash with the top byte 0xFF (never an exact key) and compared byte by byte.
+#[inline]
+pub fn word_key(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n > MAX_EXACT_WORD {
+        return (hash_bytes(b) & !HASHED_WORD) | HASHED_WORD;
+    }
+    // two overlapping loads: the bytes both cover land on the same bits with the same values
+    let v = match n {
+        0 => 0,
+        1 => b[0] as u64,
+        2..=3 => {
+            let lo = u16::from_le_bytes([b[0], b[1]]) as u64;
+            let hi = u16::from_le_bytes([b[n - 2], b[n - 1]]) as u64;
+            lo | hi << (8 * (n - 2))
+        }
+        _ => {
+            let lo = u32::from_le_bytes(b[..4].try_into().unwrap()) as u64;
+            let hi = u32::from_le_bytes(b[n - 4..n].try_into().unwrap()) as u64;
+            lo | hi << (8 * (n - 4))
+        }
+    };
+    v | (n as u64) << 56
+}
+
+/// Whether equal word keys mean equal words (see [`word_key`]).
+#[inline]
+fn exact_key(key: u64) -> bool {
+    key & HASHED_WORD != HASHED_WORD
+}
+
 /// Byte-string equality without a library call for short words (the common case): lengths first, then
 /// two overlapping 8- or 4-byte loads.
 #[inline]
@@ -158,19 +196,21 @@ impl GramTable {
     pub fn add_hyp_word(&mut self, buf: &[u8], tokens: &[(u32, u32)], pos: usize) -> u32 {
         let (s0, e0) = tokens[pos];
         let word = &buf[s0 as usize..e0 as usize];
-        let h = hash_bytes(word);
-        let mut i = (h as usize) & self.mask;
+        let key = word_key(word);
+        let mut i = (mix(key) as usize) & self.mask;
         loop {
             let s = &mut self.slots[i];
             if s.generation != self.generation {
-                return self.new_slot(i, h, pos as u32);
+                return self.new_slot(i, key, pos as u32);
             }
-            if s.key == h {
-                let (a, b) = tokens[s.rep as usize];
-                if same_bytes(&buf[a as usize..b as usize], word) {
-                    s.hyp += 1;
-                    return i as u32;
-                }
+            if s.key == key
+                && (exact_key(key) || {
+                    let (a, b) = tokens[s.rep as usize];
+                    same_bytes(&buf[a as usize..b as usize], word)
+                })
+            {
+                s.hyp += 1;
+                return i as u32;
             }
             i = (i + 1) & self.mask;
         }
@@ -185,19 +225,21 @@ impl GramTable {
         word: &[u8],
         stamp: u32,
     ) -> u32 {
-        let h = hash_bytes(word);
-        let mut i = (h as usize) & self.mask;
+        let key = word_key(word);
+        let mut i = (mix(key) as usize) & self.mask;
         loop {
             let s = &self.slots[i];
             if s.generation != self.generation {
                 return NONE;
             }
-            if s.key == h {
-                let (a, b) = tokens[s.rep as usize];
-                if same_bytes(&buf[a as usize..b as usize], word) {
-                    self.count_ref(i, stamp);
-                    return i as u32;
-                }
+            if s.key == key
+                && (exact_key(key) || {
+                    let (a, b) = tokens[s.rep as usize];
+                    same_bytes(&buf[a as usize..b as usize], word)
+                })
+            {
+                self.count_ref(i, stamp);
+                return i as u32;
             }
             i = (i + 1) & self.mask;
         }
@@ -265,6 +307,62 @@ mod tests {
         assert_eq!(t.add_ref_word(buf, &toks, b"do", 0), NONE);
         assert_eq!(t.add_ref_word(buf, &toks, b"", 0), NONE);
         assert_eq!(t.correct, 1);
+    }
+
+    #[test]
+    fn short_word_keys_are_the_words() {
+        // every word of up to 7 bytes over a small alphabet (with zero bytes): distinct keys, never hashed
+        let alphabet = [0u8, 1, b'a', 0x80, 0xFF];
+        let mut seen = std::collections::HashSet::new();
+        let mut words: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut count = 0;
+        while let Some(w) = words.pop() {
+            let key = word_key(&w);
+            assert!(exact_key(key), "{w:?}");
+            assert!(seen.insert(key), "two words share key {key:x}: {w:?}");
+            count += 1;
+            if w.len() < MAX_EXACT_WORD {
+                for &c in &alphabet {
+                    let mut longer = w.clone();
+                    longer.push(c);
+                    words.push(longer);
+                }
+            }
+        }
+        assert_eq!(count, (0..=7).map(|n| 5usize.pow(n)).sum::<usize>());
+        for n in 8..40 {
+            assert!(!exact_key(word_key(&vec![0u8; n])));
+        }
+    }
+
+    #[test]
+    fn words_of_every_length_around_the_exact_limit() {
+        let buf = b"abcdefg abcdefgh abcdefgx abcdefghi abcdefg\0 abcdef";
+        let mut toks = Vec::new();
+        let mut start = 0u32;
+        for (i, &c) in buf.iter().enumerate() {
+            if c == b' ' {
+                toks.push((start, i as u32));
+                start = i as u32 + 1;
+            }
+        }
+        toks.push((start, buf.len() as u32));
+        let mut t = GramTable::default();
+        t.start(toks.len());
+        let ids: Vec<u32> = (0..toks.len())
+            .map(|p| t.add_hyp_word(buf, &toks, p))
+            .collect();
+        let distinct: std::collections::HashSet<u32> = ids.iter().copied().collect();
+        assert_eq!(distinct.len(), toks.len());
+        for (p, &(a, b)) in toks.iter().enumerate() {
+            assert_eq!(
+                t.add_ref_word(buf, &toks, &buf[a as usize..b as usize], 0),
+                ids[p]
+            );
+        }
+        assert_eq!(t.add_ref_word(buf, &toks, b"abcdefgy", 0), NONE);
+        assert_eq!(t.add_ref_word(buf, &toks, b"abcdeg", 0), NONE);
+        assert_eq!(t.correct, toks.len() as u64);
     }
 
     #[test]
