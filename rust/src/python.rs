@@ -661,5 +661,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     crate::tok::py::register(m)?;
     crate::score::py::register(m)?;
+    crate::pairwise::py::register(m)?;
+    crate::chrf::register(m)?;
+    crate::ter::register(m)?;
     Ok(())
 }
