@@ -36,12 +36,12 @@ pub fn closest_ref_len(hyp_len: usize, ref_lens: impl IntoIterator<Item = usize>
 pub struct SegmentCounter {
     order: usize,
     table: GramTable,
-    /// the hypothesis' word slots (order-1 ids), and its current-order n-gram slots
+    /// the hypothesis' word slots (order-1 ids), and its live current-order n-grams (start, slot)
     hyp_tok: Vec<u32>,
-    hyp: Vec<u32>,
-    /// the same for the present references (the first `n_refs` entries)
+    hyp_live: Vec<(u32, u32)>,
+    /// the same for the present references (the first `n_refs` entries; NONE: not a hypothesis word)
     ref_tok: Vec<Vec<u32>>,
-    refs: Vec<Vec<u32>>,
+    ref_live: Vec<Vec<(u32, u32)>>,
     n_refs: usize,
 }
 
@@ -52,9 +52,9 @@ impl SegmentCounter {
             order,
             table: GramTable::default(),
             hyp_tok: Vec::new(),
-            hyp: Vec::new(),
+            hyp_live: Vec::new(),
             ref_tok: Vec::new(),
-            refs: Vec::new(),
+            ref_live: Vec::new(),
             n_refs: 0,
         }
     }
@@ -81,7 +81,7 @@ impl SegmentCounter {
         self.n_refs = ref_lens.count();
         while self.ref_tok.len() < self.n_refs {
             self.ref_tok.push(Vec::new());
-            self.refs.push(Vec::new());
+            self.ref_live.push(Vec::new());
         }
         self.hyp_tok.clear();
         self.table.start(hyp_len);
@@ -130,6 +130,8 @@ impl SegmentCounter {
     }
 
     /// Orders 2.. from the word slots: an order-n n-gram is the pair (its (n-1)-gram prefix, last word).
+    /// Only the live n-grams are kept, as (start position, slot): for the hypothesis those whose prefix
+    /// matched some reference, for a reference those found in the hypothesis, so every order walks fewer.
     fn higher_orders(&mut self, row: &mut [i64]) {
         let order = self.order;
         row[2] = self.table.correct as i64;
@@ -137,57 +139,73 @@ impl SegmentCounter {
             return;
         }
         let table = &mut self.table;
-        self.hyp.clear();
         // a word that never matched cannot start a matching bigram
-        self.hyp.extend(
+        self.hyp_live.clear();
+        self.hyp_live.extend(
             self.hyp_tok
                 .iter()
-                .map(|&t| if table.matched(t) { t } else { NONE }),
+                .enumerate()
+                .filter(|&(_, &t)| table.matched(t))
+                .map(|(i, &t)| (i as u32, t)),
         );
         for k in 0..self.n_refs {
-            self.refs[k].clear();
-            self.refs[k].extend_from_slice(&self.ref_tok[k]);
+            let live = &mut self.ref_live[k];
+            live.clear();
+            live.extend(
+                self.ref_tok[k]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &t)| t != NONE)
+                    .map(|(j, &t)| (j as u32, t)),
+            );
         }
-        let n_h = self.hyp_tok.len();
+        let hyp_tok = &self.hyp_tok;
         for n in 2..=order {
-            if n_h < n {
+            let last = n - 1; // offset of an n-gram's last word from its start
+                              // n-grams that would run past the end of the hypothesis are dropped
+            let end = hyp_tok.len().saturating_sub(last);
+            let live = &mut self.hyp_live;
+            while live.last().is_some_and(|&(i, _)| i as usize >= end) {
+                live.pop();
+            }
+            if live.is_empty() {
                 break;
             }
-            let n_grams = n_h + 1 - n;
-            table.start(n_grams);
-            for i in 0..n_grams {
-                let p = self.hyp[i];
-                self.hyp[i] = if p == NONE {
-                    NONE
-                } else {
-                    table.add_hyp_key(pair(p, self.hyp_tok[i + n - 1]))
-                };
+            table.start(live.len());
+            for e in live.iter_mut() {
+                e.1 = table.add_hyp_key(pair(e.1, hyp_tok[e.0 as usize + last]));
             }
-            self.hyp.truncate(n_grams);
             for k in 0..self.n_refs {
-                let (tok, cur) = (&self.ref_tok[k], &mut self.refs[k]);
-                let m = (tok.len() + 1).saturating_sub(n);
-                for i in 0..m {
-                    let (p, t) = (cur[i], tok[i + n - 1]);
-                    cur[i] = if p == NONE || t == NONE {
-                        NONE
-                    } else {
-                        table.add_ref_key(pair(p, t), k as u32)
+                let (tok, live) = (&self.ref_tok[k], &mut self.ref_live[k]);
+                let mut kept = 0;
+                for r in 0..live.len() {
+                    let (j, p) = live[r];
+                    let Some(&t) = tok.get(j as usize + last) else {
+                        break; // positions ascend: the rest run past the end too
                     };
+                    if t == NONE {
+                        continue;
+                    }
+                    let id = table.add_ref_key(pair(p, t), k as u32);
+                    if id != NONE {
+                        live[kept] = (j, id);
+                        kept += 1;
+                    }
                 }
-                cur.truncate(m);
+                live.truncate(kept);
             }
             row[1 + n] = table.correct as i64;
             if table.correct == 0 || n == order {
                 break;
             }
-            for id in self.hyp.iter_mut() {
-                if *id != NONE && !table.matched(*id) {
-                    *id = NONE;
-                }
-            }
+            live_matched(table, &mut self.hyp_live);
         }
     }
+}
+
+/// Keeps the hypothesis n-grams that occurred in some reference.
+fn live_matched(table: &GramTable, live: &mut Vec<(u32, u32)>) {
+    live.retain(|&(_, id)| table.matched(id));
 }
 
 #[inline]
