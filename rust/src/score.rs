@@ -278,6 +278,9 @@ pub mod py {
     };
     use pyo3::exceptions::{PyRuntimeError, PyValueError};
     use pyo3::prelude::*;
+    use pyo3::types::{PyList, PyString, PyTuple};
+
+    use crate::count::TokenSpans;
 
     use super::{count_padded, score_rows, PaddedIds, Smoothing};
 
@@ -401,7 +404,138 @@ pub mod py {
         PyArray1::from_vec(py, out).reshape([n_seg, width])
     }
 
+    /// Segments of already tokenized text read per block by `count_str_token_lists` (bounds the copies).
+    const TOKEN_LIST_BLOCK: usize = 16_384;
+
+    /// Appends the UTF-8 tokens of `tokens` (a list or tuple of exact `str`) to `buf`/`spans`; false if
+    /// it is anything else (a token of another type, a `str` subclass, a string that is not UTF-8).
+    fn push_tokens(
+        tokens: &Bound<'_, PyAny>,
+        buf: &mut Vec<u8>,
+        spans: &mut Vec<(u32, u32)>,
+    ) -> bool {
+        let items = if let Ok(list) = tokens.cast_exact::<PyList>() {
+            list.as_sequence().clone()
+        } else if let Ok(tuple) = tokens.cast_exact::<PyTuple>() {
+            tuple.as_sequence().clone()
+        } else {
+            return false;
+        };
+        let Ok(n) = items.len() else { return false };
+        for j in 0..n {
+            let Ok(tok) = items.get_item(j) else {
+                return false;
+            };
+            let Ok(s) = tok.cast_exact::<PyString>() else {
+                return false;
+            };
+            let Ok(text) = s.to_str() else { return false };
+            let start = buf.len();
+            buf.extend_from_slice(text.as_bytes());
+            if buf.len() > u32::MAX as usize {
+                return false;
+            }
+            spans.push((start as u32, buf.len() as u32));
+        }
+        true
+    }
+
+    /// Statistics rows, int64 ``[S, 2 + 2 * order]``, of tokenized segments: ``hyps[i]`` a list of str
+    /// tokens, ``refs[i]`` the list of token lists of segment i (at least one). Tokens are equal when
+    /// their strings are. Returns None, having counted nothing, if any segment holds something else
+    /// than lists/tuples of exact ``str`` tokens (the caller's general path handles those).
+    #[pyfunction]
+    #[pyo3(signature = (hyps, refs, order, threads=0))]
+    fn count_str_token_lists<'py>(
+        py: Python<'py>,
+        hyps: &Bound<'py, PyList>,
+        refs: &Bound<'py, PyList>,
+        order: usize,
+        threads: usize,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        if !(1..=64).contains(&order) {
+            return Err(PyValueError::new_err(format!(
+                "order must be in 1..=64, got {order}"
+            )));
+        }
+        let n_seg = hyps.len();
+        if refs.len() != n_seg {
+            return Err(PyValueError::new_err(format!(
+                "{} hypotheses but {} reference sets",
+                n_seg,
+                refs.len()
+            )));
+        }
+        let width = crate::count::row_width(order);
+        let mut out = vec![0i64; n_seg * width];
+        let mut buf: Vec<u8> = Vec::new();
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        // per segment: range of its lines in `lines`; per line: range of its tokens in `spans`
+        let mut segs: Vec<(usize, usize)> = Vec::new();
+        let mut lines: Vec<(usize, usize)> = Vec::new();
+        for start in (0..n_seg).step_by(TOKEN_LIST_BLOCK) {
+            let end = n_seg.min(start + TOKEN_LIST_BLOCK);
+            buf.clear();
+            spans.clear();
+            segs.clear();
+            lines.clear();
+            for i in start..end {
+                let first = lines.len();
+                let a = spans.len();
+                if !push_tokens(&hyps.get_item(i)?, &mut buf, &mut spans) {
+                    return Ok(None);
+                }
+                lines.push((a, spans.len()));
+                let seg_refs = refs.get_item(i)?;
+                let Ok(seg_refs) = seg_refs.cast_exact::<PyList>() else {
+                    return Ok(None);
+                };
+                for r in seg_refs.iter() {
+                    let a = spans.len();
+                    if !push_tokens(&r, &mut buf, &mut spans) {
+                        return Ok(None);
+                    }
+                    lines.push((a, spans.len()));
+                }
+                segs.push((first, lines.len()));
+            }
+            let block = &mut out[start * width..end * width];
+            let (buf, spans, segs, lines) = (&buf, &spans, &segs, &lines);
+            py.detach(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::par::fill_rows(
+                        block,
+                        width,
+                        threads,
+                        || (crate::count::SegmentCounter::new(order), Vec::new()),
+                        |(counter, seg_refs): &mut (
+                            crate::count::SegmentCounter,
+                            Vec<Option<TokenSpans>>,
+                        ),
+                         i,
+                         row| {
+                            let (first, last) = segs[i];
+                            let line = |k: usize| TokenSpans {
+                                buf,
+                                spans: &spans[lines[k].0..lines[k].1],
+                            };
+                            seg_refs.clear();
+                            seg_refs.extend((first + 1..last).map(|k| Some(line(k))));
+                            counter.count_text(line(first), seg_refs, row);
+                            true
+                        },
+                    )
+                }))
+            })
+            .map_err(|_| {
+                PyRuntimeError::new_err("internal error in bleuscope._core.count_str_token_lists")
+            })?;
+        }
+        Ok(Some(PyArray1::from_vec(py, out).reshape([n_seg, width])?))
+    }
+
     pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add_function(wrap_pyfunction!(count_str_token_lists, m)?)?;
         m.add_function(wrap_pyfunction!(count_padded_ids, m)?)?;
         m.add_function(wrap_pyfunction!(score_rows_native, m)?)?;
         Ok(())

@@ -256,7 +256,26 @@ def _statistics(list_of_references: list, hypotheses: list, max_order: int) -> n
     """Statistics [S, 2 + 2N]: hyp_len, closest ref len (ties to shorter), matches_n, ngrams_n."""
     if not hypotheses:
         return layout(max_order).zeros(0)
+    core = _compiled_token_lists()
+    if core is not None:  # lists of str tokens, read and counted by the compiled core (None: other tokens)
+        stats = core.count_str_token_lists(hypotheses, list_of_references, max_order)
+        if stats is not None:
+            return stats
     return count_token_lists(hypotheses, list_of_references, order=max_order, chunk_segments=CHUNK_SEGMENTS)
+
+
+_COMPILED: list = []
+
+
+def _compiled_token_lists():
+    """``bleuscope._core`` if it is built with the token-list counter (looked up once), else None."""
+    if not _COMPILED:
+        try:
+            from .. import _core  # type: ignore[attr-defined]
+        except ImportError:
+            _core = None
+        _COMPILED.append(_core if hasattr(_core, "count_str_token_lists") else None)
+    return _COMPILED[0]
 
 
 # -- exact rationals and floats, column by column ----------------------------------------------------------
