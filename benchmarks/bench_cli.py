@@ -3,9 +3,12 @@
     python benchmarks/bench_cli.py [--quick]
 
 Times include interpreter start-up, imports, reading the files and printing, i.e. what a user waits for.
-Tasks: ``-h`` (start-up: imports before parsing), one system and eight systems of WMT22 en-de (2,037 lines, two references), sentence-level output, and
-(without ``--quick``) a 300,000-line corpus built by ``../shared/tools/make_corpus.py`` in a temporary folder.
-Peak memory is the child's maximum resident set size (``os.wait4``).
+Tasks: ``-h`` (start-up: imports before parsing), one system and eight systems of WMT22 en-de (2,037 lines, two references), sentence-level output,
+``--paired-bs`` over the eight systems (the first is the baseline; 1,000 resamples, both tools' default),
+``-tok ja-mecab`` (WMT22 en-ja) and ``-tok ko-mecab`` (WMT24++ en-ko, the post-edit against the original
+reference) when MeCab is installed, and (without ``--quick``) a 300,000-line corpus built by
+``../shared/tools/make_corpus.py`` in a temporary folder. Peak memory is the child's maximum resident set
+size (``os.wait4``). The summary at the end is sacreBLEU's median time / bleuscope's, per task.
 """
 
 from __future__ import annotations
@@ -75,6 +78,16 @@ def run(quick: bool = False) -> list[dict]:
     rows += bench("cli: 1 system, 2 refs, 2,037 lines", [*refs, "-i", systems[0]], reps, "fresh process")
     rows += bench("cli: 8 systems, 2 refs, 2,037 lines", [*refs, "-i", *systems], reps, "fresh process")
     rows += bench("cli: -sl, 2,037 sentence scores", [*refs, "-i", systems[0], "-sl"], reps, "fresh process")
+    rows += bench("cli: --paired-bs, 8 systems, 2 refs, 2,037 lines", [*refs, "-i", *systems[:8], "--paired-bs"],
+                  reps, "fresh process")
+    en_ja, en_ko = SHARED / "data" / "mt" / "generaltest2022" / "en-ja", SHARED / "data" / "mt" / "wmt24pp" / "en-ko"
+    if _has_mecab() and en_ja.exists():
+        ja_sys = sorted(str(p) for p in (en_ja / "sys").glob("*.txt"))[:1]
+        rows += bench("cli: -tok ja-mecab, 1 system, WMT22 en-ja", [str(en_ja / "ref.A.txt"), "-i", *ja_sys,
+                      "-tok", "ja-mecab"], reps, "fresh process")
+    if _has_mecab() and en_ko.exists():
+        rows += bench("cli: -tok ko-mecab, WMT24++ en-ko post-edit vs original", [str(en_ko / "ref.orig.txt"), "-i",
+                      str(en_ko / "ref.postedit.txt"), "-tok", "ko-mecab"], reps, "fresh process")
     if not quick and MAKE_CORPUS.exists():
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([sys.executable, str(MAKE_CORPUS), tmp, "300000"], check=True,
@@ -84,13 +97,32 @@ def run(quick: bool = False) -> list[dict]:
     return rows
 
 
+def _has_mecab() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("MeCab", "mecab_ko"))
+
+
+def ratios(rows: list[dict]) -> list[tuple[str, float]]:
+    """(task, sacreBLEU seconds / bleuscope seconds) for every task both tools ran."""
+    by_task: dict[str, dict[str, float]] = {}
+    for row in rows:
+        by_task.setdefault(row["task"], {})[row["tool"]] = row["seconds"]
+    return [(task, t["sacrebleu"] / t["bleuscope"]) for task, t in by_task.items()
+            if t.get("bleuscope", 0) > 0 and t.get("sacrebleu", 0) > 0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one repetition, no large corpus")
     args = parser.parse_args()
-    for row in run(args.quick):
+    rows = run(args.quick)
+    for row in rows:
         peak = "n/a" if row["peak_mb"] is None else f"{row['peak_mb']:.0f} MB"
         print(f"{row['task']:<40} {row['tool']:<10} {row['seconds']:8.3f} s  {peak:>8}  {row['note']}")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for task, ratio in ratios(rows):
+        print(f"{task:<56} sacrebleu / bleuscope = {ratio:.1f}x")
 
 
 if __name__ == "__main__":
