@@ -115,14 +115,25 @@ struct Slot {
     ref_stamp: u32,
 }
 
-/// Interns the hypothesis n-grams of one order and clips the references' counts against them.
-#[derive(Default)]
+/// Interns the hypothesis n-grams of one order and clips the references' counts against them. Invariant:
+/// `mask < slots.len()` (the probe loops rely on it); call `start` before each use.
 pub struct GramTable {
     slots: Vec<Slot>,
     mask: usize,
     generation: u32,
     /// clipped matches of the current use: sum over n-grams of min(hyp count, max reference count)
     pub correct: u64,
+}
+
+impl Default for GramTable {
+    fn default() -> Self {
+        GramTable {
+            slots: vec![Slot::default()],
+            mask: 0,
+            generation: 0,
+            correct: 0,
+        }
+    }
 }
 
 impl GramTable {
@@ -142,9 +153,27 @@ impl GramTable {
         self.correct = 0;
     }
 
+    /// Slot `i` of the current use (a probe position, `i <= mask`), without a bounds check in the probe
+    /// loops: `start` keeps `slots.len() > mask`.
+    #[inline(always)]
+    fn slot(&self, i: usize) -> &Slot {
+        assert!(i <= self.mask);
+        debug_assert!(self.mask < self.slots.len());
+        // SAFETY: i <= mask < slots.len() (see `start`)
+        unsafe { self.slots.get_unchecked(i) }
+    }
+
+    #[inline(always)]
+    fn slot_mut(&mut self, i: usize) -> &mut Slot {
+        assert!(i <= self.mask);
+        debug_assert!(self.mask < self.slots.len());
+        // SAFETY: as for `slot`
+        unsafe { self.slots.get_unchecked_mut(i) }
+    }
+
     #[inline]
     fn new_slot(&mut self, i: usize, key: u64, rep: u32) -> u32 {
-        self.slots[i] = Slot {
+        *self.slot_mut(i) = Slot {
             key,
             generation: self.generation,
             rep,
@@ -160,9 +189,10 @@ impl GramTable {
     #[inline]
     pub fn add_hyp_key(&mut self, key: u64) -> u32 {
         let mut i = (mix(key ^ SEED) as usize) & self.mask;
+        let generation = self.generation;
         loop {
-            let s = &mut self.slots[i];
-            if s.generation != self.generation {
+            let s = self.slot_mut(i);
+            if s.generation != generation {
                 return self.new_slot(i, key, 0);
             }
             if s.key == key {
@@ -179,7 +209,7 @@ impl GramTable {
     pub fn add_ref_key(&mut self, key: u64, stamp: u32) -> u32 {
         let mut i = (mix(key ^ SEED) as usize) & self.mask;
         loop {
-            let s = &self.slots[i];
+            let s = self.slot(i);
             if s.generation != self.generation {
                 return NONE;
             }
@@ -198,9 +228,10 @@ impl GramTable {
         let word = &buf[s0 as usize..e0 as usize];
         let key = word_key(word);
         let mut i = (mix(key) as usize) & self.mask;
+        let generation = self.generation;
         loop {
-            let s = &mut self.slots[i];
-            if s.generation != self.generation {
+            let s = self.slot_mut(i);
+            if s.generation != generation {
                 return self.new_slot(i, key, pos as u32);
             }
             if s.key == key
@@ -228,7 +259,7 @@ impl GramTable {
         let key = word_key(word);
         let mut i = (mix(key) as usize) & self.mask;
         loop {
-            let s = &self.slots[i];
+            let s = self.slot(i);
             if s.generation != self.generation {
                 return NONE;
             }
@@ -249,7 +280,7 @@ impl GramTable {
     /// references grows and stays within the hypothesis count.
     #[inline]
     fn count_ref(&mut self, i: usize, stamp: u32) {
-        let s = &mut self.slots[i];
+        let s = self.slot_mut(i);
         if s.ref_stamp != stamp {
             s.ref_stamp = stamp;
             s.cur_ref = 0;
