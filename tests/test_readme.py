@@ -26,7 +26,7 @@ from bleuscope import cli
 README = Path(__file__).resolve().parents[1] / "README.md"
 EXAMPLE = Path(cli.example_dir())
 #: optional modules whose absence skips a block (each is behind an extra)
-OPTIONAL_MODULES = {"torch", "ray", "pyarrow", "playwright", "MeCab", "mecab_ko", "sentencepiece", "sacrebleu"}
+OPTIONAL_MODULES = {"torch", "ray", "pyarrow", "playwright", "MeCab", "mecab_ko", "sentencepiece", "sacrebleu", "dask"}
 
 
 @dataclass
