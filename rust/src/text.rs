@@ -30,20 +30,43 @@ pub struct Worker {
 fn ucs4_to_utf8(cps: &[u32], out: &mut String) -> bool {
     let mut bytes = std::mem::take(out).into_bytes();
     bytes.clear();
-    bytes.reserve(cps.len() + cps.len() / 2);
+    // room for the longest encoding, written without a capacity check per byte
+    bytes.reserve(cps.len() * 4);
+    let spare = &mut bytes.spare_capacity_mut()[..cps.len() * 4];
+    let mut w = 0;
     let mut ok = true;
     for &c in cps {
         if c < 0x80 {
-            bytes.push(c as u8);
-        } else if let Some(ch) = char::from_u32(c) {
-            bytes.extend_from_slice(ch.encode_utf8(&mut [0u8; 4]).as_bytes());
+            spare[w].write(c as u8);
+            w += 1;
+        } else if c < 0x800 {
+            spare[w].write(0xC0 | (c >> 6) as u8);
+            spare[w + 1].write(0x80 | (c & 0x3F) as u8);
+            w += 2;
+        } else if c < 0x10000 {
+            if (0xD800..0xE000).contains(&c) {
+                ok = false;
+                break;
+            }
+            spare[w].write(0xE0 | (c >> 12) as u8);
+            spare[w + 1].write(0x80 | ((c >> 6) & 0x3F) as u8);
+            spare[w + 2].write(0x80 | (c & 0x3F) as u8);
+            w += 3;
+        } else if c < 0x110000 {
+            spare[w].write(0xF0 | (c >> 18) as u8);
+            spare[w + 1].write(0x80 | ((c >> 12) & 0x3F) as u8);
+            spare[w + 2].write(0x80 | ((c >> 6) & 0x3F) as u8);
+            spare[w + 3].write(0x80 | (c & 0x3F) as u8);
+            w += 4;
         } else {
             ok = false;
-            bytes.clear();
             break;
         }
     }
-    // SAFETY: only ASCII bytes and whole `char` encodings were written
+    // SAFETY: the first `w` bytes were written just above (0 if the text was refused)
+    unsafe { bytes.set_len(if ok { w } else { 0 }) };
+    debug_assert!(std::str::from_utf8(&bytes).is_ok());
+    // SAFETY: only whole UTF-8 encodings of scalar values were written
     *out = unsafe { String::from_utf8_unchecked(bytes) };
     ok
 }
@@ -268,6 +291,24 @@ mod tests {
             &mut b,
         );
         assert_eq!(fb, vec![0]);
+    }
+
+    #[test]
+    fn code_points_encode_like_rust_chars() {
+        let mut out = String::new();
+        let all: Vec<u32> = (0..0x11_0000u32)
+            .filter(|c| !(0xD800..0xE000).contains(c))
+            .collect();
+        for chunk in all.chunks(997) {
+            assert!(ucs4_to_utf8(chunk, &mut out));
+            let expected: String = chunk.iter().map(|&c| char::from_u32(c).unwrap()).collect();
+            assert_eq!(out, expected);
+        }
+        for bad in [0xD800u32, 0xDBFF, 0xDC00, 0xDFFF, 0x11_0000, u32::MAX] {
+            assert!(!ucs4_to_utf8(&[0x61, 0x3B1, bad, 0x62], &mut out));
+            assert!(out.is_empty());
+        }
+        assert!(ucs4_to_utf8(&[], &mut out) && out.is_empty());
     }
 
     #[test]
