@@ -534,7 +534,162 @@ pub mod py {
         Ok(Some(PyArray1::from_vec(py, out).reshape([n_seg, width])?))
     }
 
+    /// A thread's state in `count_text_systems`: counter, hypothesis tokens, the segment's references.
+    type SystemWorker<'a> = (
+        crate::count::SegmentCounter,
+        String,
+        Vec<(u32, u32)>,
+        Vec<Option<TokenSpans<'a>>>,
+    );
+
+    /// A line read as UTF-8 with the GIL: None for a missing reference; Err(()) for anything the
+    /// compiled path does not take (not a str, not UTF-8).
+    fn utf8_line<'a>(item: &'a Bound<'_, PyAny>, allow_none: bool) -> Result<Option<&'a str>, ()> {
+        if allow_none && item.is_none() {
+            return Ok(None);
+        }
+        let s = item.cast_exact::<PyString>().map_err(|_| ())?;
+        s.to_str().map(Some).map_err(|_| ())
+    }
+
+    /// Statistics rows, int64 ``[K * S, 2 + 2 * order]`` (system k's segment i at row ``k * S + i``), of K
+    /// systems (lists of S str) against the same reference streams (lists of S str or None), with the
+    /// built-in tokenizer ``tokenize``: every reference is tokenized once for all systems, and the rows
+    /// are split across threads (``threads=0``: by input size). Returns None, having counted nothing, if
+    /// some line is not a plain UTF-8 ``str`` or needs the Python tokenizer (the caller's per-system path
+    /// handles those). Inputs are validated by the caller (equal lengths).
+    #[pyfunction]
+    #[pyo3(signature = (systems, ref_streams, tokenize, lowercase, order, threads=0))]
+    fn count_text_systems<'py>(
+        py: Python<'py>,
+        systems: Vec<Bound<'py, PyList>>,
+        ref_streams: Vec<Bound<'py, PyList>>,
+        tokenize: &str,
+        lowercase: bool,
+        order: usize,
+        threads: usize,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        if !(1..=64).contains(&order) {
+            return Err(PyValueError::new_err(format!(
+                "order must be in 1..=64, got {order}"
+            )));
+        }
+        let tok = crate::tok::Tokenizer::from_name(tokenize).ok_or_else(|| {
+            PyValueError::new_err(format!("the compiled core has no tokenizer {tokenize:?}"))
+        })?;
+        let n_seg = systems.first().map_or(0, |s| s.len());
+        if systems.iter().any(|s| s.len() != n_seg) || ref_streams.iter().any(|s| s.len() != n_seg)
+        {
+            return Err(PyValueError::new_err(
+                "every system and reference stream must have the same number of lines",
+            ));
+        }
+        let ref_items: Vec<Vec<Bound<PyAny>>> =
+            ref_streams.iter().map(|s| s.iter().collect()).collect();
+        let hyp_items: Vec<Vec<Bound<PyAny>>> =
+            systems.iter().map(|s| s.iter().collect()).collect();
+        let mut refs: Vec<Vec<Option<&str>>> = Vec::with_capacity(ref_items.len());
+        for items in &ref_items {
+            let lines: Result<Vec<_>, ()> = items.iter().map(|x| utf8_line(x, true)).collect();
+            let Ok(lines) = lines else { return Ok(None) };
+            refs.push(lines);
+        }
+        let mut hyps: Vec<Vec<&str>> = Vec::with_capacity(hyp_items.len());
+        for items in &hyp_items {
+            let lines: Result<Vec<_>, ()> = items
+                .iter()
+                .map(|x| utf8_line(x, false).map(|l| l.unwrap_or("")))
+                .collect();
+            let Ok(lines) = lines else { return Ok(None) };
+            hyps.push(lines);
+        }
+        let n_refs = refs.len();
+        let width = crate::count::row_width(order);
+        let mut out = vec![0i64; systems.len() * n_seg * width];
+        let counted = {
+            let (refs, hyps, out) = (&refs, &hyps, &mut out);
+            py.detach(move || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                    // every reference line tokenized once: one buffer, spans per line (segment-major)
+                    let mut ref_buf = String::new();
+                    let mut ref_spans: Vec<(u32, u32)> = Vec::new();
+                    let mut line_spans: Vec<Option<(usize, usize)>> =
+                        Vec::with_capacity(n_seg * n_refs);
+                    let (mut buf, mut spans) = (String::new(), Vec::new());
+                    for i in 0..n_seg {
+                        for stream in refs.iter() {
+                            let Some(text) = stream[i] else {
+                                line_spans.push(None);
+                                continue;
+                            };
+                            if tok.tokenize(text, lowercase, &mut buf, &mut spans).is_err() {
+                                return false;
+                            }
+                            let base = ref_buf.len();
+                            if base + buf.len() > u32::MAX as usize {
+                                return false;
+                            }
+                            ref_buf.push_str(&buf);
+                            let a = ref_spans.len();
+                            ref_spans.extend(
+                                spans
+                                    .iter()
+                                    .map(|&(s, e)| (s + base as u32, e + base as u32)),
+                            );
+                            line_spans.push(Some((a, ref_spans.len())));
+                        }
+                    }
+                    let (ref_buf, ref_spans, line_spans) = (&ref_buf, &ref_spans, &line_spans);
+                    let failed = crate::par::fill_rows(
+                        out,
+                        width,
+                        threads,
+                        || {
+                            (
+                                crate::count::SegmentCounter::new(order),
+                                String::new(),
+                                Vec::new(),
+                                Vec::with_capacity(n_refs),
+                            )
+                        },
+                        |(counter, buf, spans, seg_refs): &mut SystemWorker, j, row| {
+                            let (k, i) = (j / n_seg, j % n_seg);
+                            if tok.tokenize(hyps[k][i], lowercase, buf, spans).is_err() {
+                                return false;
+                            }
+                            seg_refs.clear();
+                            seg_refs.extend(line_spans[i * n_refs..(i + 1) * n_refs].iter().map(
+                                |r| {
+                                    r.map(|(a, b)| TokenSpans {
+                                        buf: ref_buf.as_bytes(),
+                                        spans: &ref_spans[a..b],
+                                    })
+                                },
+                            ));
+                            let hyp = TokenSpans {
+                                buf: buf.as_bytes(),
+                                spans,
+                            };
+                            counter.count_text(hyp, seg_refs, row);
+                            true
+                        },
+                    );
+                    failed.is_empty()
+                }))
+            })
+            .map_err(|_| {
+                PyRuntimeError::new_err("internal error in bleuscope._core.count_text_systems")
+            })?
+        };
+        if !counted {
+            return Ok(None);
+        }
+        let rows = systems.len() * n_seg;
+        Ok(Some(PyArray1::from_vec(py, out).reshape([rows, width])?))
+    }
+
     pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add_function(wrap_pyfunction!(count_text_systems, m)?)?;
         m.add_function(wrap_pyfunction!(count_str_token_lists, m)?)?;
         m.add_function(wrap_pyfunction!(count_padded_ids, m)?)?;
         m.add_function(wrap_pyfunction!(score_rows_native, m)?)?;

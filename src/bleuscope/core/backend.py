@@ -277,6 +277,30 @@ def count_ids(
     return segment_statistics(hyp, refs, present, order, high + 1)
 
 
+def count_text_systems(
+    systems: list[list[str]],
+    ref_streams: list[list[str | None]],
+    *,
+    tokenizer: BaseTokenizer,
+    lowercase: bool,
+    order: int,
+    engine: str = "auto",
+    threads: int | None = None,
+) -> np.ndarray | None:
+    """Statistics rows of several systems against the same reference streams, int64 ``[K * S, 2 + 2 *
+    order]`` (system k's segment i at row ``k * S + i``), from the compiled core with every reference
+    tokenized once; None when the compiled core cannot do it (numpy engine, a Python tokenizer, a line
+    only Python can tokenize): then count each system with :func:`count_text`. Inputs are validated."""
+    check_threads(threads)
+    if resolve_engine(engine, "text") != "native":
+        return None
+    name = native_tokenizer_name(tokenizer)
+    core = _native()
+    if name is None or not hasattr(core, "count_text_systems"):
+        return None
+    return core.count_text_systems(systems, ref_streams, name, lowercase, order, threads or 0)
+
+
 def libm_map(func, values: np.ndarray) -> np.ndarray | None:
     """``func`` (``math.log`` or ``math.exp``) of every value of a flat float64 array, computed by the
     compiled core with the same C library functions that :mod:`math` calls (so bit-identical), or None
@@ -313,6 +337,7 @@ __all__ = [
     "check_threads",
     "count_ids",
     "count_text",
+    "count_text_systems",
     "libm_map",
     "native_available",
     "native_text_total",

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core import backend
 from ...core.checks import warn_if_mostly_cjk
+from ...core.pipeline import TextCounter
 from ...core.signature import nrefs_field
 from ...core.stats import SegmentStatistics
 from ...core.validation import check_reference_presence, check_references, check_text_list
@@ -172,5 +174,18 @@ def system_statistics(metric, systems: Sequence[Sequence[str]], references, name
     present = check_reference_presence(streams)
     nrefs = present.sum(axis=1).astype(np.int64)
     counter = metric.chunk_counter()
+    rows = None
+    if isinstance(counter, TextCounter):  # BLEU's text counter
+        rows = backend.count_text_systems(
+            hyps_list,
+            streams,
+            tokenizer=counter.tokenizer,
+            lowercase=counter.lowercase,
+            order=counter.order,
+            engine=counter.engine,
+            threads=counter.threads,
+        )
+    if rows is not None:  # the compiled core: references tokenized once for all systems, threads
+        return [SegmentStatistics(stats=rows[k * n_seg : (k + 1) * n_seg], nrefs=nrefs) for k in range(len(hyps_list))]
     encoder = counter.new_encoder()
     return [SegmentStatistics(stats=counter.count(hyps, streams, encoder=encoder), nrefs=nrefs) for hyps in hyps_list]
