@@ -67,6 +67,14 @@ impl Out<'_> {
         self.text_len = text.len();
     }
 
+    /// The token `text[start..end]` of the text given to [`Out::set_text`], by its byte positions (which
+    /// the caller found on character boundaries): no slicing, no address arithmetic.
+    #[inline(always)]
+    fn push_span(&mut self, start: usize, end: usize) {
+        debug_assert!(start < end && end <= self.text_len);
+        self.spans.push((start as u32, end as u32));
+    }
+
     #[inline(always)]
     fn push(&mut self, tok: &str) {
         let offset = (tok.as_ptr() as usize).wrapping_sub(self.text_start);

@@ -148,7 +148,7 @@ pub fn words_13a(
         }
         let right = edge_pad || i < n;
         if !rule1 && dotcommas == 0 && !digit_dash {
-            out.push(&text[start..i]);
+            out.push_span(start, i); // `out` holds `text` (set above); a word ends at whitespace or the end
         } else if !digit_dash
             && (dotcommas == 0
                 || (dotcommas == 1 && right && K13A[b[i - 1] as usize] & K_DOTCOMMA != 0))
