@@ -5,6 +5,10 @@
 //! Covered: sacreBLEU's smoothing methods (`none`, `floor`, `add-k`, `exp`) with uniform weights, with or
 //! without effective order. Other configurations (weights, Chen & Cherry methods, float32 resample
 //! arithmetic) stay with the Python implementation.
+//!
+//! Also here, the batch inputs of sentence-level scoring that have their own layout: padded token-id
+//! matrices read in place ([`count_padded`]), and, in the Python bindings, lists of `str` tokens (the
+//! NLTK module) and several systems against shared references (significance tests).
 
 /// sacreBLEU's `my_log(0)`.
 pub const LOG_ZERO: f64 = -9999999999.0;
