@@ -88,6 +88,32 @@ def test_blocks_lone_surrogates_and_missing_references():
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
+@pytest.mark.filterwarnings("ignore::bleuscope.core.checks.TokenizedInputWarning")
+@pytest.mark.parametrize("block_segments", [1, 7, 1000, 0])
+def test_block_size_does_not_change_rows_or_totals(block_segments):
+    # blocks end after block_segments segments (0: the default) or when their code-point copies grow large;
+    # lines for the Python tokenizer and missing references land in different blocks
+    n = 3000
+    hyps = [f"w{i % 13} ž{i % 7} ." if i % 997 else "x\ud800 w1" for i in range(n)]
+    refs = [[f"w{i % 7} ž{i % 13}" if i % 5 else None for i in range(n)], [f"w{i % 13} ." for i in range(n)]]
+    fallback = _python_fallback("13a", True)
+    expected = BLEU(engine="numpy", lowercase=True).segment_statistics(hyps, refs).stats
+    rows = _core.count_text(hyps, refs, "13a", True, 4, 2, fallback, block_segments)
+    assert rows.tolist() == expected.tolist()
+    total, nref_counts, periods = _core.count_text_total(hyps, refs, "13a", True, 4, 2, fallback, block_segments)
+    assert total.tolist() == expected.sum(axis=0).tolist()
+    assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
+
+
+def test_long_non_ascii_lines_end_blocks_early():
+    # a few thousand lines of 3,000 non-ASCII characters pass the code-point bound of a block several times
+    line = " ".join(["žluťoučký kůň"] * 215)
+    hyps = [line + f" {i}" for i in range(1500)]
+    refs = [[line for _ in range(1500)]]
+    rows = _core.count_text(hyps, refs, "13a", False, 4, 1, None)
+    assert rows.tolist() == BLEU(engine="numpy").segment_statistics(hyps, refs).stats.tolist()
+
+
 @pytest.mark.parametrize("engine", ["native", "numpy"])
 def test_warnings_come_from_both_paths_alike(engine):
     tokenized = ["a b ."] * 100 + ["c d"]

@@ -18,8 +18,11 @@ use crate::tok::Tokenizer;
 
 /// Lines longer than this are refused (token offsets are 32-bit; lowercasing can grow a line).
 const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
-/// Segments whose lines are read from Python objects and counted at a time by `count_text`.
-const SEGMENTS_PER_BLOCK: usize = 16_384;
+/// Segments whose lines are read from Python objects and counted at a time by `count_text` (by default:
+/// few blocks, since the counting threads wait for each other at the end of every block)...
+const SEGMENTS_PER_BLOCK: usize = 1 << 17;
+/// ... unless the block's non-ASCII lines, copied as code points, pass this many code points first.
+const BLOCK_CODE_POINTS: usize = 1 << 22;
 /// Highest n-gram order accepted (a guard against absurd row widths; BLEU uses 4).
 const MAX_ORDER: usize = 1 << 16;
 
@@ -328,8 +331,14 @@ fn count_text_blocks<'py>(
     threads: usize,
     fallback: Option<&Bound<'py, PyAny>>,
     facts: &mut InputFacts,
+    block_segments: usize,
     mut sink: impl FnMut(usize, &[i64]),
 ) -> PyResult<()> {
+    let block_segments = if block_segments == 0 {
+        SEGMENTS_PER_BLOCK
+    } else {
+        block_segments
+    };
     let (hyp_items, ref_items) = (&input.hyp_items, &input.ref_items);
     let n_seg = hyp_items.len();
     let ascii_flag = ascii_flag_readable(py);
@@ -337,31 +346,30 @@ fn count_text_blocks<'py>(
     facts.nref_counts = vec![0; ref_items.len() + 1];
     let mut block = Vec::new();
     let mut ucs4: Vec<u32> = Vec::new();
-    let mut present = Vec::new();
-    for start in (0..n_seg).step_by(SEGMENTS_PER_BLOCK) {
-        let end = n_seg.min(start + SEGMENTS_PER_BLOCK);
+    let whats: Vec<String> = (0..ref_items.len())
+        .map(|k| format!("references[{k}]"))
+        .collect();
+    let mut start = 0;
+    while start < n_seg {
+        // a block ends after `block_segments` segments or once its code-point copies pass
+        // BLOCK_CODE_POINTS, whichever comes first
         ucs4.clear();
-        let mut hyp_pending = Vec::with_capacity(end - start);
-        for (i, item) in hyp_items.iter().enumerate().take(end).skip(start) {
-            let line = line_of(item, false, "hypotheses", i, ascii_flag, &mut ucs4)?;
+        let mut hyp_pending = Vec::new();
+        let mut ref_pending: Vec<Vec<Pending>> = ref_items.iter().map(|_| Vec::new()).collect();
+        let mut end = start;
+        while end < n_seg && end - start < block_segments && ucs4.len() < BLOCK_CODE_POINTS {
+            let item = &hyp_items[end];
+            let line = line_of(item, false, "hypotheses", end, ascii_flag, &mut ucs4)?;
             facts.tokenized_periods += ends_in_tokenized_period(item, &line, &ucs4)? as usize;
             hyp_pending.push(line);
-        }
-        present.clear();
-        present.resize(end - start, 0usize);
-        let mut ref_pending: Vec<Vec<Pending>> = Vec::with_capacity(ref_items.len());
-        for (k, items) in ref_items.iter().enumerate() {
-            let what = format!("references[{k}]");
-            let lines = (start..end)
-                .map(|i| line_of(&items[i], true, &what, i, ascii_flag, &mut ucs4))
-                .collect::<PyResult<Vec<Pending>>>()?;
-            for (p, line) in present.iter_mut().zip(&lines) {
-                *p += !matches!(line, Pending::Missing) as usize;
+            let mut present = 0;
+            for ((items, pending), what) in ref_items.iter().zip(&mut ref_pending).zip(&whats) {
+                let line = line_of(&items[end], true, what, end, ascii_flag, &mut ucs4)?;
+                present += !matches!(line, Pending::Missing) as usize;
+                pending.push(line);
             }
-            ref_pending.push(lines);
-        }
-        for &p in &present {
-            facts.nref_counts[p] += 1;
+            facts.nref_counts[present] += 1;
+            end += 1;
         }
         let hyp_lines = resolve(&hyp_pending, &ucs4);
         let ref_lines: Vec<Vec<Line>> = ref_pending.iter().map(|p| resolve(p, &ucs4)).collect();
@@ -386,6 +394,7 @@ fn count_text_blocks<'py>(
             )?;
         }
         sink(start, &block);
+        start = end;
     }
     Ok(())
 }
@@ -400,8 +409,9 @@ fn text_tokenizer(tokenize: &str) -> PyResult<Tokenizer> {
 /// (list of lists; ``None`` is a missing reference), tokenized by ``tokenize`` (a built-in tokenizer name)
 /// after Python-exact lowercasing if ``lowercase``. ``threads=0`` picks a count for the input size.
 /// Lines the Rust tokenizer cannot do exactly go to ``fallback(lines) -> list of token lists``.
+/// ``block_segments`` (0: the default) caps the segments read and counted at a time (for tests).
 #[pyfunction]
-#[pyo3(signature = (hyps, ref_streams, tokenize, lowercase, order, threads=0, fallback=None))]
+#[pyo3(signature = (hyps, ref_streams, tokenize, lowercase, order, threads=0, fallback=None, block_segments=0))]
 #[allow(clippy::too_many_arguments)]
 fn count_text<'py>(
     py: Python<'py>,
@@ -412,6 +422,7 @@ fn count_text<'py>(
     order: usize,
     threads: usize,
     fallback: Option<Bound<'py, PyAny>>,
+    block_segments: usize,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     check_order(order)?;
     let tok = text_tokenizer(tokenize)?;
@@ -428,6 +439,7 @@ fn count_text<'py>(
         threads,
         fallback.as_ref(),
         &mut InputFacts::default(),
+        block_segments,
         |start, rows| out[start * width..start * width + rows.len()].copy_from_slice(rows),
     )?;
     PyArray1::from_vec(py, out).reshape([n_seg, width])
@@ -441,7 +453,7 @@ type CorpusTotal<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, u
 /// the number of segments with exactly k present references, and ``tokenized_periods`` the number of
 /// hypotheses ending in ``" ."``. Arguments as for :func:`count_text`.
 #[pyfunction]
-#[pyo3(signature = (hyps, ref_streams, tokenize, lowercase, order, threads=0, fallback=None))]
+#[pyo3(signature = (hyps, ref_streams, tokenize, lowercase, order, threads=0, fallback=None, block_segments=0))]
 #[allow(clippy::too_many_arguments)]
 fn count_text_total<'py>(
     py: Python<'py>,
@@ -452,6 +464,7 @@ fn count_text_total<'py>(
     order: usize,
     threads: usize,
     fallback: Option<Bound<'py, PyAny>>,
+    block_segments: usize,
 ) -> PyResult<CorpusTotal<'py>> {
     check_order(order)?;
     let tok = text_tokenizer(tokenize)?;
@@ -468,6 +481,7 @@ fn count_text_total<'py>(
         threads,
         fallback.as_ref(),
         &mut facts,
+        block_segments,
         |_, rows| {
             for row in rows.chunks_exact(width) {
                 for (t, v) in total.iter_mut().zip(row) {
