@@ -120,6 +120,8 @@ struct Slot {
 pub struct GramTable {
     slots: Vec<Slot>,
     mask: usize,
+    /// 64 - log2(mask + 1): the product bits that pick a key's first slot
+    shift: u32,
     generation: u32,
     /// clipped matches of the current use: sum over n-grams of min(hyp count, max reference count)
     pub correct: u64,
@@ -130,6 +132,7 @@ impl Default for GramTable {
         GramTable {
             slots: vec![Slot::default()],
             mask: 0,
+            shift: 63,
             generation: 0,
             correct: 0,
         }
@@ -150,7 +153,15 @@ impl GramTable {
         }
         self.generation += 1;
         self.mask = cap - 1;
+        self.shift = 64 - cap.trailing_zeros();
         self.correct = 0;
+    }
+
+    /// First probe position of `key`: the top bits of its product with an odd constant (multiplicative
+    /// hashing; they depend on every bit of the key).
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        (key.wrapping_mul(SEED) >> self.shift) as usize & self.mask
     }
 
     /// Slot `i` of the current use (a probe position, `i <= mask`), without a bounds check in the probe
@@ -188,7 +199,7 @@ impl GramTable {
     /// Slot of a hypothesis n-gram given as a key, counting one occurrence.
     #[inline]
     pub fn add_hyp_key(&mut self, key: u64) -> u32 {
-        let mut i = (mix(key ^ SEED) as usize) & self.mask;
+        let mut i = self.home(key);
         let generation = self.generation;
         loop {
             let s = self.slot_mut(i);
@@ -207,7 +218,7 @@ impl GramTable {
     /// reference number `stamp`.
     #[inline]
     pub fn add_ref_key(&mut self, key: u64, stamp: u32) -> u32 {
-        let mut i = (mix(key ^ SEED) as usize) & self.mask;
+        let mut i = self.home(key);
         loop {
             let s = self.slot(i);
             if s.generation != self.generation {
@@ -227,7 +238,7 @@ impl GramTable {
         let (s0, e0) = tokens[pos];
         let word = &buf[s0 as usize..e0 as usize];
         let key = word_key(word);
-        let mut i = (mix(key) as usize) & self.mask;
+        let mut i = self.home(key);
         let generation = self.generation;
         loop {
             let s = self.slot_mut(i);
@@ -257,7 +268,7 @@ impl GramTable {
         stamp: u32,
     ) -> u32 {
         let key = word_key(word);
-        let mut i = (mix(key) as usize) & self.mask;
+        let mut i = self.home(key);
         loop {
             let s = self.slot(i);
             if s.generation != self.generation {
