@@ -13,6 +13,10 @@ import numpy as np
 BLOCK_ELEMENTS = 1 << 22
 #: largest integer up to which float32 accumulation of non-negative integers is exact
 FLOAT32_EXACT = 1 << 24
+#: rows of bootstrap indices drawn and counted at a time when only the resample sums are needed: the index
+#: block and its counts stay in cache (a few hundred KB), where one [rows, S] draw and its int64 counts are
+#: tens of MB of fresh memory that a short-lived process (the command line) page-faults through
+SUM_ROWS = 16
 
 
 def block_rows(n_segments: int, multiple: int = 1) -> int:
@@ -72,9 +76,18 @@ def score_bootstrap_block(
     idx: np.ndarray, stats: tuple[np.ndarray, ...], stacked: np.ndarray, statistic, precision: str
 ) -> np.ndarray:
     """Scores [K, rows] of every system on the resamples given by ``idx`` (rows x S indices)."""
-    n_seg, width = stats[0].shape
-    sums = exact_product(_count_matrix(idx, n_seg), stacked).reshape(len(idx), len(stats), width)
-    out = np.empty((len(stats), len(idx)), dtype=np.float64)
+    return score_bootstrap_sums(exact_product(_count_matrix(idx, stats[0].shape[0]), stacked), idx, stats,
+                                statistic, precision)
+
+
+def score_bootstrap_sums(
+    sums: np.ndarray, idx: np.ndarray | None, stats: tuple[np.ndarray, ...], statistic, precision: str
+) -> np.ndarray:
+    """Scores [K, rows] from the resample sums ``[rows, K*D]``; ``idx`` (rows x S indices) is read only for
+    sacreBLEU's float32 sums when the cast sums would not be exact (None where :func:`sums_are_enough`)."""
+    n_rows, width = len(sums), stats[0].shape[1]
+    sums = sums.reshape(n_rows, len(stats), width)
+    out = np.empty((len(stats), n_rows), dtype=np.float64)
     float32 = precision == "sacrebleu" and hasattr(statistic, "score_float32")
     for k, x in enumerate(stats):
         rows = sums[:, k, :]
@@ -108,11 +121,50 @@ def bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: str
 def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples: int, precision: str) -> np.ndarray:
     """[K, N] resampled scores from the next index draws of ``rng`` (AR's intervals draw after its masks)."""
     stacked = bootstrap_stack(stats)
-    parts = [
-        score_bootstrap_block(idx, stats, stacked, statistic, precision)
-        for idx in bootstrap_index_blocks(rng, stats[0].shape[0], n_samples)
-    ]
+    n_seg = stats[0].shape[0]
+    if sums_are_enough(stats, statistic, precision):
+        parts = [
+            score_bootstrap_sums(sums, None, stats, statistic, precision)
+            for sums in bootstrap_sum_blocks(rng, stacked, n_seg, n_samples)
+        ]
+    else:
+        parts = [
+            score_bootstrap_block(idx, stats, stacked, statistic, precision)
+            for idx in bootstrap_index_blocks(rng, n_seg, n_samples)
+        ]
     return np.concatenate(parts, axis=1)
+
+
+def sums_are_enough(stats, statistic, precision: str) -> bool:
+    """Can the scores be computed from the resample sums alone (no float32 re-accumulation over indices)?
+
+    True unless sacreBLEU's float32 sums are asked for and either the metric has float32 rows of its own or
+    a sum could pass 2**24 (the bound of :func:`bootstrap_stack`), where :func:`score_bootstrap_sums` reads
+    the indices."""
+    if not (precision == "sacrebleu" and hasattr(statistic, "score_float32")):
+        return True
+    if any(_float32_rows(statistic, x) is not None for x in stats):
+        return False
+    return stats[0].shape[0] * max(int(x.max(initial=0)) for x in stats) <= FLOAT32_EXACT
+
+
+def bootstrap_sum_blocks(rng: np.random.Generator, stacked: np.ndarray, n_segments: int, n_samples: int):
+    """``exact_product(count matrix of idx, stacked)`` for the index blocks of :func:`bootstrap_index_blocks`
+    (same rows per block, so the same scoring batches); the indices are drawn and counted :data:`SUM_ROWS`
+    rows at a time straight into the BLAS operand (consecutive ``rng.choice`` draws continue one stream, so
+    they are the indices of one draw), then one product per block (small products are slower in BLAS)."""
+    block = block_rows(n_segments)
+    sub = min(SUM_ROWS, block)
+    offsets = (np.arange(sub, dtype=np.int64) * n_segments)[:, None]
+    for start in range(0, n_samples, block):
+        rows = min(block, n_samples - start)
+        weights = np.empty((rows, n_segments), dtype=stacked.dtype)
+        for first in range(0, rows, sub):
+            n = min(sub, rows - first)
+            idx = rng.choice(n_segments, size=(n, n_segments), replace=True)
+            counts = np.bincount((idx + offsets[:n]).ravel(), minlength=n * n_segments)
+            np.copyto(weights[first : first + n], counts.reshape(n, n_segments), casting="unsafe")
+        yield np.rint(weights @ stacked).astype(np.int64)
 
 
 def ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.Generator) -> dict:
