@@ -524,6 +524,11 @@ def _run_subcommand(module_name: str, argv: list[str]) -> int | None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: user errors are one line on stderr (exit 1 data, 2 usage); bugs keep their traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if "numpy" not in sys.modules:
+        # numpy's OpenBLAS starts a spinning worker thread per core when it loads (about 40 ms of CPU on
+        # 2 cores, more on a busy machine); the command's BLAS products are small and exact in any
+        # order, so one thread gives the same numbers. A value the user set is kept.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         if argv and argv[0] in SUBCOMMANDS:
             code = _run_subcommand(SUBCOMMANDS[argv[0]], argv[1:])
