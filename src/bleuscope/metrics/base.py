@@ -29,7 +29,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..core import chunks
+from ..core.signature import nrefs_field
 from ..core.stats import SegmentStatistics
+from ..core.validation import check_text_list
 
 
 @runtime_checkable
@@ -54,3 +57,48 @@ class AdditiveMetric(Protocol):
 
 
 __all__ = ["AdditiveMetric", "SegmentStatistics"]
+
+
+class CorpusScoring:
+    """The corpus and sentence entry points every additive metric shares, written once.
+
+    A metric class inherits them and provides ``segment_statistics``, ``score_from_statistics`` and a
+    ``_last_nrefs`` attribute (the ``nrefs`` signature field of the last scored input). ``corpus_score``
+    sends iterables, open files and paths to ``score_stream`` (chunked, bounded memory); a metric with a
+    faster path for in-memory lists (BLEU's total-only count) overrides ``corpus_score`` alone.
+    """
+
+    def corpus_score(self, hypotheses, references, *, n_jobs: int | None = None):
+        """Corpus score: the statistics of every segment summed, then scored once."""
+        if chunks.is_streaming_input(hypotheses, references):
+            return self.score_stream(hypotheses, references, n_jobs=n_jobs)
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
+        self._last_nrefs = nrefs_field(seg.nrefs)
+        return self.score_from_statistics(seg.stats, self._last_nrefs)
+
+    def score_stream(
+        self,
+        hypotheses,
+        references,
+        *,
+        chunk_size: int | None = None,
+        encoding: str = "utf-8",
+        n_jobs: int | None = None,
+    ):
+        """Corpus score of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
+        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`); ``corpus_score`` takes
+        this path for such input."""
+        total = chunks.sum_statistics(
+            self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
+        )
+        self._last_nrefs = total.nrefs_field
+        return self.score_from_statistics(total.stats, self._last_nrefs)
+
+    def sentence_score(self, hypothesis: str, references):
+        """Score of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        refs = check_text_list(references, "references", allow_none=True)
+        if not refs:
+            raise ValueError("references is empty: give at least one reference string")
+        return self.corpus_score([hypothesis], [[r] for r in refs])

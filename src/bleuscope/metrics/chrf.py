@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import chunks, pool
+from ..core import pool
 from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._chrf_arith import Mixed, binary, select
 from ._chrf_count import match_row, ngram_counters
-from .base import SegmentStatistics
+from .base import CorpusScoring, SegmentStatistics
 
 #: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
 EPSILON = 1e-16
@@ -165,7 +165,7 @@ def _value(x, n_rows: int) -> np.ndarray:
     return np.broadcast_to(x.value if isinstance(x, Mixed) else np.float64(x), (n_rows,)).astype(np.float64)
 
 
-class CHRF:
+class CHRF(CorpusScoring):
     """chrF / chrF++ scorer with sacreBLEU 2.6.0's options, defaults and numbers (all keyword-only).
 
     ``word_order=2`` is chrF++. ``whitespace=True`` keeps whitespace inside character n-grams.
@@ -323,29 +323,6 @@ class CHRF:
         sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
         return CHRFScore(score, self.char_order, self.word_order, self.beta, sig, self.name)
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
-    ) -> CHRFScore:
-        """Corpus chrF: the statistics of every segment summed, then one F-score."""
-        if chunks.is_streaming_input(hypotheses, references):
-            return self.score_stream(hypotheses, references, n_jobs=n_jobs)
-        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
-        return self.score_from_statistics(seg.stats, self._last_nrefs)
-
-    def score_stream(
-        self, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
-        n_jobs: int | None = None,
-    ) -> CHRFScore:
-        """Corpus chrF of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
-        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`); ``corpus_score`` takes
-        this path for such input."""
-        total = chunks.sum_statistics(
-            self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
-        )
-        self._last_nrefs = total.nrefs_field
-        return self.score_from_statistics(total.stats, self._last_nrefs)
-
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> CHRFScores:
@@ -354,15 +331,6 @@ class CHRF:
         self._last_nrefs = nrefs_field(seg.nrefs)
         return CHRFScores(self.score_rows(seg.stats), seg.stats, self.char_order, self.word_order, self.beta,
                           self.signature(self._last_nrefs), self.name)
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
-        """chrF of one hypothesis against its references (a list of strings)."""
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-        refs = check_text_list(references, "references", allow_none=True)
-        if not refs:
-            raise ValueError("references is empty: give at least one reference string")
-        return self.corpus_score([hypothesis], [[r] for r in refs])
 
     def __repr__(self) -> str:
         return f"CHRF({self.signature_fields('?')!r})"

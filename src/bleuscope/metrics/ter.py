@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import chunks, pool
+from ..core import pool
 from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._ter_edits import ter_edits
 from ._ter_tokenize import TercomNormalizer
-from .base import SegmentStatistics
+from .base import CorpusScoring, SegmentStatistics
 from .chrf import ChunkCounter
 
 #: the mean reference length is stored times this (lcm(1..16)): exact for up to 16 references per segment
@@ -107,7 +107,7 @@ def _ter_values(edits: np.ndarray, ref_length: np.ndarray) -> np.ndarray:
     return np.where(ref_length > 0, score, fallback)
 
 
-class TER:
+class TER(CorpusScoring):
     """TER scorer with sacreBLEU 2.6.0's options, defaults and numbers (all keyword-only).
 
     ``normalized``: Tercom's tokenization of punctuation (and of CJK text with ``asian_support``);
@@ -268,29 +268,6 @@ class TER:
             return self._score(int(stats[:, 0].sum()), ref_length, nrefs)
         return self._score(int(stats[0]), int(stats[1]) / REF_LENGTH_SCALE, nrefs)
 
-    def corpus_score(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
-    ) -> TERScore:
-        """Corpus TER: total edits over the total of the per-segment mean reference lengths."""
-        if chunks.is_streaming_input(hypotheses, references):
-            return self.score_stream(hypotheses, references, n_jobs=n_jobs)
-        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
-        return self.score_from_statistics(seg.stats, self._last_nrefs)
-
-    def score_stream(
-        self, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8",
-        n_jobs: int | None = None,
-    ) -> TERScore:
-        """Corpus TER of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
-        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`); ``corpus_score`` takes
-        this path for such input."""
-        total = chunks.sum_statistics(
-            self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
-        )
-        self._last_nrefs = total.nrefs_field
-        return self.score_from_statistics(total.stats, self._last_nrefs)
-
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> TERScores:
@@ -299,15 +276,6 @@ class TER:
         self._last_nrefs = nrefs_field(seg.nrefs)
         scores = _ter_values(seg.stats[:, 0].astype(np.float64), self.mean_ref_lengths(seg.stats))
         return TERScores(scores, seg.stats, self.signature(self._last_nrefs))
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> TERScore:
-        """TER of one hypothesis against its references (a list of strings)."""
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-        refs = check_text_list(references, "references", allow_none=True)
-        if not refs:
-            raise ValueError("references is empty: give at least one reference string")
-        return self.corpus_score([hypothesis], [[r] for r in refs])
 
     def __repr__(self) -> str:
         return f"TER({self.signature_fields('?')!r})"
