@@ -262,16 +262,41 @@ class StatisticsSum:
 def sum_statistics(
     metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
 ) -> StatisticsSum:
-    """The summed statistics of streamed input (see :func:`iter_statistics`), in bounded memory."""
+    """The summed statistics of streamed input (see :func:`iter_statistics`), in bounded memory.
+
+    Counted in this process, a metric with ``chunk_total_counter()`` (one that does not return None) sums
+    each chunk without building its per-segment rows; the chunks are read and checked, and the input
+    warnings given, exactly as :func:`iter_statistics` does."""
+    size = check_chunk_size(chunk_size)
+    jobs = pool.resolve_n_jobs(n_jobs)
+    total_counter = getattr(metric, "chunk_total_counter", None)
+    count_total = total_counter() if jobs == 1 and total_counter is not None else None
+    if count_total is None:
+        parts = (
+            (seg.stats.sum(axis=0, dtype=np.int64), seg.nrefs)
+            for seg in iter_statistics(metric, hypotheses, references, chunk_size=size, encoding=encoding, n_jobs=jobs)
+        )
+    else:
+        tokenizer = getattr(metric, "tokenizer", None)
+        parts = (
+            (np.asarray(count_total(hyps, ref_chunks), dtype=np.int64), present.sum(axis=1))
+            for hyps, ref_chunks, present in iter_chunks(
+                hypotheses,
+                references,
+                size,
+                encoding,
+                getattr(tokenizer, "name", ""),
+                getattr(metric, "force", True),
+            )
+        )
     total = None
     low = high = None
     n = 0
-    for seg in iter_statistics(metric, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs):
-        part = seg.stats.sum(axis=0, dtype=np.int64)
+    for part, nrefs in parts:
         total = part if total is None else total + part
-        low = int(seg.nrefs.min()) if low is None else min(low, int(seg.nrefs.min()))
-        high = int(seg.nrefs.max()) if high is None else max(high, int(seg.nrefs.max()))
-        n += len(seg)
+        low = int(nrefs.min()) if low is None else min(low, int(nrefs.min()))
+        high = int(nrefs.max()) if high is None else max(high, int(nrefs.max()))
+        n += len(nrefs)
     return StatisticsSum(stats=total, nrefs_field=str(low) if low == high else "var", n_segments=n)
 
 

@@ -276,6 +276,25 @@ class BLEU:
         """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
         return self.counter
 
+    def chunk_total_counter(self):
+        """Validated text chunk -> its summed statistics row, counted in one pass of the compiled core with
+        no per-segment rows (what streamed input is summed with in this process); None when the compiled
+        core does not count this metric's input (numpy engine, a tokenizer that stays in Python)."""
+        try:
+            engine = backend.resolve_engine(self.engine, "text")
+        except backend.NativeEngineUnavailableError:
+            return None  # the row counter raises it after the input checks, as it always did
+        if engine != "native" or backend.native_tokenizer_name(self.tokenizer) is None:
+            return None
+
+        def total(hyps: list, streams: list) -> np.ndarray:
+            result = self._count_native_total(hyps, streams)
+            if result is None:  # the engine and tokenizer were checked above
+                raise RuntimeError("the compiled core declined a chunk it counts")
+            return result[0]
+
+        return total
+
     def segment_statistics(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> SegmentStatistics:
@@ -365,15 +384,7 @@ class BLEU:
             if not hyps:
                 return None
             streams = check_references(references, len(hyps), check_items=False)
-            result = backend.native_text_total(
-                hyps,
-                streams,
-                tokenizer=self.tokenizer,
-                lowercase=self.lowercase,
-                order=self.stats_order,
-                engine=self.engine,
-                threads=self.threads,
-            )
+            result = self._count_native_total(hyps, streams)
         except (TypeError, ValueError):
             return None
         if result is None:
@@ -387,6 +398,18 @@ class BLEU:
         present_counts = np.flatnonzero(nref_counts)
         self._last_nrefs = str(int(present_counts[0])) if len(present_counts) == 1 else "var"
         return total
+
+    def _count_native_total(self, hyps: list, streams: list) -> tuple[np.ndarray, np.ndarray, int] | None:
+        """:func:`bleuscope.core.backend.native_text_total` with this metric's counting settings."""
+        return backend.native_text_total(
+            hyps,
+            streams,
+            tokenizer=self.tokenizer,
+            lowercase=self.lowercase,
+            order=self.stats_order,
+            engine=self.engine,
+            threads=self.threads,
+        )
 
     def score_stream(
         self,
