@@ -145,3 +145,42 @@ def test_warnings_and_errors_are_those_of_the_rows_path(hyps, refs):
     native = _record(lambda: run("native"))
     assert native == _record(lambda: run("numpy"))
     assert native[1] is not None or native[2]  # each case warns or raises
+
+
+def _lines_one_by_one(data: bytes, encoding: str, name: str):
+    """Lines of ``data`` split on b"\\n" and decoded one at a time; the error :func:`read_lines` must give."""
+    pieces = data.split(b"\n")
+    if pieces[-1] == b"":
+        pieces.pop()
+    lines = []
+    for number, raw in enumerate(pieces, 1):
+        try:
+            lines.append(raw.decode(encoding))
+        except UnicodeDecodeError as err:
+            reason = f"({err.reason} at byte {err.start} of the line)"
+            return lines, f"{name}: line {number} is not valid {encoding} {reason}"
+    return lines, None
+
+
+_bytes = st.lists(
+    st.sampled_from([b"a", b" .", b"\n", b"\r", b"\xc3\xa9", b"\xe4\xb8\xad", b"\xe2\x80\xa8", b"\xc3", b"\x85"]),
+    max_size=40,
+).map(b"".join)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_bytes, st.sampled_from(["utf-8", "ascii", "latin-1", "utf-16-le"]), st.integers(1, 9))
+def test_read_lines_in_blocks_equals_line_by_line(tmp_path, monkeypatch, data, encoding, block):
+    from bleuscope.core import chunks
+
+    monkeypatch.setattr(chunks, "_BLOCK_BYTES", block)  # lines across block boundaries
+    path = tmp_path / "lines.txt"
+    path.write_bytes(data)
+    expected_lines, expected_error = _lines_one_by_one(data, encoding, str(path))
+    lines, error = [], None
+    try:
+        for line in chunks.read_lines(path, encoding=encoding):
+            lines.append(line)
+    except ValueError as err:
+        error = str(err)
+    assert (lines, error) == (expected_lines, expected_error)
