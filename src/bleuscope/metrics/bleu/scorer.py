@@ -29,6 +29,7 @@ from ...core.signature import format_signature, nrefs_field, version_field
 from ...core.stats import SegmentStatistics, layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
+from ..base import CorpusScoring
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
@@ -134,7 +135,7 @@ def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
     return value
 
 
-class BLEU:
+class BLEU(CorpusScoring):
     """BLEU scorer with sacreBLEU 2.6.0's definitions and options (all keyword-only).
 
     ``tokenize=None`` picks the target language's tokenizer (``trg_lang`` zh/ja/ko) or ``13a``.
@@ -411,23 +412,6 @@ class BLEU:
             threads=self.threads,
         )
 
-    def score_stream(
-        self,
-        hypotheses,
-        references,
-        *,
-        chunk_size: int | None = None,
-        encoding: str = "utf-8",
-        n_jobs: int | None = None,
-    ) -> BLEUScore:
-        """Corpus BLEU of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
-        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`)."""
-        total = chunks.sum_statistics(
-            self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
-        )
-        self._last_nrefs = total.nrefs_field
-        return self.score_from_statistics(total.stats, self._last_nrefs)
-
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> BLEUScores:
@@ -443,15 +427,6 @@ class BLEU:
             bp=res.bp,
             signature=self.signature(self._last_nrefs),
         )
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
-        """BLEU of one hypothesis against its references (a list of strings)."""
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-        refs = check_text_list(references, "references", allow_none=True)
-        if not refs:
-            raise ValueError("references is empty: give at least one reference string")
-        return self.corpus_score([hypothesis], [[r] for r in refs])
 
     def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
         """float64 [H, R]: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, each
