@@ -400,30 +400,9 @@ mod py {
     use numpy::PyArray1;
     use pyo3::exceptions::PyValueError;
     use pyo3::prelude::*;
-    use pyo3::types::{PyList, PyString};
+    use pyo3::types::PyList;
 
-    /// Owned UTF-8 copy of a list of str (None allowed where `allow_none`); None when a string is not
-    /// valid UTF-8 (lone surrogates), so that the caller uses the Python implementation.
-    fn strings(
-        list: &Bound<'_, PyList>,
-        allow_none: bool,
-    ) -> PyResult<Option<Vec<Option<String>>>> {
-        let mut out = Vec::with_capacity(list.len());
-        for item in list.iter() {
-            if allow_none && item.is_none() {
-                out.push(None);
-                continue;
-            }
-            let s = item
-                .cast::<PyString>()
-                .map_err(|_| PyValueError::new_err("expected a list of str"))?;
-            match s.to_str() {
-                Ok(t) => out.push(Some(t.to_owned())),
-                Err(_) => return Ok(None),
-            }
-        }
-        Ok(Some(out))
-    }
+    use crate::python::owned_strings;
 
     /// Candidate chrF rows, int64 ``[S * K * 3 * (char_order + word_order)]`` (reshape to [S, K, W]) of
     /// lowercased-if-needed hypotheses against reference streams; None when the input needs the Python
@@ -442,7 +421,7 @@ mod py {
         if !super::supported(char_order, word_order) {
             return Ok(None);
         }
-        let Some(h) = strings(hyps, false)? else {
+        let Some(h) = owned_strings(hyps, false)? else {
             return Ok(None);
         };
         let mut streams = Vec::new();
@@ -456,7 +435,7 @@ mod py {
                     "every reference stream must be as long as the hypotheses",
                 ));
             }
-            let Some(r) = strings(&list, true)? else {
+            let Some(r) = owned_strings(&list, true)? else {
                 return Ok(None);
             };
             streams.push(r);

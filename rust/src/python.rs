@@ -36,6 +36,30 @@ fn as_list<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
     }
 }
 
+/// Owned UTF-8 copies of a list of str (None allowed where `allow_none`), for the chrF and TER cores, which
+/// keep their strings across threads; `Ok(None)` when a string is not valid UTF-8 (lone surrogates), so that
+/// the caller uses the Python implementation.
+pub(crate) fn owned_strings(
+    list: &Bound<'_, PyList>,
+    allow_none: bool,
+) -> PyResult<Option<Vec<Option<String>>>> {
+    let mut out = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        if allow_none && item.is_none() {
+            out.push(None);
+            continue;
+        }
+        let s = item
+            .cast::<PyString>()
+            .map_err(|_| PyValueError::new_err("expected a list of str"))?;
+        match s.to_str() {
+            Ok(t) => out.push(Some(t.to_owned())),
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
 fn check_order(order: usize) -> PyResult<()> {
     if !(1..=MAX_ORDER).contains(&order) {
         return Err(PyValueError::new_err(format!(

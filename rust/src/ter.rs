@@ -428,28 +428,9 @@ mod py {
     use numpy::PyArray1;
     use pyo3::exceptions::PyValueError;
     use pyo3::prelude::*;
-    use pyo3::types::{PyList, PyString};
+    use pyo3::types::PyList;
 
-    fn strings(
-        list: &Bound<'_, PyList>,
-        allow_none: bool,
-    ) -> PyResult<Option<Vec<Option<String>>>> {
-        let mut out = Vec::with_capacity(list.len());
-        for item in list.iter() {
-            if allow_none && item.is_none() {
-                out.push(None);
-                continue;
-            }
-            let s = item
-                .cast::<PyString>()
-                .map_err(|_| PyValueError::new_err("expected a list of str"))?;
-            match s.to_str() {
-                Ok(t) => out.push(Some(t.to_owned())),
-                Err(_) => return Ok(None),
-            }
-        }
-        Ok(Some(out))
-    }
+    use crate::python::owned_strings;
 
     /// TER (edits, reference length) rows, int64 ``[S * K * 2]`` (reshape to [S, K, 2]), of normalized
     /// hypotheses (words joined by single spaces) against normalized reference streams (None: absent);
@@ -462,7 +443,7 @@ mod py {
         ref_streams: &Bound<'py, PyList>,
         threads: usize,
     ) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
-        let Some(h) = strings(hyps, false)? else {
+        let Some(h) = owned_strings(hyps, false)? else {
             return Ok(None);
         };
         let mut streams = Vec::new();
@@ -476,7 +457,7 @@ mod py {
                     "every reference stream must be as long as the hypotheses",
                 ));
             }
-            let Some(r) = strings(&list, true)? else {
+            let Some(r) = owned_strings(&list, true)? else {
                 return Ok(None);
             };
             streams.push(r);
