@@ -102,3 +102,43 @@ class CorpusScoring:
         if not refs:
             raise ValueError("references is empty: give at least one reference string")
         return self.corpus_score([hypothesis], [[r] for r in refs])
+
+
+class ScoreText:
+    """sacreBLEU's text forms of one score, shared by every metric's score type (a frozen dataclass with
+    ``score``, ``name`` and, optionally, a ``verbose`` property with the details printed after the score)."""
+
+    @property
+    def verbose(self) -> str:
+        """The details sacreBLEU prints after the score (none unless the metric defines them)."""
+        return ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
+        """``NAME = SCORE DETAILS``, or ``NAME|SIGNATURE = SCORE DETAILS``, e.g.
+        ``BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ...)`` or ``chrF2 = 55.12``."""
+        sc = f"{self.score:.{width}f}"
+        if score_only:
+            return sc
+        head = f"{self.name}|{signature}" if signature else self.name
+        details = self.verbose
+        return f"{head} = {sc} {details}" if details else f"{head} = {sc}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+
+class ScoreBatch:
+    """The sequence behaviour of a batch of sentence scores (a frozen dataclass with a ``scores`` array and
+    a ``__getitem__`` that builds one score object)."""
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def tolist(self) -> list[float]:
+        return self.scores.tolist()

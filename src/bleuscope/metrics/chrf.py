@@ -20,7 +20,7 @@ from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._chrf_arith import Mixed, binary, select
 from ._chrf_count import match_row, ngram_counters
-from .base import CorpusScoring, SegmentStatistics
+from .base import CorpusScoring, ScoreBatch, ScoreText, SegmentStatistics
 
 #: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
 EPSILON = 1e-16
@@ -30,7 +30,7 @@ CHUNK_SEGMENTS = 50_000
 
 
 @dataclass(frozen=True)
-class CHRFScore:
+class CHRFScore(ScoreText):
     """One chrF score (0-100), like sacreBLEU's ``CHRFScore`` (``name`` is ``chrF2``, ``chrF2++``, ...)."""
 
     score: float
@@ -40,32 +40,13 @@ class CHRFScore:
     signature: str = ""
     name: str = field(default="chrF2")
 
-    @property
-    def verbose(self) -> str:
-        """The details sacreBLEU prints after the score: none for this metric."""
-        return ""
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
-        """sacreBLEU's text form, e.g. ``chrF2 = 55.12`` or ``chrF2|nrefs:1|...|version:... = 55.12``."""
-        sc = f"{self.score:.{width}f}"
-        if score_only:
-            return sc
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {sc}"
-
     def to_dict(self) -> dict:
         return {"name": self.name, "score": self.score, "char_order": self.char_order,
                 "word_order": self.word_order, "beta": self.beta, "signature": self.signature}
 
-    def __str__(self) -> str:
-        return self.format()
-
-    def __float__(self) -> float:
-        return float(self.score)
-
 
 @dataclass(frozen=True)
-class CHRFScores:
+class CHRFScores(ScoreBatch):
     """Sentence chrF scores of a batch: an array, plus a :class:`CHRFScore` per segment on indexing."""
 
     scores: np.ndarray  # float64 [S]
@@ -76,18 +57,9 @@ class CHRFScores:
     signature: str = ""
     name: str = "chrF2"
 
-    def __len__(self) -> int:
-        return len(self.scores)
-
     def __getitem__(self, i: int) -> CHRFScore:
         return CHRFScore(float(self.scores[i]), self.char_order, self.word_order, self.beta,
                          self.signature, self.name)
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    def tolist(self) -> list[float]:
-        return self.scores.tolist()
 
 
 class ChunkCounter:

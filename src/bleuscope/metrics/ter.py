@@ -27,7 +27,7 @@ from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._ter_edits import ter_edits
 from ._ter_tokenize import TercomNormalizer
-from .base import CorpusScoring, SegmentStatistics
+from .base import CorpusScoring, ScoreBatch, ScoreText, SegmentStatistics
 from .chrf import ChunkCounter
 
 #: the mean reference length is stored times this (lcm(1..16)): exact for up to 16 references per segment
@@ -41,7 +41,7 @@ _SHORT_KEYS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", 
 
 
 @dataclass(frozen=True)
-class TERScore:
+class TERScore(ScoreText):
     """One TER score (0-100+, lower is better), like sacreBLEU's ``TERScore``."""
 
     score: float
@@ -50,50 +50,22 @@ class TERScore:
     signature: str = ""
     name: str = field(default="TER")
 
-    @property
-    def verbose(self) -> str:
-        """The details sacreBLEU prints after the score: none for this metric."""
-        return ""
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
-        """sacreBLEU's text form, e.g. ``TER = 60.34`` or ``TER|nrefs:1|...|version:... = 60.34``."""
-        sc = f"{self.score:.{width}f}"
-        if score_only:
-            return sc
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {sc}"
-
     def to_dict(self) -> dict:
         return {"name": self.name, "score": self.score, "num_edits": self.num_edits,
                 "ref_length": self.ref_length, "signature": self.signature}
 
-    def __str__(self) -> str:
-        return self.format()
-
-    def __float__(self) -> float:
-        return float(self.score)
-
 
 @dataclass(frozen=True)
-class TERScores:
+class TERScores(ScoreBatch):
     """Sentence TER scores of a batch: an array, plus a :class:`TERScore` per segment on indexing."""
 
     scores: np.ndarray  # float64 [S]
     stats: np.ndarray  # int64 [S, 2]
     signature: str = ""
 
-    def __len__(self) -> int:
-        return len(self.scores)
-
     def __getitem__(self, i: int) -> TERScore:
         edits, scaled = self.stats[i]
         return TERScore(float(self.scores[i]), int(edits), int(scaled) / REF_LENGTH_SCALE, self.signature)
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    def tolist(self) -> list[float]:
-        return self.scores.tolist()
 
 
 def _ter_values(edits: np.ndarray, ref_length: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ from ...core.signature import format_signature, nrefs_field, version_field
 from ...core.stats import SegmentStatistics, layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
-from ..base import CorpusScoring
+from ..base import CorpusScoring, ScoreBatch, ScoreText
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
@@ -39,7 +39,7 @@ LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 @dataclass(frozen=True)
-class BLEUScore:
+class BLEUScore(ScoreText):
     """One BLEU score (0-100) with the statistics it came from, like sacreBLEU's ``BLEUScore``."""
 
     score: float
@@ -64,14 +64,6 @@ class BLEUScore:
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str | None = None) -> str:
-        """sacreBLEU's text form, e.g. ``BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ...)``."""
-        sc = f"{self.score:.{width}f}"
-        if score_only:
-            return sc
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {sc} {self.verbose}"
-
     def to_dict(self) -> dict:
         return {
             "name": self.name,
@@ -85,15 +77,9 @@ class BLEUScore:
             "signature": self.signature,
         }
 
-    def __str__(self) -> str:
-        return self.format()
-
-    def __float__(self) -> float:
-        return float(self.score)
-
 
 @dataclass(frozen=True)
-class BLEUScores:
+class BLEUScores(ScoreBatch):
     """Sentence scores for a batch: arrays, plus a :class:`BLEUScore` per segment on indexing."""
 
     scores: np.ndarray  # float64 [S]
@@ -101,9 +87,6 @@ class BLEUScores:
     precisions: np.ndarray  # float64 [S, N]
     bp: np.ndarray  # float64 [S]
     signature: str = ""
-
-    def __len__(self) -> int:
-        return len(self.scores)
 
     def __getitem__(self, i: int) -> BLEUScore:
         n = self.precisions.shape[1]
@@ -119,12 +102,6 @@ class BLEUScores:
             ref_len=int(row[cols.ref_len]),
             signature=self.signature,
         )
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    def tolist(self) -> list[float]:
-        return self.scores.tolist()
 
 
 def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
