@@ -398,11 +398,10 @@ pub fn candidate_rows(
 #[cfg(feature = "python")]
 mod py {
     use numpy::PyArray1;
-    use pyo3::exceptions::PyValueError;
     use pyo3::prelude::*;
     use pyo3::types::PyList;
 
-    use crate::python::owned_strings;
+    use crate::python::owned_text_input;
 
     /// Candidate chrF rows, int64 ``[S * K * 3 * (char_order + word_order)]`` (reshape to [S, K, W]) of
     /// lowercased-if-needed hypotheses against reference streams; None when the input needs the Python
@@ -421,25 +420,9 @@ mod py {
         if !super::supported(char_order, word_order) {
             return Ok(None);
         }
-        let Some(h) = owned_strings(hyps, false)? else {
+        let Some((h, streams)) = owned_text_input(hyps, ref_streams)? else {
             return Ok(None);
         };
-        let mut streams = Vec::new();
-        for s in ref_streams.iter() {
-            let list = s
-                .cast::<PyList>()
-                .map_err(|_| PyValueError::new_err("expected lists of str"))?
-                .clone();
-            if list.len() != h.len() {
-                return Err(PyValueError::new_err(
-                    "every reference stream must be as long as the hypotheses",
-                ));
-            }
-            let Some(r) = owned_strings(&list, true)? else {
-                return Ok(None);
-            };
-            streams.push(r);
-        }
         let width = 3 * (char_order + word_order);
         let mut out = vec![0i64; h.len() * streams.len() * width];
         let failed = py.detach(|| {

@@ -60,6 +60,36 @@ pub(crate) fn owned_strings(
     Ok(Some(out))
 }
 
+/// Hypotheses (list of str) and reference streams (list of lists of str or None, each as long as the
+/// hypotheses) as owned UTF-8 copies; `Ok(None)` when a string is not valid UTF-8 (see [`owned_strings`]).
+pub(crate) type OwnedTextInput = (Vec<Option<String>>, Vec<Vec<Option<String>>>);
+
+pub(crate) fn owned_text_input(
+    hyps: &Bound<'_, PyList>,
+    ref_streams: &Bound<'_, PyList>,
+) -> PyResult<Option<OwnedTextInput>> {
+    let Some(h) = owned_strings(hyps, false)? else {
+        return Ok(None);
+    };
+    let mut streams = Vec::with_capacity(ref_streams.len());
+    for s in ref_streams.iter() {
+        let list = s
+            .cast::<PyList>()
+            .map_err(|_| PyValueError::new_err("expected lists of str"))?
+            .clone();
+        if list.len() != h.len() {
+            return Err(PyValueError::new_err(
+                "every reference stream must be as long as the hypotheses",
+            ));
+        }
+        let Some(r) = owned_strings(&list, true)? else {
+            return Ok(None);
+        };
+        streams.push(r);
+    }
+    Ok(Some((h, streams)))
+}
+
 fn check_order(order: usize) -> PyResult<()> {
     if !(1..=MAX_ORDER).contains(&order) {
         return Err(PyValueError::new_err(format!(

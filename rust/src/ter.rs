@@ -426,11 +426,10 @@ pub fn edits_rows(hyps: &[&str], refs: &[Vec<Option<&str>>], threads: usize, out
 #[cfg(feature = "python")]
 mod py {
     use numpy::PyArray1;
-    use pyo3::exceptions::PyValueError;
     use pyo3::prelude::*;
     use pyo3::types::PyList;
 
-    use crate::python::owned_strings;
+    use crate::python::owned_text_input;
 
     /// TER (edits, reference length) rows, int64 ``[S * K * 2]`` (reshape to [S, K, 2]), of normalized
     /// hypotheses (words joined by single spaces) against normalized reference streams (None: absent);
@@ -443,25 +442,9 @@ mod py {
         ref_streams: &Bound<'py, PyList>,
         threads: usize,
     ) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
-        let Some(h) = owned_strings(hyps, false)? else {
+        let Some((h, streams)) = owned_text_input(hyps, ref_streams)? else {
             return Ok(None);
         };
-        let mut streams = Vec::new();
-        for s in ref_streams.iter() {
-            let list = s
-                .cast::<PyList>()
-                .map_err(|_| PyValueError::new_err("expected lists of str"))?
-                .clone();
-            if list.len() != h.len() {
-                return Err(PyValueError::new_err(
-                    "every reference stream must be as long as the hypotheses",
-                ));
-            }
-            let Some(r) = owned_strings(&list, true)? else {
-                return Ok(None);
-            };
-            streams.push(r);
-        }
         let mut out = vec![0i64; h.len() * streams.len() * 2];
         let result = py.detach(|| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -29,7 +29,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..core import chunks
+from ..core import chunks, pool
 from ..core.signature import nrefs_field
 from ..core.stats import SegmentStatistics
 from ..core.validation import check_text_list
@@ -62,11 +62,22 @@ __all__ = ["AdditiveMetric", "SegmentStatistics"]
 class CorpusScoring:
     """The corpus and sentence entry points every additive metric shares, written once.
 
-    A metric class inherits them and provides ``segment_statistics``, ``score_from_statistics`` and a
-    ``_last_nrefs`` attribute (the ``nrefs`` signature field of the last scored input). ``corpus_score``
-    sends iterables, open files and paths to ``score_stream`` (chunked, bounded memory); a metric with a
-    faster path for in-memory lists (BLEU's total-only count) overrides ``corpus_score`` alone.
+    A metric class inherits them and provides ``check_inputs`` / ``count_checked`` (or its own
+    ``segment_statistics``), ``score_from_statistics`` and a ``_last_nrefs`` attribute (the ``nrefs``
+    signature field of the last scored input). ``corpus_score`` sends iterables, open files and paths to
+    ``score_stream`` (chunked, bounded memory); a metric with a faster path for in-memory lists (BLEU's
+    total-only count) overrides ``corpus_score`` alone.
     """
+
+    def segment_statistics(self, hypotheses, references, *, n_jobs: int | None = None) -> SegmentStatistics:
+        """Per-segment statistics rows of validated input (``check_inputs``, then ``count_checked``);
+        ``n_jobs`` > 1 (or -1: every CPU) counts chunks in worker processes (identical rows)."""
+        hyps, streams, present = self.check_inputs(hypotheses, references)
+        if n_jobs is not None:
+            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
+        else:
+            stats = self.count_checked(hyps, streams, present)
+        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def corpus_score(self, hypotheses, references, *, n_jobs: int | None = None):
         """Corpus score: the statistics of every segment summed, then scored once."""

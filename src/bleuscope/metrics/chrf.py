@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import pool
 from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._chrf_arith import Mixed, binary, select
 from ._chrf_count import match_row, ngram_counters
-from .base import CorpusScoring, ScoreBatch, ScoreText, SegmentStatistics
+from .base import CorpusScoring, ScoreBatch, ScoreText
 
 #: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
 EPSILON = 1e-16
@@ -262,18 +261,6 @@ class CHRF(CorpusScoring):
     def chunk_counter(self) -> ChunkCounter:
         """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
         return ChunkCounter(self)
-
-    def segment_statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
-    ) -> SegmentStatistics:
-        """Per-segment statistics rows (int64 [S, 3 * (char_order + word_order)]); ``n_jobs`` > 1 (or -1:
-        every CPU) counts chunks in worker processes (identical rows)."""
-        hyps, streams, present = self.check_inputs(hypotheses, references)
-        if n_jobs is not None:
-            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
-        else:
-            stats = self.count_checked(hyps, streams, present)
-        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def _candidates(self, hyps, streams, present) -> np.ndarray:
         from ._chrf_native import native_candidate_rows

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import pool
 from ..core.signature import format_signature, nrefs_field, version_field
 from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ._ter_edits import ter_edits
 from ._ter_tokenize import TercomNormalizer
-from .base import CorpusScoring, ScoreBatch, ScoreText, SegmentStatistics
+from .base import CorpusScoring, ScoreBatch, ScoreText
 from .chrf import ChunkCounter
 
 #: the mean reference length is stored times this (lcm(1..16)): exact for up to 16 references per segment
@@ -180,18 +179,6 @@ class TER(CorpusScoring):
     def chunk_counter(self) -> ChunkCounter:
         """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
         return ChunkCounter(self)
-
-    def segment_statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
-    ) -> SegmentStatistics:
-        """Per-segment statistics rows (int64 [S, 2]: edits, mean reference length * 720720); ``n_jobs`` > 1
-        (or -1: every CPU) counts chunks in worker processes (identical rows)."""
-        hyps, streams, present = self.check_inputs(hypotheses, references)
-        if n_jobs is not None:
-            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
-        else:
-            stats = self.count_checked(hyps, streams, present)
-        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def _rows(self, hyps, streams, present) -> np.ndarray:
         from ._ter_native import native_edits_rows
