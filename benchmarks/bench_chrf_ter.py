@@ -56,7 +56,7 @@ def _timed(fn, repeat: int = 1):
 
 
 def _native_note() -> str:
-    from bleuscope.metrics._chrf_native import core_function
+    from bleuscope.metrics.chrf.native import core_function
 
     return "compiled core" if core_function("chrf_candidates") and core_function("ter_edits_rows") else \
         "pure Python (compiled core without chrF/TER)"

@@ -239,13 +239,13 @@ def test_identical_and_disjoint():
 
 
 requires_native = pytest.mark.skipif(
-    __import__("bleuscope.metrics._chrf_native", fromlist=["core_function"]).core_function("chrf_candidates") is None,
+    __import__("bleuscope.metrics.chrf.native", fromlist=["core_function"]).core_function("chrf_candidates") is None,
     reason="the compiled core (bleuscope._core) is not built with chrf_candidates",
 )
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
-    from bleuscope.metrics._chrf_native import native_candidate_rows
+    from bleuscope.metrics.chrf.native import native_candidate_rows
     from bleuscope.validation import check_reference_presence
 
     metric = CHRF(**options)

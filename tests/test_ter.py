@@ -11,7 +11,7 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuscope.metrics._ter_edits import ter_edits
+from bleuscope.metrics.ter.edits import ter_edits
 from bleuscope.metrics.ter import REF_LENGTH_SCALE, TER, corpus_ter, sentence_ter
 
 from .conftest import all_pairs, pair_dir, read_lines, requires_wmt
@@ -231,13 +231,13 @@ def test_property_long_segments(words, seed):
 
 
 requires_native = pytest.mark.skipif(
-    __import__("bleuscope.metrics._chrf_native", fromlist=["core_function"]).core_function("ter_edits_rows") is None,
+    __import__("bleuscope.metrics.chrf.native", fromlist=["core_function"]).core_function("ter_edits_rows") is None,
     reason="the compiled core (bleuscope._core) is not built with ter_edits_rows",
 )
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
-    from bleuscope.metrics._ter_native import native_edits_rows
+    from bleuscope.metrics.ter.native import native_edits_rows
     from bleuscope.validation import check_reference_presence
 
     metric = TER(**options)

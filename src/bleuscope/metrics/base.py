@@ -115,6 +115,23 @@ class CorpusScoring:
         return self.corpus_score([hypothesis], [[r] for r in refs])
 
 
+class ChunkCounter:
+    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive), with
+    the ``new_encoder()`` / ``count()`` shape the significance module also uses for BLEU's counter."""
+
+    def __init__(self, metric) -> None:
+        self.metric = metric
+
+    def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
+        return self.metric.count_checked(hyps, ref_streams)
+
+    def new_encoder(self) -> None:
+        return None  # chrF and TER keep no vocabulary between chunks
+
+    def count(self, hyps: list, ref_streams: list, encoder=None) -> np.ndarray:
+        return self(hyps, ref_streams)
+
+
 class ScoreText:
     """sacreBLEU's text forms of one score, shared by every metric's score type (a frozen dataclass with
     ``score``, ``name`` and, optionally, a ``verbose`` property with the details printed after the score)."""

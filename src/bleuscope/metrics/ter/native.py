@@ -1,6 +1,6 @@
 """Dispatch of TER edit counting to the compiled core (``bleuscope._core.ter_edits_rows``) when it is built.
 
-The pure-Python edits in :mod:`._ter_edits` are the reference; the compiled counts must equal them (tests
+The pure-Python edits in :mod:`.edits` are the reference; the compiled counts must equal them (tests
 compare the two). Python normalizes the text (Tercom's rules, then words joined by single spaces).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._chrf_native import core_function, default_threads
+from ..chrf.native import core_function, default_threads
 
 
 def native_edits_rows(metric, hyps: list[str], streams: list[list], present: np.ndarray):

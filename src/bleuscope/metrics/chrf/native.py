@@ -1,6 +1,6 @@
 """Dispatch of chrF counting to the compiled core (``bleuscope._core.chrf_candidates``) when it is built.
 
-The pure-Python counting in :mod:`._chrf_count` is the reference; the compiled rows must equal it (tests
+The pure-Python counting in :mod:`.counting` is the reference; the compiled rows must equal it (tests
 compare the two). Python does the lowercasing (``str.lower`` is the definition); the core counts.
 """
 
@@ -19,7 +19,7 @@ def core_function(name: str):
     if os.environ.get(ENV_SWITCH, "1") == "0":
         return None
     try:
-        from .. import _core  # type: ignore[attr-defined]
+        from ... import _core  # type: ignore[attr-defined]
     except ImportError:
         return None
     return getattr(_core, name, None)

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.signature import format_signature, nrefs_field, version_field
-from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
-from ._chrf_arith import Mixed, binary, select
-from ._chrf_count import match_row, ngram_counters
-from .base import CorpusScoring, ScoreBatch, ScoreText
+from ...core.signature import format_signature, nrefs_field, version_field
+from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from .arithmetic import Mixed, binary, select
+from .counting import match_row, ngram_counters
+from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 
 #: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
 EPSILON = 1e-16
@@ -59,23 +59,6 @@ class CHRFScores(ScoreBatch):
     def __getitem__(self, i: int) -> CHRFScore:
         return CHRFScore(float(self.scores[i]), self.char_order, self.word_order, self.beta,
                          self.signature, self.name)
-
-
-class ChunkCounter:
-    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive), with
-    the ``new_encoder()`` / ``count()`` shape the significance module also uses for BLEU's counter."""
-
-    def __init__(self, metric) -> None:
-        self.metric = metric
-
-    def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
-        return self.metric.count_checked(hyps, ref_streams)
-
-    def new_encoder(self) -> None:
-        return None  # chrF and TER keep no vocabulary between chunks
-
-    def count(self, hyps: list, ref_streams: list, encoder=None) -> np.ndarray:
-        return self(hyps, ref_streams)
 
 
 def _check_order(value, name: str) -> int:
@@ -263,7 +246,7 @@ class CHRF(CorpusScoring):
         return ChunkCounter(self)
 
     def _candidates(self, hyps, streams, present) -> np.ndarray:
-        from ._chrf_native import native_candidate_rows
+        from .native import native_candidate_rows
 
         rows = native_candidate_rows(self, hyps, streams, present)
         return rows if rows is not None else self.candidate_rows(hyps, streams, present)

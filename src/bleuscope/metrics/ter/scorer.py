@@ -1,7 +1,7 @@
 """TER (Snover et al. 2006) with sacreBLEU 2.6.0's definitions (Tercom's algorithm), on additive integer statistics.
 
 A segment's statistics row is ``[edits, scaled reference length]``: the edits to the closest reference
-(shifts + beam edit distance, :mod:`._ter_edits`) and the mean reference length times
+(shifts + beam edit distance, :mod:`.edits`) and the mean reference length times
 :data:`REF_LENGTH_SCALE` (720720 = lcm(1..16), so the mean of up to 16 references is an exact integer).
 TER = 100 * sum(edits) / sum(mean reference lengths).
 
@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.signature import format_signature, nrefs_field, version_field
-from ..core.validation import check_bool, check_reference_presence, check_references, check_text_list
-from ._ter_edits import ter_edits
-from ._ter_tokenize import TercomNormalizer
-from .base import CorpusScoring, ScoreBatch, ScoreText
-from .chrf import ChunkCounter
+from ...core.signature import format_signature, nrefs_field, version_field
+from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from .edits import ter_edits
+from .normalizer import TercomNormalizer
+from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 
 #: the mean reference length is stored times this (lcm(1..16)): exact for up to 16 references per segment
 REF_LENGTH_SCALE = 720720
@@ -181,7 +180,7 @@ class TER(CorpusScoring):
         return ChunkCounter(self)
 
     def _rows(self, hyps, streams, present) -> np.ndarray:
-        from ._ter_native import native_edits_rows
+        from .native import native_edits_rows
 
         rows = native_edits_rows(self, hyps, streams, present)
         return rows if rows is not None else self.edits_rows(hyps, streams, present)

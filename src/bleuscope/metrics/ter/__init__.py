@@ -1,0 +1,7 @@
+"""TER: the scorer (:mod:`.scorer`), Tercom's text normalization (:mod:`.normalizer`), the pure-Python edits
+(:mod:`.edits`, the reference the compiled core must match) and the compiled-core edit counting
+(:mod:`.native`)."""
+
+from .scorer import REF_LENGTH_SCALE, TER, TERScore, TERScores, corpus_ter, sentence_ter
+
+__all__ = ["REF_LENGTH_SCALE", "TER", "TERScore", "TERScores", "corpus_ter", "sentence_ter"]
