@@ -17,9 +17,9 @@ import numpy as np
 
 from ...core.signature import format_signature, nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 from .arithmetic import Mixed, binary, select
 from .counting import match_row, ngram_counters
-from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 
 #: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
 EPSILON = 1e-16

@@ -24,9 +24,9 @@ import numpy as np
 
 from ...core.signature import format_signature, nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 from .edits import ter_edits
 from .normalizer import TercomNormalizer
-from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 
 #: the mean reference length is stored times this (lcm(1..16)): exact for up to 16 references per segment
 REF_LENGTH_SCALE = 720720
