@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import platform
 import sys
 import time
@@ -22,6 +21,9 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import results_table  # noqa: E402 - beside this script
 
 
 def discover(only: list[str] | None = None) -> list[Path]:
@@ -41,37 +43,10 @@ def load_module(path: Path):
     return module
 
 
-def _ratio(seconds, ref) -> str:
-    if ref is None or not _finite(seconds) or not _finite(ref) or ref <= 0:
-        return ""
-    return f"{seconds / ref:.1f}x" if seconds / ref >= 1.5 else f"{seconds / ref:.2f}x"
-
-
-def _finite(x) -> bool:
-    return isinstance(x, (int, float)) and math.isfinite(x)
-
-
-def _seconds(x) -> str:
-    if not _finite(x):
-        return "n/a"
-    return f"{x:.3f}" if x < 10 else f"{x:.1f}"
-
-
 def format_table(rows: list[dict]) -> str:
     """A Markdown table with per-task ratios against the ``bleuscope`` row."""
-    lines = ["| task | tool | seconds | vs bleuscope | peak MB | note |", "|---|---|---:|---:|---:|---|"]
-    tasks: dict[str, list[dict]] = {}
-    for row in rows:
-        tasks.setdefault(row.get("task", "?"), []).append(row)
-    for task, group in tasks.items():
-        ref = next((r.get("seconds") for r in group if r.get("tool") == "bleuscope"), None)
-        for i, r in enumerate(group):
-            peak = r.get("peak_mb")
-            lines.append(
-                f"| {task if i == 0 else ''} | {r.get('tool', '?')} | {_seconds(r.get('seconds'))} | "
-                f"{_ratio(r.get('seconds'), ref)} | {'' if peak is None else f'{peak:.0f}'} | "
-                f"{str(r.get('note', '')).replace('|', '/')} |"
-            )
+    lines = ["| " + " | ".join(results_table.HEADER) + " |", "|---|---|---:|---:|---:|---|"]
+    lines += ["| " + " | ".join(cells) + " |" for cells in results_table.table_rows(rows)]
     return "\n".join(lines)
 
 
@@ -122,11 +97,30 @@ def machine() -> str:
             f"load average at the end {load}")
 
 
+def environment() -> dict:
+    """Python, Unicode and the versions of bleuscope and every peer that is installed."""
+    import unicodedata
+    from importlib import metadata
+
+    versions = {}
+    for name in ("bleuscope", "numpy", "regex", "sacrebleu", "nltk", "fast-bleu", "torchmetrics", "torch",
+                 "rouge-score", "rouge-score-rs"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return {"python": platform.python_version(), "unicode": unicodedata.unidata_version,
+            "platform": platform.platform(), "versions": versions}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="Run every benchmarks/bench_*.py module and print one table.")
     ap.add_argument("--quick", action="store_true", help="smaller inputs (each module decides what that means)")
     ap.add_argument("--only", default="", help="comma-separated module names, e.g. core,pairwise")
-    ap.add_argument("--json", default=None, help="also write the rows to this JSON file")
+    ap.add_argument("--json", default=None, help="also write the run (rows, machine, versions) to this JSON file")
+    ap.add_argument("--save", action="store_true",
+                    help="also write the run to benchmarks/results/<UTC start>[-quick].json, the files the README's "
+                    "table and the site's benchmark page are generated from (python benchmarks/publish.py)")
     args = ap.parse_args(argv)
 
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -161,10 +155,19 @@ def main(argv=None) -> int:
         print()
         for msg in failures:
             print(f"FAILED: {msg}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"started": started, "quick": args.quick, "machine": machine(), "rows": rows,
-                       "failures": failures}, f, indent=1, default=str)
+    record = {"started": started, "quick": args.quick, "machine": machine(), "environment": environment(),
+              "command": " ".join(["python", "benchmarks/bench.py", *(argv if argv is not None else sys.argv[1:])]),
+              "rows": rows, "failures": failures}
+    targets = [Path(args.json)] if args.json else []
+    if args.save:
+        stamp = time.strftime("%Y-%m-%dT%H%M", time.strptime(started, "%Y-%m-%d %H:%M UTC"))
+        targets.append(results_table.RESULTS / f"{stamp}{'-quick' if args.quick else ''}.json")
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "w", encoding="utf-8") as f:
+            json.dump(record, f, indent=1, default=str)
+            f.write("\n")
+        print(f"wrote {target}", file=sys.stderr)
     return 1 if failures and not rows else 0
 
 

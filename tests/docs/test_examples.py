@@ -1,4 +1,5 @@
-"""Every example in the README runs as written, on the bundled example (src/bleuscope/data/example).
+"""Every example in the README and in the site's pages (docs/**/*.md) runs as written, on the bundled example
+(src/bleuscope/data/example).
 
 * ``python`` blocks are executed, each in a fresh namespace, in a temporary copy of the example folder. A block
   whose optional extra is not installed (``MissingExtraError`` or a missing optional module) is skipped with
@@ -15,7 +16,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +23,10 @@ import pytest
 
 from bleuscope import cli
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+#: the pages whose examples run: the README and the site's Markdown pages (not the build output)
+PAGES = [README, *sorted(p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts)]
 EXAMPLE = Path(cli.example_dir())
 #: optional modules whose absence skips a block (each is behind an extra)
 OPTIONAL_MODULES = {"torch", "ray", "pyarrow", "playwright", "MeCab", "mecab_ko", "sentencepiece", "sacrebleu", "dask"}
@@ -33,18 +36,20 @@ OPTIONAL_MODULES = {"torch", "ray", "pyarrow", "playwright", "MeCab", "mecab_ko"
 class Block:
     language: str
     code: str
-    line: int  # line of the opening fence in README.md
+    line: int  # line of the opening fence in its page
     section: str
+    page: str = "README.md"  # relative to the repository's root
 
     @property
     def id(self) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", self.section.lower()).strip("-")[:40]
-        return f"{slug}-L{self.line}"
+        return f"{self.page}:{slug}-L{self.line}"
 
 
-def readme_blocks() -> list[Block]:
+def readme_blocks(page: Path = README) -> list[Block]:
     blocks, section = [], ""
-    lines = README.read_text(encoding="utf-8").split("\n")
+    lines = page.read_text(encoding="utf-8").split("\n")
+    name = page.relative_to(ROOT).as_posix()
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -56,15 +61,19 @@ def readme_blocks() -> list[Block]:
             i += 1
             while i < len(lines) and not lines[i].startswith("```"):
                 i += 1
-            blocks.append(Block(language, "\n".join(lines[start:i]), start, section))
+            blocks.append(Block(language, "\n".join(lines[start:i]), start, section, name))
         i += 1
     return blocks
+
+
+def all_blocks() -> list[Block]:
+    return [b for page in PAGES for b in readme_blocks(page)]
 
 
 def transcripts() -> list[tuple[Block, list[tuple[str, str]]]]:
     """Blocks with ``$ `` commands: (block, [(command, expected output), ...])."""
     found = []
-    for block in readme_blocks():
+    for block in all_blocks():
         if block.language == "python" or not any(x.startswith("$ ") for x in block.code.split("\n")):
             continue
         steps: list[tuple[str, list[str]]] = []
@@ -87,17 +96,17 @@ def example_copy(tmp_path) -> Path:
 def test_readme_has_examples():
     blocks = readme_blocks()
     assert sum(b.language == "python" for b in blocks) >= 3
-    assert sum(len(steps) for _, steps in transcripts()) >= 8
+    assert sum(len(steps) for b, steps in transcripts() if b.page == "README.md") >= 4
 
 
-@pytest.mark.parametrize("block", [b for b in readme_blocks() if b.language == "python"], ids=lambda b: b.id)
+@pytest.mark.parametrize("block", [b for b in all_blocks() if b.language == "python"], ids=lambda b: b.id)
 def test_python_block_runs(block, example_copy, monkeypatch):
     monkeypatch.chdir(example_copy)
     from bleuscope import MissingExtraError
 
     namespace = {"__name__": "__readme__"}
     try:
-        exec(compile(block.code, f"README.md:{block.line}", "exec"), namespace)  # noqa: S102 - the README's code
+        exec(compile(block.code, f"{block.page}:{block.line}", "exec"), namespace)  # noqa: S102 - the page's code
     except MissingExtraError as e:
         pytest.skip(f"optional extra not installed: {e}")
     except ModuleNotFoundError as e:
@@ -116,4 +125,4 @@ def test_shell_transcript_prints_what_the_readme_shows(block, steps, example_cop
             ["bash", "-c", command + " 2>&1"], cwd=example_copy, capture_output=True, env=env, timeout=120
         )
         got = proc.stdout.decode("utf-8")
-        assert got == expected, f"README.md:{block.line}: $ {command}"
+        assert got == expected, f"{block.page}:{block.line}: $ {command}"
