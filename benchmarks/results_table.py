@@ -101,11 +101,24 @@ def markdown(run: dict, task_filter: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def summary_markdown(run: dict, tasks: list[str] | None = None) -> str:
-    """One line per task: bleuscope's time and how many times as long each peer takes (the README's table)."""
+def summary_markdown(run: dict, tasks: list[str] | None = None, per_module: int = 2) -> str:
+    """One line per task: bleuscope's time and how many times as long each peer takes (the README's table).
+
+    Without ``tasks``, the first ``per_module`` tasks of each benchmark module that have a bleuscope row and a
+    peer (the modules list their headline tasks first).
+    """
     groups: dict[str, list[dict]] = {}
     for row in run.get("rows", []):
         groups.setdefault(str(row.get("task", "?")), []).append(row)
+    if tasks is None:
+        tasks, shown = [], {}
+        for task, group in groups.items():
+            module = group[0].get("module", "")
+            has_peer = any(r.get("tool") != "bleuscope" and _finite(r.get("seconds")) for r in group)
+            has_ours = any(r.get("tool") == "bleuscope" and _finite(r.get("seconds")) for r in group)
+            if has_peer and has_ours and shown.get(module, 0) < per_module:
+                shown[module] = shown.get(module, 0) + 1
+                tasks.append(task)
     lines = ["| task | bleuscope | peers (time as a multiple of bleuscope's) |", "|---|---:|---|"]
     for task, group in groups.items():
         if tasks is not None and task not in tasks:
