@@ -24,6 +24,8 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "sphinx_copybutton",
+    # MathJax from the package, not a CDN: the site works offline
+    "sphinx-mathjax-offline",
     "bleuscope_docs",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
