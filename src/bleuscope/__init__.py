@@ -26,6 +26,7 @@ _LAZY = {
     "TERScore": "metrics.ter",
     "corpus_ter": "metrics.ter",
     "sentence_ter": "metrics.ter",
+    "ROUGE": "metrics.rouge",
     "MBRResult": "analysis.mbr",
     "expected_utility": "analysis.mbr",
     "mbr_select": "analysis.mbr",

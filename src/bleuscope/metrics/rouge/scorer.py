@@ -1,0 +1,353 @@
+"""ROUGE with rouge-score 0.1.2's definitions (Google's ``rouge_score.rouge_scorer``), on exact additive rows.
+
+``ROUGE(types=("rouge1", "rouge2", "rougeL", "rougeLsum"), use_stemmer=False, tokenizer="default")``.
+Each (hypothesis, reference) pair gives, per type, ``(matches, hyp_count, ref_count)`` (see
+:mod:`.reference`), and from those rouge-score's precision, recall and F (:func:`.scores.prf`). With several
+references a segment keeps, per type, the reference with the best F (the first on ties): rouge-score's
+``score_multi``.
+
+The corpus score is the **mean** over segments of each type's precision, recall and F (what HF ``evaluate``
+reports with ``use_aggregator=False`` followed by a mean; rouge-score's own ``BootstrapAggregator`` reports
+the median of 1,000 resampled means instead, a random number: :meth:`ROUGE.bootstrap_aggregate` reproduces
+it). The statistics row of a segment is ``[1, then per type the limbs of P, R, F]`` (``1 + 9 * len(types)``
+int64 columns; :mod:`.scores` says why fixed-point limbs): rows sum exactly, so shards, streams, the
+process pool and the significance tests see the same means as a single pass.
+
+``score`` (and ``score_rows``, what the significance tests resample) is 100 x the mean F of the *first*
+type, on the 0-100 scale of BLEU, chrF and TER; ``precision`` / ``recall`` / ``fmeasure`` keep rouge-score's
+0-1 scale per type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import namedtuple
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core.signature import format_signature, nrefs_field, version_field
+from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from ..base import CorpusScoring, ScoreBatch, ScoreText
+from . import reference
+from .scores import LIMBS, exact_mean, prf, to_limbs
+from .tokenize import TOKENIZERS
+
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+#: segments per counting pass: bounds the memory of the per-reference count arrays
+CHUNK_SEGMENTS = 50_000
+
+_TYPE_RE = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
+
+
+class Score(namedtuple("Score", ["precision", "recall", "fmeasure"])):
+    """Precision, recall and F of one ROUGE type (rouge-score's ``scoring.Score``)."""
+
+
+class AggregateScore(namedtuple("AggregateScore", ["low", "mid", "high"])):
+    """A bootstrap interval of :class:`Score` values (rouge-score's ``scoring.AggregateScore``)."""
+
+
+def check_types(types) -> tuple[str, ...]:
+    """ROUGE type names as a tuple: ``rouge1`` .. ``rouge9``, ``rougeL``, ``rougeLsum``."""
+    if isinstance(types, str):
+        types = (types,)
+    try:
+        out = tuple(types)
+    except TypeError:
+        raise TypeError(f"types must be a list of ROUGE type names, got {type(types).__name__}") from None
+    if not out:
+        raise ValueError("types is empty: give at least one ROUGE type (e.g. 'rouge1')")
+    for t in out:
+        if not isinstance(t, str) or not _TYPE_RE.fullmatch(t):
+            raise ValueError(f"unknown ROUGE type {t!r}; expected rouge1 .. rouge9, rougeL or rougeLsum")
+    if len(set(out)) != len(out):
+        raise ValueError(f"types has a repeated ROUGE type: {list(out)}")
+    return out
+
+
+def type_label(rouge_type: str) -> str:
+    """``ROUGE-1``, ``ROUGE-L``, ``ROUGE-Lsum``."""
+    return "ROUGE-" + rouge_type[5:]
+
+
+@dataclass(frozen=True)
+class ROUGEScore(ScoreText):
+    """Corpus ROUGE: the mean precision, recall and F of each type (0-1), and ``score`` = 100 x the mean F
+    of the first type."""
+
+    score: float
+    types: tuple[str, ...]
+    precision: dict[str, float]
+    recall: dict[str, float]
+    fmeasure: dict[str, float]
+    signature: str = ""
+    name: str = field(default="ROUGE-1")
+
+    def __getitem__(self, rouge_type: str) -> Score:
+        return Score(self.precision[rouge_type], self.recall[rouge_type], self.fmeasure[rouge_type])
+
+    @property
+    def verbose(self) -> str:
+        """``(P/R/F: rouge1 45.00/40.00/42.35 rougeL ...)`` on the 0-100 scale."""
+        parts = [
+            f"{t} {100 * self.precision[t]:.2f}/{100 * self.recall[t]:.2f}/{100 * self.fmeasure[t]:.2f}"
+            for t in self.types
+        ]
+        return "(P/R/F: " + " ".join(parts) + ")"
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "score": self.score, "signature": self.signature,
+                **{t: dict(self[t]._asdict()) for t in self.types}}
+
+
+@dataclass(frozen=True)
+class ROUGEScores(ScoreBatch):
+    """Sentence ROUGE of a batch: ``prf`` float64 ``[S, T, 3]`` (rouge-score's values of the best reference
+    per type), ``counts`` int64 ``[S, T, 3]`` (matches, hyp_count, ref_count of that reference), ``scores``
+    = 100 x F of the first type."""
+
+    scores: np.ndarray
+    prf: np.ndarray
+    counts: np.ndarray
+    types: tuple[str, ...]
+    signature: str = ""
+    name: str = "ROUGE-1"
+
+    def __getitem__(self, i: int) -> ROUGEScore:
+        row = self.prf[i]
+        return ROUGEScore(
+            float(self.scores[i]), self.types,
+            {t: float(row[k, 0]) for k, t in enumerate(self.types)},
+            {t: float(row[k, 1]) for k, t in enumerate(self.types)},
+            {t: float(row[k, 2]) for k, t in enumerate(self.types)},
+            self.signature, self.name,
+        )
+
+    def score_dicts(self) -> list[dict[str, Score]]:
+        """rouge-score's result shape: one ``{type: Score}`` dict per segment."""
+        return [
+            {t: Score(*(float(x) for x in row[k])) for k, t in enumerate(self.types)} for row in self.prf
+        ]
+
+
+class ChunkCounter:
+    """Validated text chunk -> statistics rows; picklable (what worker processes receive)."""
+
+    def __init__(self, metric) -> None:
+        self.metric = metric
+
+    def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
+        return self.metric.count_checked(hyps, ref_streams)
+
+    def new_encoder(self) -> None:
+        return None
+
+    def count(self, hyps: list, ref_streams: list, encoder=None) -> np.ndarray:
+        return self(hyps, ref_streams)
+
+
+class ROUGE(CorpusScoring):
+    """ROUGE scorer with rouge-score 0.1.2's numbers (all options keyword-only but ``types``).
+
+    ``use_stemmer``: NLTK's Porter stemmer on tokens longer than three characters (rouge-score's option).
+    ``tokenizer``: ``"default"`` (rouge-score's: ``[a-z0-9]`` runs after lowercasing), ``"unicode"`` or
+    ``"unicode-cjk"`` (see :mod:`bleuscope.metrics.rouge.tokenize`; recorded in the signature, and not
+    comparable with rouge-score). ``engine``: ``"auto"`` (the compiled core when built), ``"native"`` or
+    ``"python"`` (the reference implementation).
+    """
+
+    higher_is_better = True
+
+    def __init__(
+        self,
+        types: Sequence[str] = DEFAULT_TYPES,
+        *,
+        use_stemmer: bool = False,
+        tokenizer: str = "default",
+        engine: str = "auto",
+    ) -> None:
+        self.types = check_types(types)
+        self.use_stemmer = check_bool(use_stemmer, "use_stemmer")
+        if tokenizer not in TOKENIZERS:
+            raise ValueError(f"unknown ROUGE tokenizer {tokenizer!r}; expected one of {', '.join(TOKENIZERS)}")
+        self.tokenizer = tokenizer
+        if engine not in ("auto", "native", "python"):
+            raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
+        self.engine = engine
+        self._ngram = np.array([t[5:].isdigit() for t in self.types])
+        self._last_nrefs: str | None = None
+
+    @property
+    def name(self) -> str:
+        return type_label(self.types[0])
+
+    @property
+    def stats_width(self) -> int:
+        return 1 + 3 * LIMBS * len(self.types)
+
+    # -- signature -------------------------------------------------------------------------------------
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        if nrefs is None:
+            nrefs = self._last_nrefs
+        if nrefs is None:
+            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+        return {
+            "nrefs": str(nrefs),
+            "types": ",".join(self.types),
+            "stem": "yes" if self.use_stemmer else "no",
+            "tok": self.tokenizer,
+            "agg": "mean",
+            "version": version_field(),
+        }
+
+    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
+        """``nrefs:1|types:rouge1,rouge2,rougeL,rougeLsum|stem:no|tok:default|agg:mean|version:...``."""
+        fields = self.signature_fields(nrefs)
+        if short:
+            keys = {"nrefs": "#", "types": "t", "stem": "s", "tok": "tok", "agg": "a", "version": "v"}
+            return "|".join(f"{keys[k]}:{v}" for k, v in fields.items() if v is not None)
+        return format_signature(fields)
+
+    # -- counting --------------------------------------------------------------------------------------
+    def pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
+        """int64 ``[S, K, T, 3]``: (matches, hyp_count, ref_count) of every hypothesis against each of its K
+        references, per type (zero for absent references)."""
+        from .native import native_pair_counts
+
+        if self.engine != "python":
+            out = native_pair_counts(self, hyps, streams, present, required=self.engine == "native")
+            if out is not None:
+                return out
+        return self.python_pair_counts(hyps, streams, present)
+
+    def python_pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
+        """:meth:`pair_counts` by the reference implementation (:mod:`.reference`)."""
+        n_seg, n_ref = present.shape
+        out = np.zeros((n_seg, n_ref, len(self.types), 3), dtype=np.int64)
+        for i, hyp in enumerate(hyps):
+            for k in range(n_ref):
+                if present[i, k]:
+                    out[i, k] = reference.pair_counts(streams[k][i], hyp, self.types, self.tokenizer,
+                                                      self.use_stemmer)
+        return out
+
+    def best_counts(self, counts: np.ndarray, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per segment and type, the counts and (P, R, F) of the reference with the best F (ties: the first),
+        as rouge-score's ``score_multi``: ``([S, T, 3] int64, [S, T, 3] float64)``."""
+        values = prf(counts, self._ngram[None, None, :])
+        n_seg, n_ref = present.shape
+        if n_ref == 1:
+            return counts[:, 0], values[:, 0]
+        f = np.where(present[:, :, None], values[..., 2], -np.inf)
+        best = np.argmax(f, axis=1)  # [S, T]
+        seg = np.arange(n_seg)[:, None]
+        typ = np.arange(len(self.types))[None, :]
+        return counts[seg, best, typ], values[seg, best, typ]
+
+    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
+        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
+        hyps = check_text_list(hypotheses, "hypotheses")
+        if not hyps:
+            raise ValueError("hypotheses is empty: give at least one segment")
+        streams = check_references(references, len(hyps))
+        return hyps, streams, check_reference_presence(streams)
+
+    def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(counts [S, T, 3], prf [S, T, 3])`` of validated input, in chunks of bounded memory."""
+        counts, values = [], []
+        for a in range(0, len(hyps), CHUNK_SEGMENTS):
+            b = min(len(hyps), a + CHUNK_SEGMENTS)
+            c, v = self.best_counts(self.pair_counts(hyps[a:b], [s[a:b] for s in streams], present[a:b]),
+                                    present[a:b])
+            counts.append(c)
+            values.append(v)
+        if not counts:
+            t = len(self.types)
+            return np.zeros((0, t, 3), dtype=np.int64), np.zeros((0, t, 3))
+        return np.concatenate(counts), np.concatenate(values)
+
+    def rows_of_values(self, values: np.ndarray) -> np.ndarray:
+        """Statistics rows ``[S, 1 + 9T]`` of per-segment (P, R, F) values ``[S, T, 3]``."""
+        n_seg = values.shape[0]
+        limbs = to_limbs(values).reshape(n_seg, -1)
+        return np.concatenate([np.ones((n_seg, 1), dtype=np.int64), limbs], axis=1)
+
+    def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """Statistics rows of already validated input."""
+        if present is None:
+            present = check_reference_presence(streams)
+        return self.rows_of_values(self.segment_values(hyps, streams, present)[1])
+
+    def chunk_counter(self) -> ChunkCounter:
+        return ChunkCounter(self)
+
+    # -- scores ----------------------------------------------------------------------------------------
+    def means(self, total: np.ndarray) -> np.ndarray:
+        """float64 ``[T, 3]`` mean (P, R, F) per type of one summed row (exact, rounded once)."""
+        total = np.asarray(total, dtype=np.int64)
+        if total.shape != (self.stats_width,):
+            raise ValueError(f"ROUGE statistics rows must have {self.stats_width} columns, got {total.shape}")
+        limbs = total[1:].reshape(len(self.types), 3, LIMBS)
+        return np.array([[exact_mean(*limbs[t, v], total[0]) for v in range(3)] for t in range(len(self.types))])
+
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+        """float64 100 x mean F of the first type per row of (summed) statistics (``float32`` is ignored:
+        sacreBLEU has no ROUGE)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.ndim == 1:
+            rows = rows[None, :]
+        if rows.shape[1] != self.stats_width:
+            raise ValueError(f"ROUGE statistics rows must have {self.stats_width} columns, got {rows.shape[1]}")
+        f = rows[:, 1 + 2 * LIMBS : 1 + 3 * LIMBS]
+        return np.array([100 * exact_mean(*f[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
+
+    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> ROUGEScore:
+        """Corpus ROUGE from per-segment rows (summed here) or one already summed row."""
+        stats = np.asarray(stats, dtype=np.int64)
+        total = stats.sum(axis=0) if stats.ndim == 2 else stats
+        m = self.means(total)
+        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        return ROUGEScore(
+            float(100 * m[0, 2]), self.types,
+            {t: float(m[k, 0]) for k, t in enumerate(self.types)},
+            {t: float(m[k, 1]) for k, t in enumerate(self.types)},
+            {t: float(m[k, 2]) for k, t in enumerate(self.types)},
+            sig, self.name,
+        )
+
+    def sentence_scores(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+    ) -> ROUGEScores:
+        """Sentence ROUGE of every segment (rouge-score's ``score`` / ``score_multi`` values)."""
+        hyps, streams, present = self.check_inputs(hypotheses, references)
+        counts, values = self.segment_values(hyps, streams, present)
+        self._last_nrefs = nrefs_field(present.sum(axis=1))
+        return ROUGEScores(100 * values[:, 0, 2], values, counts, self.types, self.signature(self._last_nrefs),
+                           self.name)
+
+    def bootstrap_aggregate(
+        self, hypotheses, references, *, n_samples: int = 1000, confidence_interval: float = 0.95
+    ) -> dict[str, AggregateScore]:
+        """rouge-score's ``BootstrapAggregator`` over the sentence scores: low/mid/high per type, equal to
+        rouge-score's under the same state of numpy's global random generator (which it advances)."""
+        from .aggregate import bootstrap_aggregate
+
+        values = self.sentence_scores(hypotheses, references).prf
+        return bootstrap_aggregate({t: values[:, k, :] for k, t in enumerate(self.types)}, n_samples,
+                                   confidence_interval)
+
+    def __repr__(self) -> str:
+        return f"ROUGE({self.signature_fields('?')!r})"
+
+
+def corpus_rouge(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> ROUGEScore:
+    """Functional shortcut: ``ROUGE(**options).corpus_score(hypotheses, references)``."""
+    return ROUGE(**options).corpus_score(hypotheses, references)
+
+
+def sentence_rouge(hypothesis: str, references: Sequence[str], **options) -> ROUGEScore:
+    """Functional shortcut: ``ROUGE(**options).sentence_score(hypothesis, references)``."""
+    return ROUGE(**options).sentence_score(hypothesis, references)
