@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.signature import format_signature, nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
-from ..base import CorpusScoring, ScoreBatch, ScoreText
+from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
 from . import reference
 from .scores import LIMBS, exact_mean, prf, to_limbs
 from .tokenize import TOKENIZERS
@@ -131,22 +131,6 @@ class ROUGEScores(ScoreBatch):
         return [
             {t: Score(*(float(x) for x in row[k])) for k, t in enumerate(self.types)} for row in self.prf
         ]
-
-
-class ChunkCounter:
-    """Validated text chunk -> statistics rows; picklable (what worker processes receive)."""
-
-    def __init__(self, metric) -> None:
-        self.metric = metric
-
-    def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
-        return self.metric.count_checked(hyps, ref_streams)
-
-    def new_encoder(self) -> None:
-        return None
-
-    def count(self, hyps: list, ref_streams: list, encoder=None) -> np.ndarray:
-        return self(hyps, ref_streams)
 
 
 class ROUGE(CorpusScoring):
