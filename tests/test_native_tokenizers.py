@@ -309,7 +309,7 @@ def test_committed_tables_are_what_the_generator_gives():
         pytest.skip(f"tables from regex {TABLES['regex_version']}, installed {regex.__version__}")
     root = Path(__file__).resolve().parents[1]
     generator = runpy.run_path(str(root / "rust" / "tools" / "gen_unicode_tables.py"))
-    committed = (root / "rust" / "src" / "tok" / "tables.rs").read_text(encoding="utf-8")
+    committed = (root / "rust" / "core" / "src" / "tok" / "tables.rs").read_text(encoding="utf-8")
     assert generator["render"]() == committed, "regenerate: python rust/tools/gen_unicode_tables.py"
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate rust/src/tok/tables.rs: the Unicode facts the Rust tokenizers need, asked of THIS Python.
+"""Generate rust/core/src/tok/tables.rs: the Unicode facts the Rust tokenizers need, asked of THIS Python.
 
 Rust's own Unicode tables (char::is_whitespace, to_lowercase, ...) follow another Unicode version than
 Python's `str` methods and the `regex` module that sacreBLEU's tokenizers run on, so the Rust side never
@@ -28,7 +28,7 @@ import regex
 
 from bleuscope.tokenizers import get_tokenizer
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "tok" / "tables.rs"
+OUT = Path(__file__).resolve().parent.parent / "core" / "src" / "tok" / "tables.rs"
 
 MAX_CP = 0x110000
 BLOCK = 128  # code points per second-stage block

@@ -1,4 +1,5 @@
-//! bleuscope's compiled core: text or token ids in, BLEU statistics rows out.
+//! bleuscope's compiled core: text or token ids in, BLEU, chrF and TER statistics rows out. Pure Rust:
+//! the Python module `bleuscope._core` is the separate `bleuscope-python` crate (rust/python).
 
 pub mod chrf;
 pub mod count;
@@ -9,6 +10,3 @@ pub mod table;
 pub mod ter;
 pub mod text;
 pub mod tok;
-
-#[cfg(feature = "python")]
-mod python;

@@ -2,6 +2,12 @@
 //! from Python objects (str data as UTF-8, numpy buffers), the GIL is released around the counting, and a
 //! Rust panic becomes a Python RuntimeError.
 
+mod chrf;
+mod pairwise;
+mod score;
+mod ter;
+mod tok;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use numpy::{
@@ -11,10 +17,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 
-use crate::count::{row_width, SegmentCounter, TokenSpans};
-use crate::par::fill_rows;
-use crate::text::{count_lines, Line};
-use crate::tok::Tokenizer;
+use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
+use bleuscope_core::par::fill_rows;
+use bleuscope_core::text::{count_lines, Line};
+use bleuscope_core::tok::Tokenizer;
 
 /// Lines longer than this are refused (token offsets are 32-bit; lowercasing can grow a line).
 const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
@@ -727,9 +733,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count_ids, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
-    crate::tok::py::register(m)?;
-    crate::score::py::register(m)?;
-    crate::pairwise::py::register(m)?;
+    crate::tok::register(m)?;
+    crate::score::register(m)?;
+    crate::pairwise::register(m)?;
     crate::chrf::register(m)?;
     crate::ter::register(m)?;
     Ok(())

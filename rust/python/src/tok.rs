@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::Tokenizer;
+use bleuscope_core::tok::Tokenizer;
 
 /// The lines as Rust strings; `None` for a `str` that is not valid Unicode text (lone surrogates, e.g.
 /// from `errors="surrogateescape"`), which only the Python tokenizer can take.
@@ -29,7 +29,7 @@ fn tokenizer(name: &str) -> PyResult<Tokenizer> {
 }
 
 /// Tokens of each line, or `None` for a line the native tokenizer hands back to Python (over
-/// [`super::MAX_LINE_BYTES`], or with lone surrogates). With
+/// [`bleuscope_core::tok::MAX_LINE_BYTES`], or with lone surrogates). With
 /// `joined=True`, each line's tokens come as one string joined by single spaces (tokens never hold
 /// whitespace, so nothing is lost, and large comparisons need no per-token Python objects).
 #[pyfunction]
@@ -118,9 +118,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Where the Unicode tables come from: the native tokenizers are exact only for this Unicode
     // database (`unicodedata.unidata_version`) and this `regex` module version.
     let d = pyo3::types::PyDict::new(m.py());
-    d.set_item("python", super::tables::PYTHON_VERSION)?;
-    d.set_item("unidata_version", super::tables::UNIDATA_VERSION)?;
-    d.set_item("regex_version", super::tables::REGEX_VERSION)?;
+    d.set_item("python", bleuscope_core::tok::tables::PYTHON_VERSION)?;
+    d.set_item(
+        "unidata_version",
+        bleuscope_core::tok::tables::UNIDATA_VERSION,
+    )?;
+    d.set_item("regex_version", bleuscope_core::tok::tables::REGEX_VERSION)?;
     m.add("TOKENIZER_TABLES", d)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(tokenize_count, m)?)?;

@@ -12,9 +12,6 @@ mod mteval;
 pub mod tables;
 pub mod unicode;
 
-#[cfg(feature = "python")]
-pub mod py;
-
 #[cfg(test)]
 mod tests;
 

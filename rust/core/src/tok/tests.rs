@@ -126,8 +126,8 @@ fn buffers_are_reused_and_cleared() {
 }
 
 /// Speed of each tokenizer on a text file (one segment per line), e.g.
-/// `BLEUSCOPE_TOK_BENCH=../../shared/data/mt/newstest2021/en-de/ref.A.txt cargo test --release
-/// --no-default-features bench_tokenizers -- --ignored --nocapture`.
+/// `BLEUSCOPE_TOK_BENCH=../../shared/data/mt/newstest2021/en-de/ref.A.txt cargo test --release -p
+/// bleuscope-core bench_tokenizers -- --ignored --nocapture`.
 #[test]
 #[ignore = "measurement, not a test: needs BLEUSCOPE_TOK_BENCH=<text file>"]
 fn bench_tokenizers() {
