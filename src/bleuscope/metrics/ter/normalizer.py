@@ -67,7 +67,7 @@ class TercomNormalizer:
         return not (self.normalized or self.no_punct)
 
     def __call__(self, text: str) -> str:
-        text = text.rstrip()
+        # no strip before the rules: trailing whitespace decides what "'s$" and the period rules see
         if not text:
             return ""
         if not self.case_sensitive:
