@@ -105,8 +105,10 @@ class BLEUScores(ScoreBatch):
 
 
 def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a finite number, got {value!r}")
+    if not math.isfinite(value):  # a number, out of range: ValueError, as Python's own functions raise
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
     return value

@@ -39,8 +39,64 @@ from .scoring import _compiled_scorer, compute_scores
 _INT64_MAX = np.iinfo(np.int64).max
 
 
+_INT64_MIN = np.iinfo(np.int64).min
+_UINT64_MAX = np.iinfo(np.uint64).max
+
+
+def _python_ints(x, path: tuple = ()):
+    """(index path, value) of every Python int in nested lists/tuples (numpy turns ints beyond int64 into
+    float64 or object arrays, which would hide where they are)."""
+    if isinstance(x, (list, tuple)):
+        for i, item in enumerate(x):
+            yield from _python_ints(item, (*path, i))
+    elif isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        yield path, int(x)
+
+
+def _wide_ids(x, name: str) -> np.ndarray | None:
+    """Python ints beyond int64: a uint64 array when they all fit one (0 .. 2**64-1), else a ValueError naming
+    the first id that does not fit; None when every int fits int64 (the dtype problem is something else)."""
+    ints = list(_python_ints(x))
+    wide = [(path, v) for path, v in ints if not _INT64_MIN <= v <= _INT64_MAX]
+    if not wide:
+        return None
+    def where(path: tuple) -> str:
+        full = name + "".join(f"[{i}]" for i in path)
+        # the row and column of the id in its batch: the indices in brackets, the last one the column
+        indices = [int(i) for i in full[full.index("[") + 1 : -1].split("][")] if "[" in full else []
+        if len(indices) == 2:
+            return f"{full} (row {indices[0]}, column {indices[1]})"
+        if len(indices) == 3:
+            return f"{full} (segment {indices[0]}, reference {indices[1]}, column {indices[2]})"
+        return full
+
+    path, value = next(((p, v) for p, v in wide if not 0 <= v <= _UINT64_MAX), wide[0])
+    if not 0 <= value <= _UINT64_MAX:
+        raise ValueError(
+            f"{where(path)} = {value}: the token id does not fit in 64 bits (ids must be in -2**63 .. 2**64-1)"
+        )
+    negative = next(((p, v) for p, v in ints if v < 0), None)
+    if negative is not None:
+        raise ValueError(
+            f"{where(path)} = {value}: the token id does not fit in 64 bits together with the negative id "
+            f"{where(negative[0])} = {negative[1]} (ids above 2**63-1 need unsigned 64-bit integers, which hold "
+            "no negative ids)"
+        )
+    try:
+        return np.asarray(x, dtype=np.uint64)
+    except (TypeError, ValueError):
+        return None  # ragged or mixed items: the message below says so
+
+
 def _as_int_array(x, name: str) -> np.ndarray:
-    arr = np.asarray(x)
+    try:
+        arr = np.asarray(x)
+    except ValueError:  # numpy >= 1.24 refuses nested sequences of different shapes
+        arr = np.empty(0, dtype=object)
+    if arr.dtype.kind in "fO" and not isinstance(x, np.ndarray):
+        wide = _wide_ids(x, name)
+        if wide is not None:
+            arr = wide
     if arr.dtype == object:
         raise TypeError(f"{name} must be integer token ids; got ragged or mixed items (use a list of 1-D sequences)")
     if arr.size and (arr.dtype.kind not in "iu" or arr.dtype == np.bool_):
@@ -102,15 +158,17 @@ def _row_lengths(mat: np.ndarray, lengths: np.ndarray | None, pad_id, side: str,
     return np.maximum(lengths, 0), all_pad
 
 
-def _ragged(seqs, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """A list of 1-D integer sequences as a right-padded matrix (fill 0) and their lengths."""
+def _ragged(seqs, name: str, labels: Sequence[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A list of 1-D integer sequences as a right-padded matrix (fill 0) and their lengths; ``labels`` name
+    the sequences in messages (default ``name[i]``)."""
     rows = []
     for i, s in enumerate(seqs):
+        label = f"{name}[{i}]" if labels is None else labels[i]
         if isinstance(s, (str, bytes)) or isinstance(s, numbers.Number):
-            raise TypeError(f"{name}[{i}] must be a 1-D sequence of token ids, got {type(s).__name__}")
-        a = _as_int_array(s, f"{name}[{i}]")
+            raise TypeError(f"{label} must be a 1-D sequence of token ids, got {type(s).__name__}")
+        a = _as_int_array(s, label)
         if a.ndim != 1:
-            raise ValueError(f"{name}[{i}] must be 1-D token ids, got shape {a.shape}")
+            raise ValueError(f"{label} must be 1-D token ids, got shape {a.shape}")
         rows.append(a)
     width = max((len(r) for r in rows), default=0)
     mat = np.zeros((len(rows), width), dtype=common_id_dtype(rows, name))
@@ -262,7 +320,8 @@ class TokenBLEU:
                 per_seg.append(item)
             n_ref = max((len(x) for x in per_seg), default=0)
             counts = np.fromiter(map(len, per_seg), dtype=np.int64, count=n_seg)
-            mat, lengths = _ragged([r for x in per_seg for r in x], "references")
+            labels = [f"references[{i}][{k}]" for i, x in enumerate(per_seg) for k in range(len(x))]
+            mat, lengths = _ragged([r for x in per_seg for r in x], "references", labels)
             flat, lens_f, all_pad = _strip_ragged(mat, lengths, self.pad_id, self.padding_side, "references")
             # scatter the segment-major references into [B, K] slots
             slot = np.arange(len(lengths)) - np.repeat(np.cumsum(counts) - counts, counts)

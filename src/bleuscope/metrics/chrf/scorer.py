@@ -9,6 +9,7 @@ same score, bit for bit, as sacreBLEU's ``corpus_score``.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -61,11 +62,22 @@ class CHRFScores(ScoreBatch):
                          self.signature, self.name)
 
 
-def _check_order(value, name: str) -> int:
+#: the highest n-gram orders accepted. sacreBLEU's are 6 characters and 2 words (chrF++); published variants
+#: stay within single digits. Each order adds three columns per segment, so an unbounded order (-cc 1000000)
+#: would allocate gigabytes before counting anything.
+MAX_CHAR_ORDER = 32
+MAX_WORD_ORDER = 16
+
+
+def _check_order(value, name: str, maximum: int | None = None) -> int:
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral) and not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite integer, got {value!r}")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}")
     if value < 0:
         raise ValueError(f"{name} must be >= 0, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 
@@ -140,8 +152,8 @@ class CHRF(CorpusScoring):
         whitespace: bool = False,
         eps_smoothing: bool = False,
     ) -> None:
-        self.char_order = _check_order(char_order, "char_order")
-        self.word_order = _check_order(word_order, "word_order")
+        self.char_order = _check_order(char_order, "char_order", MAX_CHAR_ORDER)
+        self.word_order = _check_order(word_order, "word_order", MAX_WORD_ORDER)
         if self.char_order + self.word_order == 0:
             raise ValueError("char_order + word_order must be >= 1 (there is nothing to count)")
         self.beta = _check_order(beta, "beta")
