@@ -74,6 +74,7 @@ import numpy as np
 
 from ..core.pipeline import count_token_lists
 from ..core.stats import layout, order_of_width
+from ..integrations.nltk_meteor import meteor_score, single_meteor_score
 
 __all__ = [
     "Fraction",
@@ -81,9 +82,11 @@ __all__ = [
     "brevity_penalty",
     "closest_ref_length",
     "corpus_bleu",
+    "meteor_score",
     "modified_precision",
     "sentence_bleu",
     "sentence_bleu_batch",
+    "single_meteor_score",
 ]
 
 FLOAT_MIN = sys.float_info.min

@@ -1,0 +1,144 @@
+"""The two word lookups of METEOR's alignment, as cached functions: a stem and a synonym set per word.
+
+``stem_function(stemmer)`` and ``synonym_function(wordnet)`` accept what NLTK's ``meteor_score`` accepts
+(any object with ``stem(word)``; any object with NLTK's ``synsets(word)`` whose synsets have ``lemmas()``
+with ``name()``) and bleuscope's own: the default Porter stemmer and :class:`.wordnet.WordNet`. Results are
+cached per word, which assumes what holds for stemmers and WordNet readers: the same word always gives the
+same answer. The caches are bounded (cleared when they reach :data:`CACHE_LIMIT` words).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import weakref
+from collections.abc import Callable
+from itertools import chain
+
+from .wordnet import WordNet
+
+#: words per cache before it is cleared (bounds memory on unbounded vocabularies)
+CACHE_LIMIT = 1_000_000
+
+
+def porter_stemmer():
+    """The Porter stemmer METEOR uses by default: NLTK 3.10.4's ``PorterStemmer()`` (its NLTK_EXTENSIONS mode)."""
+    try:
+        from ..rouge.porter import cached_stem
+    except ImportError:
+        cached_stem = None
+    if cached_stem is not None:
+        return _FunctionStemmer(cached_stem)
+    try:
+        from nltk.stem.porter import PorterStemmer
+    except ImportError:
+        raise ImportError("METEOR's Porter stemmer needs NLTK here (pip install nltk)") from None
+    return PorterStemmer()
+
+
+class _FunctionStemmer:
+    def __init__(self, function: Callable[[str], str]) -> None:
+        self.stem = function
+
+
+class _Cached:
+    """A per-word cache in front of a lookup."""
+
+    __slots__ = ("cache", "lookup", "__weakref__")
+
+    def __init__(self, lookup: Callable) -> None:
+        self.lookup = lookup
+        self.cache: dict = {}
+
+    def __call__(self, word: str):
+        found = self.cache.get(word)
+        if found is None:
+            if len(self.cache) >= CACHE_LIMIT:
+                self.cache.clear()
+            found = self.cache[word] = self.lookup(word)
+        return found
+
+
+_lock = threading.Lock()
+_stem_functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_synonym_functions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_default_stem: _Cached | None = None
+
+
+def default_stem_function() -> Callable[[str], str]:
+    global _default_stem
+    if _default_stem is None:
+        with _lock:
+            if _default_stem is None:
+                _default_stem = _Cached(porter_stemmer().stem)
+    return _default_stem
+
+
+def stem_function(stemmer) -> Callable[[str], str]:
+    """A cached ``word -> stemmer.stem(word)`` (``None``: the default Porter stemmer)."""
+    if stemmer is None:
+        return default_stem_function()
+    return _per_object(_stem_functions, stemmer, lambda target: _Cached(lambda word: target.stem(word)))
+
+
+def nltk_synonyms(wordnet) -> Callable[[str], frozenset[str]]:
+    """``word -> synonym set`` through an NLTK-style WordNet reader's ``synsets`` (what NLTK's METEOR does)."""
+
+    def lookup(word: str) -> frozenset[str]:
+        names = chain.from_iterable(
+            (lemma.name() for lemma in synset.lemmas() if lemma.name().find("_") < 0)
+            for synset in wordnet.synsets(word)
+        )
+        return frozenset(names).union({word})
+
+    return lookup
+
+
+def synonym_function(wordnet) -> Callable[[str], frozenset[str]]:
+    """A cached ``word -> synonym set``. ``wordnet`` is a :class:`WordNet`, a path to load one from, ``None``
+    (the first WordNet found, loaded on first use) or an NLTK-style reader."""
+    if wordnet is None:
+        return _LazyDefaultSynonyms.instance()
+    if isinstance(wordnet, (str, os.PathLike)):
+        wordnet = WordNet.load(wordnet)
+    if isinstance(wordnet, WordNet):
+        return wordnet.synonyms
+    return _per_object(_synonym_functions, wordnet, lambda target: _Cached(nltk_synonyms(target)))
+
+
+class _LazyDefaultSynonyms:
+    """The default WordNet's synonym function, located and loaded when a synonym is first needed (as NLTK's
+    lazy ``wordnet`` loader does: an alignment that never reaches the synonym stage needs no WordNet)."""
+
+    _instance: _LazyDefaultSynonyms | None = None
+
+    def __init__(self) -> None:
+        self._function: Callable[[str], frozenset[str]] | None = None
+
+    @classmethod
+    def instance(cls) -> _LazyDefaultSynonyms:
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def __call__(self, word: str) -> frozenset[str]:
+        if self._function is None:
+            self._function = WordNet.load().synonyms
+        return self._function(word)
+
+
+def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[object], _Cached]) -> Callable:
+    """The cache of ``obj``, kept while ``obj`` lives (the cache reaches ``obj`` through a weak proxy, so that
+    it does not keep it alive); an object that cannot be weakly referenced gets a cache for this call only."""
+    try:
+        found = table.get(obj)
+        target = weakref.proxy(obj)
+    except TypeError:
+        return build(obj)
+    if found is None:
+        with _lock:
+            found = table.get(obj)
+            if found is None:
+                found = build(target)
+                table[obj] = found
+    return found

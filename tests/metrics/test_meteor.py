@@ -1,0 +1,208 @@
+"""bleuscope.METEOR against NLTK 3.10.4's meteor_score (the definition) on the same tokens and WordNet files:
+WMT22 into-English systems with two references, NLTK's doctest values, and generated text."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bleuscope
+from bleuscope.metrics.meteor import METEOR, WordNet
+from bleuscope.metrics.meteor.alignment import align, score
+
+from ..conftest import requires_wmt
+from ..meteor_support import nltk_data_dir, nltk_wordnet, wmt_segments, wordnet  # noqa: F401
+
+nltk_meteor = pytest.importorskip("nltk.translate.meteor_score")
+
+# NLTK's doctest sentences (nltk/translate/meteor_score.py)
+HYP1 = ["It", "is", "a", "guide", "to", "action", "which", "ensures", "that", "the", "military", "always", "obeys",
+        "the", "commands", "of", "the", "party"]
+HYP2 = ["It", "is", "to", "insure", "the", "troops", "forever", "hearing", "the", "activity", "guidebook", "that",
+        "party", "direct"]
+REF1 = ["It", "is", "a", "guide", "to", "action", "that", "ensures", "that", "the", "military", "will", "forever",
+        "heed", "Party", "commands"]
+REF2 = ["It", "is", "the", "guiding", "principle", "which", "guarantees", "the", "military", "forces", "always",
+        "being", "under", "the", "command", "of", "the", "Party"]
+REF3 = ["It", "is", "the", "practical", "guide", "for", "the", "army", "always", "to", "heed", "the", "directions",
+        "of", "the", "party"]
+
+
+@pytest.fixture(scope="module")
+def meteor(wordnet):
+    return METEOR(wordnet=wordnet)
+
+
+@pytest.fixture(scope="module")
+def token_meteor(wordnet):
+    """Token lists as they are (NLTK's input); raw strings split on whitespace."""
+    return METEOR(wordnet=wordnet, tokenize="none")
+
+
+def nltk_scores(pairs, reader, **options):
+    return [nltk_meteor.meteor_score(refs, hyp, wordnet=reader, **options) for hyp, refs in pairs]
+
+
+def test_nltk_fixture_gives_the_documented_value(nltk_wordnet):
+    """NLTK's own reader on Debian's files plus lexnames reproduces NLTK's doctest (0.6944)."""
+    assert round(nltk_meteor.meteor_score([REF1, REF2, REF3], HYP1, wordnet=nltk_wordnet), 4) == 0.6944
+    assert round(nltk_meteor.single_meteor_score(REF1, HYP1, wordnet=nltk_wordnet), 4) == 0.6944
+
+
+def test_doctest_values(token_meteor, nltk_wordnet):
+    assert round(token_meteor.sentence_score(HYP1, [REF1, REF2, REF3]).score, 4) == 0.6944
+    assert round(token_meteor.sentence_score(HYP1, [REF1]).score, 4) == 0.6944
+    assert token_meteor.sentence_score(["non", "matching", "hypothesis"], [["this", "is", "a", "cat"]]).score == 0.0
+    for hyp in (HYP1, HYP2):
+        expected = nltk_meteor.meteor_score([REF1, REF2, REF3], hyp, wordnet=nltk_wordnet)
+        assert token_meteor.sentence_score(hyp, [REF1, REF2, REF3]).score == expected
+        # raw text through the whitespace tokenizer is the same
+        assert token_meteor.sentence_score(" ".join(hyp), [" ".join(r) for r in (REF1, REF2, REF3)]).score == expected
+
+
+def test_synonym_stage_sees_stems(wordnet, nltk_wordnet):
+    """NLTK hands stage 2's stemmed words on to the synonym stage: "guiding" is looked up as "guid"."""
+    stem = bleuscope.metrics.meteor.lexicon.stem_function(None)
+    assert stem("guiding") == "guid"
+    # "fast" and "quick" share a synset; "large" (a synonym of "big") becomes "larg" and is never found
+    hyp, ref = ["big", "fast"], ["large", "quick"]
+    assert "large" in wordnet.synonyms("big") and stem("large") == "larg"
+    matches, chunks = align(hyp, ref, stem, wordnet.synonyms)
+    assert (matches, chunks) == (1, 1)
+    assert score(matches, 2, 2, chunks) == nltk_meteor.single_meteor_score(ref, hyp, wordnet=nltk_wordnet)
+
+
+def check_wmt(meteor, reader, stride):
+    pairs = list(wmt_segments(stride))
+    tokenized = [(meteor.tokens(h, "h"), [meteor.tokens(r, "r") for r in refs]) for h, refs in pairs]
+    expected = nltk_scores(tokenized, reader)
+    batch = meteor.sentence_scores([h for h, _ in pairs], [list(s) for s in zip(*(refs for _, refs in pairs))])
+    assert batch.scores.tolist() == expected
+    assert batch.signature.startswith("nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|version:")
+    # the rows reproduce the scores
+    assert meteor.score_rows(batch.stats).tolist() == expected
+    return pairs, expected
+
+
+@requires_wmt
+def test_wmt_sample(meteor, nltk_wordnet):
+    """Every 21st segment of the 42,456 WMT22 into-English system outputs (2,022 pairs, two references)."""
+    pairs, expected = check_wmt(meteor, nltk_wordnet, 21)
+    assert len(pairs) == 2022
+    corpus = meteor.corpus_score([h for h, _ in pairs], [list(s) for s in zip(*(refs for _, refs in pairs))])
+    assert corpus.score == math.fsum(expected) / len(expected)
+
+
+@requires_wmt
+@pytest.mark.full
+def test_wmt_all(meteor, nltk_wordnet):
+    """All 42,456 WMT22 into-English system segments (de-en, cs-en, zh-en; two references each)."""
+    pairs, _ = check_wmt(meteor, nltk_wordnet, 1)
+    assert len(pairs) == 42_456
+
+
+def test_options_match_nltk(wordnet, nltk_wordnet):
+    hyp, refs = HYP2, [REF1, REF2, REF3]
+    for alpha, beta, gamma in ((0.9, 3.0, 0.5), (0.5, 1, 0.0), (0.85, 2.35, 0.45), (1.0, 0.5, 1.0)):
+        ours = METEOR(wordnet=wordnet, tokenize="none", alpha=alpha, beta=beta, gamma=gamma)
+        expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet, alpha=alpha, beta=beta, gamma=gamma)
+        assert ours.sentence_score(hyp, refs).score == expected
+    mixed = METEOR(wordnet=wordnet, tokenize="none", lowercase=False)
+    expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet, preprocess=lambda w: w)
+    assert mixed.sentence_score(hyp, refs).score == expected
+    assert mixed.signature().startswith("nrefs:3|case:mixed|")
+
+
+def test_corpus_is_the_mean_of_the_sentences(meteor):
+    hyps = ["The cat sat on the mat.", "A dog barked loudly.", "", "Nothing matches here"]
+    refs = [["The cat is on the mat.", "A dog was barking.", "Empty.", "completely different words"],
+            ["There is a cat on the mat.", None, "", "other text"]]
+    batch = meteor.sentence_scores(hyps, refs)
+    assert len(batch) == 4 and batch[2].score == 0.0 and batch[3].score == 0.0
+    corpus = meteor.corpus_score(hyps, refs)
+    assert corpus.score == math.fsum(batch.tolist()) / 4
+    assert corpus.signature.startswith("nrefs:var|")
+    assert meteor.score_from_statistics(batch.stats).score == corpus.score
+    for i in range(4):
+        seg_refs = [r[i] for r in refs if r[i] is not None]
+        assert meteor.sentence_score(hyps[i], seg_refs).score == batch.scores[i]
+    assert str(corpus) == f"METEOR = {corpus.score:.4f}"
+
+
+def test_public_names(wordnet):
+    assert bleuscope.METEOR is METEOR
+    value = bleuscope.sentence_meteor("a cat", ["the cat"], wordnet=wordnet).score
+    assert value == bleuscope.corpus_meteor(["a cat"], [["the cat"]], wordnet=wordnet).score > 0
+
+
+def test_bad_input(meteor):
+    with pytest.raises(TypeError, match="single string"):
+        meteor.corpus_score("a cat", [["the cat"]])
+    with pytest.raises(ValueError, match="hypotheses is empty"):
+        meteor.corpus_score([], [[]])
+    with pytest.raises(TypeError, match=r"hypotheses\[0\]: tokens must be strings"):
+        meteor.corpus_score([["a", 1]], [["the cat"]])
+    with pytest.raises(TypeError, match=r"references\[0\]\[0\] must be a string or a list"):
+        meteor.corpus_score(["a"], [[3]])
+    with pytest.raises(ValueError, match="segment 0 has no reference"):
+        meteor.corpus_score(["a"], [[None]])
+    with pytest.raises(ValueError, match=r"references\[0\] has 2 lines but hypotheses has 1"):
+        meteor.corpus_score(["a"], [["b", "c"]])
+    with pytest.raises(ValueError, match="references is empty"):
+        meteor.sentence_score("a", [])
+    with pytest.raises(TypeError, match="alpha must be a real number"):
+        METEOR(wordnet=meteor.wordnet, alpha="0.9")
+    with pytest.raises(ValueError, match="gamma must be finite"):
+        METEOR(wordnet=meteor.wordnet, gamma=float("nan"))
+    with pytest.raises(TypeError, match="stem"):
+        METEOR(wordnet=meteor.wordnet, stemmer=object())
+    with pytest.raises(ValueError, match="unknown tokenizer"):
+        METEOR(wordnet=meteor.wordnet, tokenize="nope")
+    with pytest.raises(ValueError, match="4 columns"):
+        meteor.score_rows(np.zeros((2, 3), dtype=np.int64))
+
+
+def test_wordnet_argument_forms(nltk_data_dir, wordnet):
+    assert METEOR(wordnet=nltk_data_dir).wordnet is wordnet
+    assert METEOR(wordnet=str(nltk_data_dir / "corpora" / "wordnet")).wordnet is WordNet.load(nltk_data_dir)
+
+
+# -- generated text --------------------------------------------------------------------------------------------
+# a small vocabulary with synonyms, stems and inflections, so that every stage of the alignment is exercised
+VOCAB = ["the", "a", "cat", "cats", "dog", "dogs", "big", "large", "bigger", "run", "running", "ran", "runs",
+         "guide", "guiding", "guidance", "party", "Party", "army", "troops", "military", "heed", "obey", "obeys",
+         "command", "commands", "order", "fast", "quick", "quickly", "house", "home", "go", "went", "gone", "is",
+         "be", "are", "men", "man", "women", "Geese", "goose", "better", "good", "well", "car", "automobile", ".",
+         ",", "don't", "U.S.", "é", "ß", "İstanbul"]
+words = st.lists(st.sampled_from(VOCAB) | st.text(alphabet="abcdeìs", min_size=0, max_size=4), max_size=14)
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@SETTINGS
+@given(hyp=words, refs=st.lists(words, min_size=1, max_size=3))
+def test_generated_token_lists(token_meteor, nltk_wordnet, hyp, refs):
+    expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet)
+    assert token_meteor.sentence_score(hyp, refs).score == expected
+
+
+@SETTINGS
+@given(word=st.sampled_from(VOCAB), n=st.integers(1, 6), m=st.integers(0, 6))
+def test_repeated_words(token_meteor, nltk_wordnet, word, n, m):
+    hyp, ref = [word] * n, [word] * m + ["x"]
+    expected = nltk_meteor.meteor_score([ref], hyp, wordnet=nltk_wordnet)
+    assert token_meteor.sentence_score(hyp, [ref]).score == expected
+
+
+@SETTINGS
+@given(hyp=st.text(max_size=40), ref=st.text(max_size=40))
+def test_generated_raw_text(meteor, nltk_wordnet, hyp, ref):
+    """Raw strings: the 13a tokens, lowercased, scored as NLTK scores those tokens."""
+    expected = nltk_meteor.meteor_score([meteor.tokens(ref, "r")], meteor.tokens(hyp, "h"), wordnet=nltk_wordnet,
+                                        preprocess=lambda w: w)
+    value = meteor.sentence_score(hyp, [ref]).score
+    assert value == expected
+    assert 0.0 <= value <= 1.0
