@@ -11,7 +11,7 @@ from bleuscope import nltk as bnltk
 from bleuscope.metrics.meteor import lexicon
 
 from ..conftest import requires_wmt
-from ..meteor_support import nltk_data_dir, nltk_wordnet, wmt_segments, wordnet  # noqa: F401
+from ..meteor_support import wmt_segments
 
 nltk_meteor = pytest.importorskip("nltk.translate.meteor_score")
 PorterStemmer = pytest.importorskip("nltk.stem.porter").PorterStemmer

@@ -3,7 +3,7 @@ WMT22 into-English systems with two references, NLTK's doctest values, and gener
 
 from __future__ import annotations
 
-import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ from bleuscope.metrics.meteor import METEOR, WordNet
 from bleuscope.metrics.meteor.alignment import align, score
 
 from ..conftest import requires_wmt
-from ..meteor_support import nltk_data_dir, nltk_wordnet, wmt_segments, wordnet  # noqa: F401
+from ..meteor_support import wmt_segments
 
 nltk_meteor = pytest.importorskip("nltk.translate.meteor_score")
 
@@ -54,14 +54,14 @@ def test_nltk_fixture_gives_the_documented_value(nltk_wordnet):
 
 
 def test_doctest_values(token_meteor, nltk_wordnet):
-    assert round(token_meteor.sentence_score(HYP1, [REF1, REF2, REF3]).score, 4) == 0.6944
-    assert round(token_meteor.sentence_score(HYP1, [REF1]).score, 4) == 0.6944
-    assert token_meteor.sentence_score(["non", "matching", "hypothesis"], [["this", "is", "a", "cat"]]).score == 0.0
+    assert round(token_meteor.sentence_score(HYP1, [REF1, REF2, REF3]).value, 4) == 0.6944
+    assert round(token_meteor.sentence_score(HYP1, [REF1]).value, 4) == 0.6944
+    assert token_meteor.sentence_score(["non", "matching", "hypothesis"], [["this", "is", "a", "cat"]]).value == 0.0
     for hyp in (HYP1, HYP2):
         expected = nltk_meteor.meteor_score([REF1, REF2, REF3], hyp, wordnet=nltk_wordnet)
-        assert token_meteor.sentence_score(hyp, [REF1, REF2, REF3]).score == expected
+        assert token_meteor.sentence_score(hyp, [REF1, REF2, REF3]).value == expected
         # raw text through the whitespace tokenizer is the same
-        assert token_meteor.sentence_score(" ".join(hyp), [" ".join(r) for r in (REF1, REF2, REF3)]).score == expected
+        assert token_meteor.sentence_score(" ".join(hyp), [" ".join(r) for r in (REF1, REF2, REF3)]).value == expected
 
 
 def test_synonym_stage_sees_stems(wordnet, nltk_wordnet):
@@ -76,15 +76,25 @@ def test_synonym_stage_sees_stems(wordnet, nltk_wordnet):
     assert score(matches, 2, 2, chunks) == nltk_meteor.single_meteor_score(ref, hyp, wordnet=nltk_wordnet)
 
 
+def exact_mean(values) -> float:
+    """The mean of floats computed exactly, rounded once."""
+    return float(sum(Fraction(v) for v in values) / len(values))
+
+
 def check_wmt(meteor, reader, stride):
     pairs = list(wmt_segments(stride))
     tokenized = [(meteor.tokens(h, "h"), [meteor.tokens(r, "r") for r in refs]) for h, refs in pairs]
     expected = nltk_scores(tokenized, reader)
-    batch = meteor.sentence_scores([h for h, _ in pairs], [list(s) for s in zip(*(refs for _, refs in pairs))])
-    assert batch.scores.tolist() == expected
-    assert batch.signature.startswith("nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|version:")
-    # the rows reproduce the scores
-    assert meteor.score_rows(batch.stats).tolist() == expected
+    streams = [list(s) for s in zip(*(refs for _, refs in pairs))]
+    batch = meteor.sentence_scores([h for h, _ in pairs], streams)
+    assert batch.values.tolist() == expected
+    assert batch.scores.tolist() == [100 * v for v in expected]
+    assert batch.signature.startswith("nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|agg:mean|version:")
+    # the statistics rows reproduce the values, one by one and as the exact mean
+    rows = meteor.segment_statistics([h for h, _ in pairs], streams).stats
+    assert meteor.mean_values(rows).tolist() == expected
+    assert (rows[:, 1:5] == batch.alignment).all()
+    assert meteor.corpus_score([h for h, _ in pairs], streams).value == exact_mean(expected)
     return pairs, expected
 
 
@@ -93,8 +103,6 @@ def test_wmt_sample(meteor, nltk_wordnet):
     """Every 21st segment of the 42,456 WMT22 into-English system outputs (2,022 pairs, two references)."""
     pairs, expected = check_wmt(meteor, nltk_wordnet, 21)
     assert len(pairs) == 2022
-    corpus = meteor.corpus_score([h for h, _ in pairs], [list(s) for s in zip(*(refs for _, refs in pairs))])
-    assert corpus.score == math.fsum(expected) / len(expected)
 
 
 @requires_wmt
@@ -107,13 +115,13 @@ def test_wmt_all(meteor, nltk_wordnet):
 
 def test_options_match_nltk(wordnet, nltk_wordnet):
     hyp, refs = HYP2, [REF1, REF2, REF3]
-    for alpha, beta, gamma in ((0.9, 3.0, 0.5), (0.5, 1, 0.0), (0.85, 2.35, 0.45), (1.0, 0.5, 1.0)):
+    for alpha, beta, gamma in ((0.9, 3.0, 0.5), (0.5, 1, 0.0), (0.85, 2.35, 0.45), (1.0, 0.5, 1.0), (0, 3, 1)):
         ours = METEOR(wordnet=wordnet, tokenize="none", alpha=alpha, beta=beta, gamma=gamma)
         expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet, alpha=alpha, beta=beta, gamma=gamma)
-        assert ours.sentence_score(hyp, refs).score == expected
+        assert ours.sentence_score(hyp, refs).value == expected
     mixed = METEOR(wordnet=wordnet, tokenize="none", lowercase=False)
     expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet, preprocess=lambda w: w)
-    assert mixed.sentence_score(hyp, refs).score == expected
+    assert mixed.sentence_score(hyp, refs).value == expected
     assert mixed.signature().startswith("nrefs:3|case:mixed|")
 
 
@@ -124,19 +132,24 @@ def test_corpus_is_the_mean_of_the_sentences(meteor):
     batch = meteor.sentence_scores(hyps, refs)
     assert len(batch) == 4 and batch[2].score == 0.0 and batch[3].score == 0.0
     corpus = meteor.corpus_score(hyps, refs)
-    assert corpus.score == math.fsum(batch.tolist()) / 4
+    assert corpus.value == exact_mean(batch.values.tolist())
+    assert corpus.score == 100 * corpus.value
     assert corpus.signature.startswith("nrefs:var|")
-    assert meteor.score_from_statistics(batch.stats).score == corpus.score
+    rows = meteor.segment_statistics(hyps, refs).stats
+    assert meteor.score_from_statistics(rows).value == corpus.value
+    # shards sum to the same rows: the mean does not depend on how the corpus is split
+    halves = [meteor.segment_statistics(hyps[a:b], [r[a:b] for r in refs]).stats.sum(axis=0) for a, b in ((0, 1), (1, 4))]
+    assert meteor.score_from_statistics(halves[0] + halves[1]).value == corpus.value
     for i in range(4):
         seg_refs = [r[i] for r in refs if r[i] is not None]
-        assert meteor.sentence_score(hyps[i], seg_refs).score == batch.scores[i]
-    assert str(corpus) == f"METEOR = {corpus.score:.4f}"
+        assert meteor.sentence_score(hyps[i], seg_refs).value == batch.values[i]
+    assert str(corpus) == f"METEOR = {corpus.score:.2f}"
 
 
 def test_public_names(wordnet):
     assert bleuscope.METEOR is METEOR
-    value = bleuscope.sentence_meteor("a cat", ["the cat"], wordnet=wordnet).score
-    assert value == bleuscope.corpus_meteor(["a cat"], [["the cat"]], wordnet=wordnet).score > 0
+    value = bleuscope.sentence_meteor("a cat", ["the cat"], wordnet=wordnet).value
+    assert value == bleuscope.corpus_meteor(["a cat"], [["the cat"]], wordnet=wordnet).value > 0
 
 
 def test_bad_input(meteor):
@@ -156,13 +169,15 @@ def test_bad_input(meteor):
         meteor.sentence_score("a", [])
     with pytest.raises(TypeError, match="alpha must be a real number"):
         METEOR(wordnet=meteor.wordnet, alpha="0.9")
-    with pytest.raises(ValueError, match="gamma must be finite"):
+    with pytest.raises(ValueError, match=r"gamma must be in \[0, 1\]"):
         METEOR(wordnet=meteor.wordnet, gamma=float("nan"))
+    with pytest.raises(ValueError, match="beta must be > 0"):
+        METEOR(wordnet=meteor.wordnet, beta=0)
     with pytest.raises(TypeError, match="stem"):
         METEOR(wordnet=meteor.wordnet, stemmer=object())
     with pytest.raises(ValueError, match="unknown tokenizer"):
         METEOR(wordnet=meteor.wordnet, tokenize="nope")
-    with pytest.raises(ValueError, match="4 columns"):
+    with pytest.raises(ValueError, match="8 columns"):
         meteor.score_rows(np.zeros((2, 3), dtype=np.int64))
 
 
@@ -186,7 +201,7 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @given(hyp=words, refs=st.lists(words, min_size=1, max_size=3))
 def test_generated_token_lists(token_meteor, nltk_wordnet, hyp, refs):
     expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet)
-    assert token_meteor.sentence_score(hyp, refs).score == expected
+    assert token_meteor.sentence_score(hyp, refs).value == expected
 
 
 @SETTINGS
@@ -194,7 +209,7 @@ def test_generated_token_lists(token_meteor, nltk_wordnet, hyp, refs):
 def test_repeated_words(token_meteor, nltk_wordnet, word, n, m):
     hyp, ref = [word] * n, [word] * m + ["x"]
     expected = nltk_meteor.meteor_score([ref], hyp, wordnet=nltk_wordnet)
-    assert token_meteor.sentence_score(hyp, [ref]).score == expected
+    assert token_meteor.sentence_score(hyp, [ref]).value == expected
 
 
 @SETTINGS
@@ -203,6 +218,29 @@ def test_generated_raw_text(meteor, nltk_wordnet, hyp, ref):
     """Raw strings: the 13a tokens, lowercased, scored as NLTK scores those tokens."""
     expected = nltk_meteor.meteor_score([meteor.tokens(ref, "r")], meteor.tokens(hyp, "h"), wordnet=nltk_wordnet,
                                         preprocess=lambda w: w)
-    value = meteor.sentence_score(hyp, [ref]).score
+    value = meteor.sentence_score(hyp, [ref]).value
     assert value == expected
     assert 0.0 <= value <= 1.0
+
+
+def test_workers_streams_and_pickling(meteor, tmp_path):
+    """The Metric machinery: worker processes (the scorer is pickled with its WordNet location), files read in
+    chunks, and the exact mean over any split."""
+    import pickle
+
+    hyps = ["The cat sat on the mat.", "A dog barked loudly.", "Fast cars are quick.", "nothing here"] * 30
+    refs = [["The cat is on the mat.", "A dog was barking.", "Quick cars are fast.", "other words"] * 30]
+    expected = meteor.corpus_score(hyps, refs)
+    clone = pickle.loads(pickle.dumps(meteor))
+    assert clone.wordnet is meteor.wordnet
+    assert clone.corpus_score(hyps, refs).value == expected.value
+    rows = meteor.segment_statistics(hyps, refs).stats
+    assert (meteor.segment_statistics(hyps, refs, n_jobs=2).stats == rows).all()
+    from bleuscope.core import pool
+
+    checked = meteor.check_inputs(hyps, refs)
+    assert (pool.statistics_checked(meteor, *checked, 2, chunk_size=30) == rows).all()  # two worker processes
+    (tmp_path / "hyp.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("".join(r + "\n" for r in refs[0]), encoding="utf-8")
+    streamed = meteor.score_stream(tmp_path / "hyp.txt", [tmp_path / "ref.txt"], chunk_size=7)
+    assert streamed.value == expected.value

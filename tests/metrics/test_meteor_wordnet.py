@@ -12,7 +12,7 @@ from bleuscope.metrics.meteor import WordNet, WordNetFormatError, WordNetNotFoun
 from bleuscope.metrics.meteor import wordnet as wordnet_module
 
 from ..conftest import DATA, read_lines, requires_wmt
-from ..meteor_support import LEXNAMES, NLTK_FILES, nltk_data_dir, nltk_wordnet, wordnet  # noqa: F401
+from ..meteor_support import LEXNAMES, NLTK_FILES
 
 #: words that exercise morphy: exception lists (a key listed twice keeps its last line: "offer" in adj.exc,
 #: "involucra" in noun.exc), each detachment rule, capitals, lemma names with markers and case

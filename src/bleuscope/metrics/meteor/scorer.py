@@ -1,14 +1,19 @@
 """METEOR with NLTK 3.10.4's definition (:mod:`.alignment`), for raw text or token lists, one pair, a batch
 or a corpus.
 
-Each segment's statistics row is the ``(matches, hypothesis length, reference length, chunks)`` of its best
-reference (the first reference that reaches the highest score, NLTK's ``max``); the segment score is
-computed from that row with NLTK's float arithmetic, so ``METEOR().sentence_scores(...)`` equals
-``[nltk.translate.meteor_score.meteor_score(refs, hyp) for ...]`` (``==``) on the same tokens and WordNet.
+Each segment is aligned with each of its references; the segment keeps the first reference that reaches the
+highest score (NLTK's ``max``), and its value is computed with NLTK's float arithmetic, so
+``METEOR().sentence_scores(...).values`` equals ``[meteor_score(refs, hyp) for ...]`` of
+``nltk.translate.meteor_score`` (``==``) on the same tokens and WordNet.
 
-The corpus score is the mean of the segment scores (NLTK has no corpus METEOR; this is what HF ``evaluate``
-and most papers report), summed with ``math.fsum`` -- exactly rounded, so it does not depend on the order
-of the segments or on how a corpus is split into shards. Scores are fractions in [0, 1], as NLTK's.
+The corpus score is the **mean** of the segment values (NLTK has no corpus METEOR; the mean is what HF
+``evaluate`` and most papers report). A segment's statistics row is ``[1, matches, hypothesis length,
+reference length, chunks, then the value as three fixed-point limbs]`` (ROUGE's exact rows,
+:mod:`bleuscope.metrics.rouge.scores`): rows sum exactly, so the mean of any shards, streams, worker chunks
+or resamples is the exact mean of the segment values rounded once, whatever the order of summation.
+
+``score`` is 100 x the value (the 0-100 scale of BLEU, chrF, TER and ROUGE); ``value`` / ``values`` keep
+NLTK's 0-1 numbers.
 """
 
 from __future__ import annotations
@@ -22,68 +27,54 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.signature import format_signature, nrefs_field, version_field
-from ...core.stats import SegmentStatistics
 from ...core.validation import check_bool, check_reference_presence, check_references
 from ...tokenizers import get_tokenizer
+from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
+from ..rouge.scores import LIMBS, exact_mean, to_limbs
 from .alignment import ROW_FIELDS, align, score
 from .lexicon import stem_function, synonym_function
 from .wordnet import WordNet
 
+#: columns of a statistics row: the segment count, the alignment of the best reference, the value's limbs
+STATS_WIDTH = 1 + len(ROW_FIELDS) + LIMBS
+
 
 @dataclass(frozen=True)
-class METEORScore:
-    """One METEOR score (a fraction in [0, 1]): a segment's, or a corpus mean."""
+class METEORScore(ScoreText):
+    """One METEOR score: ``score`` on the 0-100 scale, ``value`` the same as a fraction (NLTK's scale); a
+    segment's, or a corpus mean."""
 
     score: float
+    value: float
     signature: str = ""
     name: str = field(default="METEOR")
 
-    def format(self, width: int = 4, score_only: bool = False, signature: str | None = None) -> str:
-        """``METEOR = 0.6944`` (``METEOR|SIGNATURE = ...`` with a signature)."""
-        text = f"{self.score:.{width}f}"
-        if score_only:
-            return text
-        head = f"{self.name}|{signature}" if signature else self.name
-        return f"{head} = {text}"
-
     def to_dict(self) -> dict:
-        return {"name": self.name, "score": self.score, "signature": self.signature}
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def __float__(self) -> float:
-        return float(self.score)
+        return {"name": self.name, "score": self.score, "value": self.value, "signature": self.signature}
 
 
 @dataclass(frozen=True)
-class METEORScores:
-    """Sentence METEOR scores of a batch: ``scores`` (float64 [S]) and the statistics rows behind them
-    (int64 [S, 4]: matches, hypothesis length, reference length, chunks of the best reference)."""
+class METEORScores(ScoreBatch):
+    """Sentence METEOR of a batch: ``scores`` (0-100) and ``values`` (NLTK's 0-1 numbers), float64 [S], and
+    the alignment behind them, ``alignment`` int64 [S, 4] (matches, hypothesis length, reference length,
+    chunks of the best reference)."""
 
     scores: np.ndarray
-    stats: np.ndarray
+    values: np.ndarray
+    alignment: np.ndarray
     signature: str = ""
     name: str = "METEOR"
 
-    def __len__(self) -> int:
-        return len(self.scores)
-
     def __getitem__(self, i: int) -> METEORScore:
-        return METEORScore(float(self.scores[i]), self.signature, self.name)
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    def tolist(self) -> list[float]:
-        return self.scores.tolist()
+        return METEORScore(float(self.scores[i]), float(self.values[i]), self.signature, self.name)
 
 
-def _check_parameter(value, name: str) -> float:
+def _check_parameter(value, name: str, low: float, high: float | None) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
+    if not math.isfinite(value) or value < low or (high is not None and value > high) or (high is None and value <= low):
+        bounds = f"in [{low:g}, {high:g}]" if high is not None else f"> {low:g}"
+        raise ValueError(f"{name} must be {bounds}, got {value!r}")
     return value
 
 
@@ -91,7 +82,7 @@ def _number_field(value) -> str:
     return repr(float(value)).removesuffix(".0") if float(value).is_integer() else repr(float(value))
 
 
-class METEOR:
+class METEOR(CorpusScoring):
     """METEOR scorer (all options keyword-only).
 
     * ``tokenize``: the tokenizer for raw strings (a bleuscope tokenizer name; default ``"13a"``, sacreBLEU's
@@ -101,14 +92,15 @@ class METEOR:
     * ``wordnet``: a :class:`WordNet`, a path to a WordNet 3.0 directory (or NLTK's ``wordnet.zip``, or an
       NLTK data directory), or ``None``: the first one found (see :func:`.wordnet.search_locations`).
     * ``stemmer``: an object with ``stem(word)``; ``None``: NLTK's ``PorterStemmer()`` rules.
-    * ``alpha``, ``beta``, ``gamma``: NLTK's parameters (0.9, 3.0, 0.5).
+    * ``alpha`` in [0, 1], ``beta`` > 0, ``gamma`` in [0, 1]: NLTK's parameters (0.9, 3.0, 0.5); within these
+      bounds every value lies in [0, 1] (NLTK accepts any number: use :mod:`bleuscope.nltk` for others).
 
-    The signature records what changes the numbers: ``nrefs|case|tok|wn|a|b|g|version``.
+    The signature records what changes the numbers: ``nrefs|case|tok|stem|wn|a|b|g|agg|version``.
     """
 
     name = "METEOR"
     higher_is_better = True
-    stats_width = len(ROW_FIELDS)
+    stats_width = STATS_WIDTH
 
     def __init__(
         self,
@@ -124,18 +116,31 @@ class METEOR:
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenize = tokenize
         self.lowercase = check_bool(lowercase, "lowercase")
-        if wordnet is not None and not isinstance(wordnet, WordNet):
-            wordnet = WordNet.load(wordnet)
-        self.wordnet = wordnet if wordnet is not None else WordNet.load()
         if stemmer is not None and not callable(getattr(stemmer, "stem", None)):
             raise TypeError(f"stemmer must have a stem(word) method, got {type(stemmer).__name__}")
         self.stemmer = stemmer
-        self.alpha = _check_parameter(alpha, "alpha")
-        self.beta = _check_parameter(beta, "beta")
-        self.gamma = _check_parameter(gamma, "gamma")
-        self._stem = stem_function(stemmer)
-        self._synonyms = synonym_function(self.wordnet)
+        self.alpha = _check_parameter(alpha, "alpha", 0.0, 1.0)
+        self.beta = _check_parameter(beta, "beta", 0.0, None)
+        self.gamma = _check_parameter(gamma, "gamma", 0.0, 1.0)
+        if wordnet is not None and not isinstance(wordnet, WordNet):
+            wordnet = WordNet.load(wordnet)
+        self.wordnet = wordnet if wordnet is not None else WordNet.load()
         self._last_nrefs: str | None = None
+        self._lookups()
+
+    def _lookups(self) -> None:
+        self._stem = stem_function(self.stemmer)
+        self._synonyms = synonym_function(self.wordnet)
+
+    def __getstate__(self) -> dict:
+        # what worker processes receive: the cached lookups are rebuilt there
+        state = self.__dict__.copy()
+        del state["_stem"], state["_synonyms"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lookups()
 
     # -- signature ---------------------------------------------------------------------------------------
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
@@ -152,15 +157,16 @@ class METEOR:
             "a": _number_field(self.alpha),
             "b": _number_field(self.beta),
             "g": _number_field(self.gamma),
+            "agg": "mean",
             "version": version_field(),
         }
 
     def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
-        """``nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|version:bleuscope-...``."""
+        """``nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|agg:mean|version:bleuscope-...``."""
         fields = self.signature_fields(nrefs)
         if short:
             keys = {"nrefs": "#", "case": "c", "tok": "tok", "stem": "s", "wn": "wn", "a": "a", "b": "b", "g": "g",
-                    "version": "v"}
+                    "agg": "agg", "version": "v"}
             return "|".join(f"{keys[k]}:{v}" for k, v in fields.items() if v is not None)
         return format_signature(fields)
 
@@ -191,15 +197,15 @@ class METEOR:
 
     # -- statistics --------------------------------------------------------------------------------------
     def pair_row(self, hyp: list[str], ref: list[str]) -> tuple[int, int, int, int]:
-        """The statistics row of one tokenized (and lowercased) pair."""
+        """``(matches, hypothesis length, reference length, chunks)`` of one tokenized (lowercased) pair."""
         matches, chunks = align(hyp, ref, self._stem, self._synonyms)
         return matches, len(hyp), len(ref), chunks
 
-    def count_checked(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(rows int64 [S, 4], scores float64 [S])`` of validated input: each segment's best reference."""
+    def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(alignment int64 [S, 4], values float64 [S])`` of validated input: each segment's best reference."""
         n_seg = len(hyps)
-        rows = np.zeros((n_seg, self.stats_width), dtype=np.int64)
-        scores = np.zeros(n_seg, dtype=np.float64)
+        alignment = np.zeros((n_seg, len(ROW_FIELDS)), dtype=np.int64)
+        values = np.zeros(n_seg, dtype=np.float64)
         ref_cache: list[dict] = [{} for _ in streams]  # a reference repeated across segments is tokenized once
         alpha, beta, gamma = self.alpha, self.beta, self.gamma
         for i, text in enumerate(hyps):
@@ -215,59 +221,74 @@ class METEOR:
                 if ref is None:
                     ref = self.tokens(ref_text, f"references[{k}][{i}]")
                     if key is not None:
-                        if len(ref_cache[k]) > 4096:
+                        if len(ref_cache[k]) >= 4096:
                             ref_cache[k].clear()
                         ref_cache[k][key] = ref
                 row = self.pair_row(hyp, ref)
                 value = score(*row, alpha, beta, gamma)
-                if best is None or value > best:
+                if best is None or value > best:  # the first reference reaching the maximum, as max() keeps
                     best, best_row = value, row
-            rows[i] = best_row
-            scores[i] = best
-        return rows, scores
+            alignment[i] = best_row
+            values[i] = best
+        return alignment, values
 
-    def segment_statistics(self, hypotheses, references) -> SegmentStatistics:
-        """Per-segment rows (matches, hypothesis length, reference length, chunks of the best reference)."""
-        hyps, streams, present = self.check_inputs(hypotheses, references)
-        rows, _ = self.count_checked(hyps, streams, present)
-        return SegmentStatistics(stats=rows, nrefs=present.sum(axis=1).astype(np.int64))
+    def rows_of(self, alignment: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Statistics rows ``[S, 8]`` of per-segment alignments and values."""
+        try:
+            limbs = to_limbs(values)
+        except ValueError:
+            raise ValueError(
+                "a METEOR value is below 2**-38 and has no exact fixed-point row (documents of 2**19 tokens or "
+                "extreme alpha/beta/gamma); score with bleuscope.nltk.meteor_score instead"
+            ) from None
+        ones = np.ones((len(values), 1), dtype=np.int64)
+        return np.concatenate([ones, alignment, limbs.reshape(len(values), LIMBS)], axis=1)
+
+    def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """Statistics rows of already validated input."""
+        if present is None:
+            present = check_reference_presence(streams)
+        return self.rows_of(*self.segment_values(hyps, streams, present))
+
+    def chunk_counter(self) -> ChunkCounter:
+        return ChunkCounter(self)
 
     # -- scores ------------------------------------------------------------------------------------------
-    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
-        """float64 METEOR per statistics row, with NLTK's arithmetic (``float32`` is accepted and ignored:
-        METEOR has no sacreBLEU counterpart)."""
+    def _check_rows(self, rows: np.ndarray) -> np.ndarray:
         rows = np.asarray(rows, dtype=np.int64)
         if rows.ndim == 1:
             rows = rows[None, :]
         if rows.ndim != 2 or rows.shape[1] != self.stats_width:
             raise ValueError(f"METEOR statistics rows must have {self.stats_width} columns, got shape {rows.shape}")
-        alpha, beta, gamma = self.alpha, self.beta, self.gamma
-        return np.fromiter((score(*row, alpha, beta, gamma) for row in rows.tolist()), dtype=np.float64,
-                           count=len(rows))
+        return rows
+
+    def mean_values(self, rows: np.ndarray) -> np.ndarray:
+        """float64 mean value (0-1) per row of (summed) statistics: exact, rounded once."""
+        rows = self._check_rows(rows)
+        limbs = rows[:, 1 + len(ROW_FIELDS):]
+        return np.array([exact_mean(*limbs[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
+
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+        """float64 100 x mean METEOR per row of (summed) statistics (``float32`` is ignored: sacreBLEU has no
+        METEOR)."""
+        return 100 * self.mean_values(rows)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> METEORScore:
-        """Corpus METEOR (the mean segment score, ``math.fsum``) from per-segment rows."""
-        stats = np.asarray(stats, dtype=np.int64)
-        if stats.ndim != 2 or len(stats) == 0:
-            raise ValueError("METEOR's corpus score needs per-segment rows [S, 4] with S >= 1")
-        return self._mean(self.score_rows(stats), nrefs)
-
-    def _mean(self, scores: np.ndarray, nrefs) -> METEORScore:
-        value = math.fsum(scores.tolist()) / len(scores)
+        """Corpus METEOR (the mean segment value) from per-segment rows (summed here) or one summed row."""
+        stats = self._check_rows(stats)
+        total = stats.sum(axis=0)
+        if total[0] <= 0:
+            raise ValueError("METEOR's corpus score needs at least one segment")
+        value = float(self.mean_values(total)[0])
         sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
-        return METEORScore(value, sig, self.name)
+        return METEORScore(100 * value, value, sig, self.name)
 
     def sentence_scores(self, hypotheses: Sequence, references: Sequence[Sequence]) -> METEORScores:
         """One METEOR per segment (``references[k][i]``: reference k of segment i; ``None`` = missing)."""
         hyps, streams, present = self.check_inputs(hypotheses, references)
-        rows, scores = self.count_checked(hyps, streams, present)
+        alignment, values = self.segment_values(hyps, streams, present)
         self._last_nrefs = nrefs_field(present.sum(axis=1))
-        return METEORScores(scores, rows, self.signature(self._last_nrefs), self.name)
-
-    def corpus_score(self, hypotheses: Sequence, references: Sequence[Sequence]) -> METEORScore:
-        """The mean sentence METEOR of a corpus."""
-        batch = self.sentence_scores(hypotheses, references)
-        return self._mean(batch.scores, self._last_nrefs)
+        return METEORScores(100 * values, values, alignment, self.signature(self._last_nrefs), self.name)
 
     def sentence_score(self, hypothesis, references: Sequence) -> METEORScore:
         """METEOR of one hypothesis (a string or a token list) against its references (a list of them)."""

@@ -331,5 +331,9 @@ class WordNet:
             found = self._synonyms[word] = frozenset(names)
         return found
 
+    def __reduce__(self):
+        # pickled as its location (worker processes load the files themselves)
+        return (WordNet.load, (self.location,))
+
     def __repr__(self) -> str:
         return f"WordNet({str(self.location)!r}, version={self.version!r})"
