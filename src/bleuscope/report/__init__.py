@@ -5,40 +5,28 @@
 >>> page.startswith("<!DOCTYPE html>")
 True
 
-One HTML file: the systems table with bootstrap intervals, significance clusters and the pairwise p-value
-matrix, sentence-score histograms, a system-vs-system scatter plot, BLEU by segment length and by length
-ratio, n-gram precision by order, the biggest wins and losses between two systems, and a sortable,
-filterable segment table with matched n-grams highlighted. Charts are inline SVG; a small inline script
-sorts, filters and pages; nothing is loaded from the network. Nothing in the package imports this module.
+One HTML file: for every metric (BLEU, chrF, TER, ...) the systems table with bootstrap intervals,
+significance clusters, rank ranges and the pairwise p-value matrix, the difference from the best system;
+the n-grams one system gets right and another does not, word accuracy by frequency bucket, scores by
+sentence length and length difference (all with paired-bootstrap intervals); sentence-score distributions,
+a system-vs-system scatter plot, the biggest wins and losses between two systems, and a sortable,
+filterable segment table with matched n-grams highlighted. Every table exports to LaTeX and CSV. Charts are
+inline SVG; a small inline script sorts, filters and pages; nothing is loaded from the network. Nothing in
+the package imports this module.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
-from collections.abc import Sequence
 
-from .. import BLEU, significance
-from .compute import DEFAULT_MAX_SEGMENTS, ReportData, compute_report
+from .. import BLEU
+from .compute import InputFile, ReportData, compute_report
 from .render import render
 
 
-def build_report(
-    systems,
-    references,
-    *,
-    sources: Sequence[str] | None = None,
-    bleu: BLEU | None = None,
-    metrics: Sequence = (),
-    reference_names: Sequence[str] | None = None,
-    title: str | None = None,
-    n_bootstrap: int = significance.BOOTSTRAP_SAMPLES,
-    seed: int | None = significance.DEFAULT_SEED,
-    alpha: float = 0.05,
-    max_segments: int | None = DEFAULT_MAX_SEGMENTS,
-    pair: tuple[str, str] | None = None,
-    **bleu_options,
-) -> str:
-    """The report as one HTML string.
+def build_report(systems, references, *, bleu: BLEU | None = None, **options) -> str:
+    """The report as one HTML string; the options are those of :func:`report_data`, plus BLEU's.
 
     ``systems`` maps names to hypotheses (or is a list of ``(name, hypotheses)`` pairs); ``references`` are
     reference streams (``references[k][i]``, ``None`` where a segment lacks reference k), as everywhere in
@@ -47,15 +35,21 @@ def build_report(
     additive-metric interface (``segment_statistics``, ``score_rows``, ``signature``, ``name``).
     Bootstrap intervals and the all-pairs test use ``n_bootstrap`` resamples and ``seed`` (sacreBLEU's
     defaults: 1000 and 12345). The texts of the first ``max_segments`` segments go into the page (None: all);
-    every score covers all segments. ``pair`` names the two systems compared by default (else the first two).
+    every score covers all segments. ``pair`` names the two systems compared by default (else the two best).
+    ``holm`` adjusts the pairwise p-values with Holm-Bonferroni; ``train`` (lines of the training data's
+    target side, named ``train_name``) gives the word frequencies of the word-accuracy buckets (else the
+    reference); ``command``, ``inputs`` (:class:`InputFile`) and ``created`` go into the page header.
     """
-    if bleu is not None and bleu_options:
-        raise TypeError("give either bleu=BLEU(...) or BLEU keyword options, not both")
+    report_options = {k: options.pop(k) for k in list(options) if k in _REPORT_OPTIONS}
+    if bleu is not None and options:
+        raise TypeError(f"give either bleu=BLEU(...) or BLEU keyword options, not both (got {sorted(options)})")
     if bleu is None:
-        bleu = BLEU(**bleu_options)
-    return render(report_data(systems, references, sources=sources, bleu=bleu, metrics=metrics,
-                              reference_names=reference_names, title=title, n_bootstrap=n_bootstrap,
-                              seed=seed, alpha=alpha, max_segments=max_segments, pair=pair))
+        bleu = BLEU(**options)
+    return render(report_data(systems, references, bleu=bleu, **report_options))
+
+
+#: the keyword arguments of :func:`report_data` (everything else given to build_report is a BLEU option)
+_REPORT_OPTIONS = frozenset(inspect.signature(compute_report).parameters) - {"systems", "references", "bleu"}
 
 
 def write_report(path: str | os.PathLike, systems, references, **options) -> None:
@@ -75,4 +69,4 @@ def write_report(path: str | os.PathLike, systems, references, **options) -> Non
 
 report_data = compute_report
 
-__all__ = ["ReportData", "build_report", "report_data", "write_report"]
+__all__ = ["InputFile", "ReportData", "build_report", "report_data", "write_report"]

@@ -1,4 +1,4 @@
-"""Hand-made inline SVG charts: bars, histograms, a scatter plot and interval marks.
+"""Hand-made inline SVG charts: intervals by group, differences from the best system, a scatter plot.
 
 Every label that can come from the user (system names, bucket labels) goes through :func:`esc`. Numbers are
 written with few decimals to keep the page small. The charts need no script and no external resource.
@@ -11,9 +11,11 @@ import math
 import re
 from collections.abc import Sequence
 
-#: a categorical palette (Tableau 10); systems beyond 10 reuse it
-PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-           "#9c755f", "#bab0ac")
+#: Kelly's 20 colours of maximum contrast (without white and black), strongest first; charts also name
+#: every system in text, so a colour is never the only key
+PALETTE = ("#0067a5", "#f38400", "#be0032", "#008856", "#875692", "#882d17", "#e68fac", "#848482", "#8db600",
+           "#f3c300", "#a1caf1", "#c2b280", "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300", "#654522",
+           "#e25822", "#2b3d26")
 
 #: characters shown as visible symbols: C0/C1 controls, DEL, line/paragraph separators, bidi controls
 CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -57,10 +59,6 @@ def text_html(text: str) -> str:
     return "".join(out)
 
 
-def fmt(x: float | None, digits: int = 1) -> str:
-    return "–" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"
-
-
 def _n(x: float) -> str:
     """A coordinate with at most one decimal."""
     s = f"{x:.1f}"
@@ -70,90 +68,6 @@ def _n(x: float) -> str:
 def _svg_open(width: int, height: int, label: str, cls: str = "chart") -> str:
     return (f'<svg class="{cls}" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">')
-
-
-def _nice_max(value: float) -> float:
-    """A round axis maximum at or above ``value`` (BLEU-like scales end at 100 at most)."""
-    if value <= 0 or not math.isfinite(value):
-        return 1.0
-    exp = 10 ** math.floor(math.log10(value))
-    for m in (1, 2, 2.5, 5, 10):
-        if m * exp >= value:
-            return m * exp
-    return 10 * exp
-
-
-def _y_axis(x0: float, y0: float, height: float, width: float, top: float, ticks: int = 4) -> str:
-    out = []
-    for t in range(ticks + 1):
-        v = top * t / ticks
-        y = y0 - height * t / ticks
-        out.append(f'<line class="grid" x1="{_n(x0)}" x2="{_n(x0 + width)}" y1="{_n(y)}" y2="{_n(y)}"/>'
-                   f'<text class="tick" x="{_n(x0 - 4)}" y="{_n(y + 3)}" text-anchor="end">{v:g}</text>')
-    return "".join(out)
-
-
-def grouped_bars(categories: Sequence[str], series: Sequence[Sequence[float | None]], names: Sequence[str],
-                 label: str, y_label: str, notes: Sequence[Sequence[str]] | None = None,
-                 width: int = 760, height: int = 240) -> str:
-    """Bars grouped by category, one colour per system; ``series[k][c]`` (None = no bar).
-
-    ``notes[k][c]`` is added to each bar's tooltip (e.g. the number of segments).
-    """
-    left, right, top_pad, bottom = 44, 8, 10, 34
-    plot_w, plot_h = width - left - right, height - top_pad - bottom
-    values = [v for s in series for v in s if v is not None and math.isfinite(v)]
-    top = _nice_max(max(values, default=1.0))
-    y0 = top_pad + plot_h
-    out = [_svg_open(width, height, label), _y_axis(left, y0, plot_h, plot_w, top)]
-    out.append(f'<text class="axis" transform="translate(11 {_n(top_pad + plot_h / 2)}) rotate(-90)" '
-               f'text-anchor="middle">{esc(y_label)}</text>')
-    n_cat, n_sys = max(len(categories), 1), max(len(series), 1)
-    group_w = plot_w / n_cat
-    bar_w = max(1.0, group_w * 0.8 / n_sys)
-    for c, cat in enumerate(categories):
-        gx = left + group_w * c + group_w * 0.1
-        for k, s in enumerate(series):
-            v = s[c]
-            if v is None or not math.isfinite(v):
-                continue
-            h = plot_h * v / top
-            tip = f"{names[k]} · {cat}: {v:.2f}" + (f" ({notes[k][c]})" if notes else "")
-            out.append(f'<rect x="{_n(gx + bar_w * k)}" y="{_n(y0 - h)}" width="{_n(bar_w)}" height="{_n(h)}" '
-                       f'fill="{color(k)}"><title>{esc(tip)}</title></rect>')
-        out.append(f'<text class="tick" x="{_n(left + group_w * (c + 0.5))}" y="{_n(y0 + 14)}" '
-                   f'text-anchor="middle">{esc(cat)}</text>')
-    out.append(f'<line class="axisline" x1="{left}" x2="{left + plot_w}" y1="{_n(y0)}" y2="{_n(y0)}"/>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def histogram(values: Sequence[float], name: str, k: int, bins: int = 10, width: int = 230,
-              height: int = 130, y_max: int | None = None) -> str:
-    """Sentence scores (0-100) in ``bins`` equal bins; 100 falls into the last bin."""
-    counts = histogram_counts(values, bins)
-    left, right, top_pad, bottom = 34, 6, 18, 22
-    plot_w, plot_h = width - left - right, height - top_pad - bottom
-    top = y_max or max(counts, default=1) or 1
-    y0 = top_pad + plot_h
-    mean = sum(values) / len(values) if len(values) else 0.0
-    out = [_svg_open(width, height, f"histogram of sentence scores of {name}", "chart hist"),
-           f'<text class="title" x="{left}" y="12">{esc(name)} (mean {mean:.1f})</text>',
-           _y_axis(left, y0, plot_h, plot_w, top, 2)]
-    bw = plot_w / bins
-    for b, c in enumerate(counts):
-        h = plot_h * c / top
-        lo, hi = 100 * b / bins, 100 * (b + 1) / bins
-        out.append(f'<rect x="{_n(left + bw * b + 0.5)}" y="{_n(y0 - h)}" width="{_n(bw - 1)}" height="{_n(h)}" '
-                   f'fill="{color(k)}"><title>{lo:g}–{hi:g}{"]" if b == bins - 1 else ")"}: {c} segments'
-                   f'</title></rect>')
-    for t in (0, 50, 100):
-        out.append(f'<text class="tick" x="{_n(left + plot_w * t / 100)}" y="{_n(y0 + 13)}" '
-                   f'text-anchor="middle">{t}</text>')
-    mx = left + plot_w * mean / 100
-    out.append(f'<line class="mean" x1="{_n(mx)}" x2="{_n(mx)}" y1="{top_pad}" y2="{_n(y0)}"/>')
-    out.append("</svg>")
-    return "".join(out)
 
 
 def histogram_counts(values: Sequence[float], bins: int = 10) -> list[int]:
@@ -189,21 +103,120 @@ def scatter(xs: Sequence[float], ys: Sequence[float], name_x: str, name_y: str, 
     return "".join(out)
 
 
-def interval(lower: float, score: float, upper: float, lo: float, hi: float, k: int, width: int = 150,
-             height: int = 16) -> str:
-    """One system's bootstrap interval on a shared scale [lo, hi]: a bar from lower to upper, a dot at score."""
-    span = (hi - lo) or 1.0
+def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """Round tick values covering [lo, hi]."""
+    span = hi - lo
+    if span <= 0 or not math.isfinite(span):
+        return [lo]
+    raw = span / n
+    exp = 10 ** math.floor(math.log10(raw))
+    step = next(m * exp for m in (1, 2, 2.5, 5, 10) if m * exp >= raw)
+    first = math.ceil(lo / step) * step
+    out, v = [], first
+    while v <= hi + 1e-9 * step:
+        out.append(round(v, 10))
+        v += step
+    return out
 
-    def x(v: float) -> str:
-        return _n(4 + (width - 8) * (v - lo) / span)
 
-    mid = height / 2
-    return (f'<svg class="ci" width="{width}" height="{height}" viewBox="0 0 {width} {height}" aria-hidden="true" '
-            f'xmlns="http://www.w3.org/2000/svg"><line x1="{x(lower)}" x2="{x(upper)}" y1="{_n(mid)}" '
-            f'y2="{_n(mid)}" stroke="{color(k)}" stroke-width="4"/><circle cx="{x(score)}" cy="{_n(mid)}" r="3.5" '
-            f'fill="#222"/></svg>')
+def zoomed_range(values: Sequence[float], include: Sequence[float] = ()) -> tuple[float, float]:
+    """An axis range around ``values`` (plus ``include``) with a 6% margin, never a 0-100 default."""
+    finite = [v for v in [*values, *include] if v is not None and math.isfinite(v)]
+    if not finite:
+        return 0.0, 1.0
+    lo, hi = min(finite), max(finite)
+    pad = (hi - lo) * 0.06 or max(abs(hi) * 0.05, 0.5)
+    return lo - pad, hi + pad
 
 
-def legend(names: Sequence[str]) -> str:
+def difference_chart(names: Sequence[str], colors: Sequence[int], delta: Sequence[float],
+                     lower: Sequence[float], upper: Sequence[float], label: str, unit: str,
+                     width: int = 560) -> str:
+    """One row per system (given in rank order): its difference from the best system with a 95% interval,
+    on an axis zoomed to the intervals; a system far below the rest is drawn as an arrow at the axis edge
+    with its value written out, so that it does not squeeze the other intervals."""
+    widths = sorted(u - lo for u, lo in zip(upper, lower))
+    typical = widths[len(widths) // 2] if widths else 1.0
+    kept = [k for k in range(len(delta)) if upper[k] >= -12 * max(typical, 1e-9) - abs(delta[0])]
+    lo_axis, hi_axis = zoomed_range([lower[k] for k in kept] + [upper[k] for k in kept], [0.0])
+    row_h, left, right, top = 20, 150, 16, 8
+    height = top + row_h * len(names) + 26
+    plot = width - left - right
+
+    def x(v: float) -> float:
+        return left + plot * (min(max(v, lo_axis), hi_axis) - lo_axis) / (hi_axis - lo_axis)
+
+    out = [_svg_open(width, height, label, "chart diffchart")]
+    for t in _ticks(lo_axis, hi_axis):
+        out.append(f'<line class="grid" x1="{_n(x(t))}" x2="{_n(x(t))}" y1="{top}" y2="{_n(height - 22)}"/>'
+                   f'<text class="tick" x="{_n(x(t))}" y="{_n(height - 8)}" text-anchor="middle">{t:g}</text>')
+    out.append(f'<line class="zero" x1="{_n(x(0))}" x2="{_n(x(0))}" y1="{top}" y2="{_n(height - 22)}"/>')
+    for r, name in enumerate(names):
+        y = top + row_h * r + row_h / 2
+        c = color(colors[r])
+        tip = f"{name}: {delta[r]:+.2f} {unit} [{lower[r]:+.2f}, {upper[r]:+.2f}]"
+        name_text = name if len(name) <= 22 else name[:21] + "…"
+        out.append(f'<text class="tick" x="{left - 6}" y="{_n(y + 4)}" text-anchor="end">{esc(name_text)}</text>')
+        if upper[r] < lo_axis:  # an outlier: an arrow at the left edge
+            out.append(f'<g><title>{esc(tip)}</title><path d="M{_n(left + 10)} {_n(y - 5)}L{left} {_n(y)}'
+                       f'L{_n(left + 10)} {_n(y + 5)}Z" fill="{c}"/><text class="tick" x="{left + 14}" '
+                       f'y="{_n(y + 4)}">{delta[r]:+.2f} (off the axis)</text></g>')
+            continue
+        out.append(f'<g><title>{esc(tip)}</title><line x1="{_n(x(lower[r]))}" x2="{_n(x(upper[r]))}" '
+                   f'y1="{_n(y)}" y2="{_n(y)}" stroke="{c}" stroke-width="3"/>'
+                   f'<circle cx="{_n(x(delta[r]))}" cy="{_n(y)}" r="4" fill="{c}" stroke="#000" '
+                   f'stroke-width=".6"/></g>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def interval_groups(categories: Sequence[str], values: Sequence[Sequence[float | None]],
+                    lower: Sequence[Sequence[float | None]], upper: Sequence[Sequence[float | None]],
+                    names: Sequence[str], colors: Sequence[int], label: str, y_label: str,
+                    width: int = 720, height: int = 230) -> str:
+    """Per category, one dot with its 95% interval per system (side by side), on a zoomed y axis."""
+    left, right, top_pad, bottom = 46, 8, 10, 34
+    plot_w, plot_h = width - left - right, height - top_pad - bottom
+    flat = [v for s in (lower, upper) for row in s for v in row if v is not None]
+    lo, hi = zoomed_range(flat)
+    y0 = top_pad + plot_h
+
+    def y(v: float) -> float:
+        return y0 - plot_h * (v - lo) / (hi - lo)
+
+    out = [_svg_open(width, height, label)]
+    for t in _ticks(lo, hi, 4):
+        out.append(f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{_n(y(t))}" y2="{_n(y(t))}"/>'
+                   f'<text class="tick" x="{left - 4}" y="{_n(y(t) + 3)}" text-anchor="end">{t:g}</text>')
+    out.append(f'<text class="axis" transform="translate(11 {_n(top_pad + plot_h / 2)}) rotate(-90)" '
+               f'text-anchor="middle">{esc(y_label)}</text>')
+    n_cat, n_sys = max(len(categories), 1), max(len(values), 1)
+    group_w = plot_w / n_cat
+    step = group_w * 0.8 / n_sys
+    for c, cat in enumerate(categories):
+        gx = left + group_w * c + group_w * 0.1 + step / 2
+        for k in range(len(values)):
+            v, a, b = values[k][c], lower[k][c], upper[k][c]
+            if v is None or a is None or b is None:
+                continue
+            cx = gx + step * k
+            tip = f"{names[k]} · {cat}: {v:.2f} [{a:.2f}, {b:.2f}]"
+            out.append(f'<g><title>{esc(tip)}</title><line x1="{_n(cx)}" x2="{_n(cx)}" y1="{_n(y(a))}" '
+                       f'y2="{_n(y(b))}" stroke="{color(colors[k])}" stroke-width="2"/><circle cx="{_n(cx)}" '
+                       f'cy="{_n(y(v))}" r="3" fill="{color(colors[k])}"/></g>')
+        out.append(f'<text class="tick" x="{_n(left + group_w * (c + 0.5))}" y="{_n(y0 + 14)}" '
+                   f'text-anchor="middle">{esc(cat)}</text>')
+    out.append(f'<line class="axisline" x1="{left}" x2="{left + plot_w}" y1="{_n(y0)}" y2="{_n(y0)}"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def swatch(k: int) -> str:
+    """A small colour mark drawn in SVG, so that it prints without the browser's background graphics."""
+    return (f'<svg class="sw" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true" '
+            f'xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10" rx="2" fill="{color(k)}"/></svg>')
+
+
+def legend_for(names: Sequence[str], colors: Sequence[int]) -> str:
     return '<div class="legend">' + "".join(
-        f'<span><i style="background:{color(k)}"></i>{esc(n)}</span>' for k, n in enumerate(names)) + "</div>"
+        f"<span>{swatch(c)}{esc(n)}</span>" for n, c in zip(names, colors)) + "</div>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 import time
 import warnings
@@ -18,19 +19,51 @@ from ..io import CLIError, InputError, UsageError, display_name, read_lines, wri
 
 PROG = "bleuscope report"
 
-#: -m/--metrics: name -> "module:class" built with its default options (BLEU is always the first metric)
-METRICS = {"bleu": None, "chrf": "bleuscope.metrics.chrf:CHRF", "ter": "bleuscope.metrics.ter:TER"}
+#: -m/--metrics: name -> (module:class, {keyword: option attribute}); BLEU is always the first metric. The
+#: options carry the main command's names (-cc/--chrf-char-order, --ter-asian-support, ...).
+METRICS = {
+    "bleu": None,
+    "chrf": ("bleuscope.metrics.chrf:CHRF", {"char_order": "chrf_char_order", "word_order": "chrf_word_order",
+                                             "beta": "chrf_beta", "lowercase": "chrf_lowercase",
+                                             "whitespace": "chrf_whitespace", "eps_smoothing": "chrf_eps_smoothing"}),
+    "chrf++": ("bleuscope.metrics.chrf:CHRF", {"char_order": "chrf_char_order", "word_order": 2,
+                                               "beta": "chrf_beta", "lowercase": "chrf_lowercase",
+                                               "whitespace": "chrf_whitespace",
+                                               "eps_smoothing": "chrf_eps_smoothing"}),
+    "ter": ("bleuscope.metrics.ter:TER", {"normalized": "ter_normalized", "no_punct": "ter_no_punct",
+                                          "asian_support": "ter_asian_support",
+                                          "case_sensitive": "ter_case_sensitive"}),
+}
+
+#: metric options: (flags, attribute, kind, default, help); kind "int" or "flag"
+METRIC_OPTIONS = (
+    (("-cc", "--chrf-char-order"), "chrf_char_order", "int", 6, "chrF character n-gram order (default: 6)"),
+    (("-cw", "--chrf-word-order"), "chrf_word_order", "int", 0, "chrF word n-gram order (default: 0; 2 is chrF++)"),
+    (("-cb", "--chrf-beta"), "chrf_beta", "int", 2, "chrF weight of recall against precision (default: 2)"),
+    (("--chrf-whitespace",), "chrf_whitespace", "flag", False, "keep whitespace in chrF's character n-grams"),
+    (("--chrf-lowercase",), "chrf_lowercase", "flag", False, "case-insensitive chrF"),
+    (("--chrf-eps-smoothing",), "chrf_eps_smoothing", "flag", False, "chrF epsilon smoothing (chrF++.py, NLTK)"),
+    (("--ter-normalized",), "ter_normalized", "flag", False, "TER: Tercom's normalization and tokenization"),
+    (("--ter-no-punct",), "ter_no_punct", "flag", False, "TER: remove punctuation"),
+    (("--ter-asian-support",), "ter_asian_support", "flag", False,
+     "TER: split CJK characters (with --ter-normalized) / remove CJK punctuation (with --ter-no-punct)"),
+    (("--ter-case-sensitive",), "ter_case_sensitive", "flag", False, "TER: do not lowercase"),
+)
 
 DESCRIPTION = """\
-Write one self-contained HTML page comparing MT systems: scores with bootstrap confidence intervals,
-significance clusters and pairwise p-values, sentence-score histograms, a system-vs-system scatter plot,
-BLEU by segment length and length ratio, n-gram precision by order, the biggest wins and losses between two
-systems, and a sortable, filterable segment table with matched n-grams highlighted. It opens offline."""
+Write one self-contained HTML page comparing MT systems. For every metric (-m): scores with bootstrap
+confidence intervals, significance clusters, rank ranges, pairwise p-values and the difference from the best
+system. Analyses with paired-bootstrap intervals: the n-grams one system gets right and another does not,
+word accuracy by frequency bucket (--train), scores by sentence length and length difference. A
+system-vs-system scatter plot, the biggest wins and losses, and a sortable, filterable segment table with
+matched n-grams highlighted. Every table exports to LaTeX and CSV (--latex, --csv, or the page's buttons).
+It opens offline."""
 
 EPILOG = """\
 examples:
   bleuscope report ref.A.txt ref.B.txt -i sys/*.txt -s src.txt -o report.html
   bleuscope report ref.txt -i a.txt b.txt -l en-ja -o report.html      # ja-mecab tokenizer for a ja target
+  bleuscope report ref.txt -i sys/*.txt -m chrf ter --holm --latex tables/ -o report.html
 """
 
 
@@ -92,13 +125,28 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--spm-model", metavar="PATH", help="SentencePiece model for -tok flores101/flores200/spBLEU-1K")
     b.add_argument("--force", action="store_true", help="do not warn about hypotheses that look tokenized")
     b.add_argument("-m", "--metrics", nargs="+", choices=list(METRICS), default=["bleu"], metavar="METRIC",
-                   help="metrics in the systems table, with bootstrap intervals: bleu (always), chrf, ter "
-                        "(sacreBLEU's default options)")
+                   help="metrics of the report, each with intervals, significance, clusters, rank ranges and "
+                        "sentence scores: bleu (always), chrf, chrf++, ter")
+    mo = p.add_argument_group("chrF and TER options (as in the main command)")
+    for flags, dest, kind, default, text in METRIC_OPTIONS:
+        if kind == "flag":
+            mo.add_argument(*flags, dest=dest, action="store_true", help=text)
+        else:
+            mo.add_argument(*flags, dest=dest, type=int, default=default, metavar="N", help=text)
 
     r = p.add_argument_group("report")
     r.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="the HTML file to write (atomically; '-' = standard output)")
-    r.add_argument("--title", help="page title (default: numbers of systems and segments)")
+    r.add_argument("--title", help="page title (default: test set and language pair when known, from -t/-l or "
+                                   "the file names)")
+    r.add_argument("-t", "--test-set", metavar="NAME", help="the test set's name, for the title (e.g. wmt22)")
+    r.add_argument("--train", metavar="FILE",
+                   help="training data (target side): word frequencies for the word-accuracy buckets "
+                        "(default: the reference, as compare-mt)")
+    r.add_argument("--holm", action="store_true",
+                   help="adjust the pairwise p-values with Holm-Bonferroni (clusters and ranks use them)")
+    r.add_argument("--latex", metavar="DIR", help="also write every table as a LaTeX tabular into DIR")
+    r.add_argument("--csv", metavar="DIR", help="also write every table as CSV into DIR")
     r.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the two systems compared by default (names; default: the first two)")
     r.add_argument("--max-segments", type=_max_segments, default=5000, metavar="N",
@@ -172,7 +220,8 @@ def _make_bleu(args):
         raise InputError(f"the tokenizer is not usable: {e}") from None
 
 
-def _extra_metrics(names: list[str]) -> list:
+def _extra_metrics(names: list[str], args) -> list:
+    """The metric objects for -m (BLEU excluded: it is always first), built with their options."""
     import importlib
 
     out = []
@@ -180,21 +229,94 @@ def _extra_metrics(names: list[str]) -> list:
         target = METRICS[name]
         if target is None:
             continue
-        module, cls = target.split(":")
+        path, options = target
+        module, cls = path.split(":")
+        kwargs = {k: (getattr(args, v) if isinstance(v, str) else v) for k, v in options.items()}
         try:
-            out.append(getattr(importlib.import_module(module), cls)())
+            out.append(getattr(importlib.import_module(module), cls)(**kwargs))
         except (ImportError, AttributeError) as e:
             raise UsageError(f"-m {name}: this metric is not available in this installation ({e})") from None
+        except (ValueError, TypeError) as e:
+            raise UsageError(f"-m {name}: {e}") from None
     return out
 
 
+#: a language pair in a file name or directory (en-de, de_en, zh-en)
+_PAIR = re.compile(r"(?<![a-z])([a-z]{2,3})[-_]([a-z]{2,3})(?![a-z])")
+#: a test set in a file name or directory (wmt22, newstest2021, generaltest2022, wmttest2024, flores200 ...)
+_TESTSET = re.compile(r"(?i)((?:wmt|newstest|newsdev|generaltest|wmttest|flores|iwslt|tedtalks)[a-z]*[-_.]?\d{2,4}"
+                      r"(?:pp)?|wmt\d{2}pp)")
+
+
+def default_title(args, n_systems: int, n_segments: int) -> str:
+    """The test set and language pair from -t/-l, else from the input paths; else the counts."""
+    paths = [*args.references, *args.input]
+    testset = args.test_set
+    pair = args.language_pair
+    for path in paths:
+        text = os.path.abspath(path).lower()
+        if testset is None and (m := _TESTSET.search(text)):
+            testset = m.group(1)
+        if pair is None:
+            found = [m for m in _PAIR.finditer(text) if m.group(1) != m.group(2)]
+            if found:
+                pair = f"{found[-1].group(1)}-{found[-1].group(2)}"
+    what = " ".join(x for x in (testset, pair) if x)
+    counts = f"{n_systems} system{'s' if n_systems != 1 else ''}, {n_segments} segments"
+    return f"{what}: {counts}" if what else f"bleuscope report: {counts}"
+
+
+def _input_file(role: str, path: str):
+    """Name, size and SHA-256 of an input file (read again in blocks; standard input has neither)."""
+    import hashlib
+
+    from .compute import InputFile
+
+    name = display_name(path)
+    if path == "-" or not os.path.isfile(path):
+        return InputFile(role, name, 0, "")
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return InputFile(role, name, os.path.getsize(path), h.hexdigest())
+
+
+def _command_line(argv: list[str]) -> str:
+    import shlex
+
+    return " ".join(["bleuscope", "report", *(shlex.quote(a) for a in argv)])
+
+
+def write_tables(data, latex: str | None, csv: str | None) -> list[str]:
+    """Every table of the report into the --latex / --csv directories (created if missing); the paths."""
+    from .tables import all_tables
+
+    written = []
+    for directory, ext in ((latex, "tex"), (csv, "csv")):
+        if directory is None:
+            continue
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--{'latex' if ext == 'tex' else 'csv'} {directory}: cannot create the directory "
+                             f"({e.strerror})") from None
+        for table in all_tables(data):
+            stem = re.sub(r"[^A-Za-z0-9+._-]", "_", table.name)
+            path = os.path.join(directory, f"{stem}.{ext}")
+            write_atomic(path, table.latex() if ext == "tex" else table.csv())
+            written.append(path)
+    return written
+
+
 def run(argv: list[str] | None, warn) -> int:
-    from . import build_report
+    from .compute import compute_report as report_data
+    from .render import render
 
     args = build_parser().parse_args(argv)
     started = time.perf_counter()
     bleu = _make_bleu(args)
-    metrics = _extra_metrics(args.metrics)
+    metrics = _extra_metrics(args.metrics, args)
     names = _system_names(args.input, args.names)
     if args.pair is not None:
         for n in args.pair:
@@ -220,13 +342,26 @@ def run(argv: list[str] | None, warn) -> int:
     if args.source is not None:
         sources = read_lines(args.source, args.encoding, warn)
         _check_counts("source", display_name(args.source), sources, ref_names[0], refs[0])
+    train = read_lines(args.train, args.encoding, warn) if args.train is not None else None
     ref_labels = _file_labels(args.references)
+    inputs = ([_input_file("reference", p) for p in args.references]
+              + [_input_file(f"system {n}", p) for n, p in zip(names, args.input)]
+              + ([_input_file("source", args.source)] if args.source else [])
+              + ([_input_file("training data", args.train)] if args.train else []))
+    title = args.title or default_title(args, len(names), len(refs[0]))
+    created = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     try:
-        page = build_report(list(zip(names, hyps)), refs, sources=sources, bleu=bleu, metrics=metrics,
-                            reference_names=ref_labels, title=args.title, n_bootstrap=args.n_bootstrap, seed=args.seed, alpha=args.alpha,
-                            max_segments=args.max_segments, pair=tuple(args.pair) if args.pair else None)
+        data = report_data(list(zip(names, hyps)), refs, sources=sources, bleu=bleu, metrics=metrics,
+                           reference_names=ref_labels, title=title, n_bootstrap=args.n_bootstrap, seed=args.seed,
+                           alpha=args.alpha, max_segments=args.max_segments,
+                           pair=tuple(args.pair) if args.pair else None, holm=args.holm, train=train,
+                           train_name=display_name(args.train) if args.train else "training data",
+                           command=_command_line(argv if argv is not None else sys.argv[1:]), inputs=inputs,
+                           created=created)
+        page = render(data)
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None
+    write_tables(data, args.latex, args.csv)
     if args.output == "-":
         sys.stdout.write(page)
         sys.stdout.flush()

@@ -7,9 +7,10 @@ with effective order on (sacreBLEU's sentence BLEU), bootstrap intervals and all
 :mod:`bleuscope.significance`. So every number on the page equals what the library (and so sacreBLEU)
 gives for the same segments.
 
-Further metrics implementing the additive-metric interface (:mod:`bleuscope.metrics.base`) are added as
-:class:`MetricSummary` entries: a corpus score, a bootstrap interval and a sentence score per segment for
-each system. BLEU always comes first; its statistics also give the length analyses and the n-gram views.
+Every metric is handled alike through the additive-metric interface (:mod:`bleuscope.metrics.base`):
+BLEU first, then any further metric (chrF, TER, ...), each a :class:`MetricSummary` with corpus scores,
+bootstrap intervals, sentence scores, the all-pairs test, clusters and rank ranges. BLEU's tokens also give
+the matched-n-gram views; the aggregate analyses are in :mod:`bleuscope.report.analyses`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import BLEU, BLEUScore, compute_scores, significance
+from ..analysis.significance.clusters import significance_clusters
+from ..tokenizers.language import cjk_letter_share
+from . import analyses
 
-#: ratio buckets of hypothesis length / reference length per segment (upper bounds, exclusive)
-RATIO_EDGES = (0.8, 0.95, 1.05, 1.2)
-#: how many length buckets the segments are split into (by quantiles of the reference length)
-LENGTH_BUCKETS = 5
 #: default number of segments whose texts go into the page (all segments are always scored)
 DEFAULT_MAX_SEGMENTS = 5000
 #: wins and losses listed per direction
@@ -36,7 +36,11 @@ TOP_DIFFERENCES = 10
 
 @dataclass(frozen=True)
 class MetricSummary:
-    """One metric over every system: corpus scores, bootstrap intervals and sentence scores."""
+    """One metric over every system: corpus scores, bootstrap intervals, sentence scores, pairwise tests.
+
+    ``p_values``, ``order``, ``cluster_of``, ``clusters`` and ``rank_ranges`` come from the all-pairs paired
+    bootstrap (Holm-Bonferroni adjusted when the report asks for it); they are None with one system.
+    """
 
     name: str
     signature: str
@@ -44,16 +48,19 @@ class MetricSummary:
     scores: tuple[float, ...]  # corpus score per system
     intervals: tuple  # bootstrap interval per system: objects with mean, ci (half-width), lower, upper
     sentence_scores: np.ndarray  # float64 [K, S]
-    all_pairs: significance.AllPairsResult | None  # BLEU's, with two systems or more; None for other metrics
+    all_pairs: significance.AllPairsResult | None  # the raw test, with two systems or more
+    stats: np.ndarray | None = None  # int64 [K, S, D] per-segment statistics
+    score_rows: object = None  # statistics rows -> scores
+    p_values: np.ndarray | None = None  # [K, K] as shown (adjusted with Holm-Bonferroni when asked)
+    clusters: tuple[tuple[int, ...], ...] | None = None  # system indices, best cluster first
+    cluster_of: tuple[int, ...] | None = None
+    rank_ranges: tuple[tuple[int, int], ...] | None = None
 
-
-@dataclass(frozen=True)
-class Bucket:
-    """Segments grouped by a property; ``scores[k]`` is system k's corpus score on the bucket's segments."""
-
-    label: str
-    counts: tuple[int, ...]  # segments in the bucket, per system (length buckets: the same for all)
-    scores: tuple[float | None, ...]  # None where a system has no segment in the bucket
+    @property
+    def order(self) -> list[int]:
+        """System indices best first (by corpus score; lower first where lower is better)."""
+        sign = -1.0 if self.higher_is_better else 1.0
+        return sorted(range(len(self.scores)), key=lambda k: (sign * self.scores[k], k))
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,16 @@ class Highlight:
 
 
 @dataclass(frozen=True)
+class InputFile:
+    """An input file named in the page header: its role, name, size in bytes and SHA-256."""
+
+    role: str
+    name: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
 class ReportData:
     """Everything the page shows. ``systems[k]`` indexes every per-system field."""
 
@@ -83,18 +100,27 @@ class ReportData:
     corpus: tuple[BLEUScore, ...]  # corpus BLEU per system (counts, totals, precisions, BP, lengths)
     stats: np.ndarray  # int64 [K, S, W] BLEU statistics
     metrics: tuple[MetricSummary, ...]  # BLEU first
-    length_buckets: tuple[Bucket, ...]
+    length_buckets: tuple[analyses.BucketTable, ...]  # per metric: scores by reference length
+    length_diff_buckets: tuple[analyses.BucketTable, ...]  # per metric: by hypothesis - reference length
+    best_differences: tuple[analyses.BestDifference, ...]  # per metric (two systems or more)
+    ngram_differences: tuple[analyses.NgramDifferences, ...]  # every ordered pair (a < b), empty for one system
+    word_accuracy: analyses.WordAccuracy
     reference_lengths: np.ndarray  # int64 [S]: tokens of the first reference present, per segment
-    ratio_buckets: tuple[Bucket, ...]
     pair: tuple[int, int]  # default systems (A, B) compared in the pair views
     sources: tuple[str, ...] | None
     references: tuple[tuple[str | None, ...], ...]  # streams
     hypotheses: tuple[tuple[str, ...], ...]  # [K][S]
     shown_segments: int  # segments whose texts are in the page (the first ones)
     highlights: tuple[tuple[Highlight, ...], ...]  # [K][shown]
+    best_reference: np.ndarray  # int [K, shown]: the reference stream each hypothesis matches best
     n_bootstrap: int
     seed: int
     alpha: float
+    holm: bool = False
+    warnings: tuple[str, ...] = ()
+    command: str | None = None
+    inputs: tuple[InputFile, ...] = ()
+    created: str = ""
 
     @property
     def bleu_summary(self) -> MetricSummary:
@@ -136,111 +162,79 @@ def _row_scorer(metric):
     return lambda rows: np.asarray(score_rows(np.atleast_2d(rows)), dtype=np.float64)
 
 
-def _summary(name, signature, higher, stats, names, corpus_scores, sentence, statistic, n_bootstrap, seed,
-             alpha, pairwise: bool = True) -> MetricSummary:
-    """Bootstrap intervals and the all-pairs test of one metric from its per-system statistics.
+def holm_bonferroni(p: np.ndarray) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values of the pairs (i < j) of a symmetric matrix (diagonal kept at 1)."""
+    k = len(p)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    m = len(pairs)
+    ranked = sorted(pairs, key=lambda ij: (p[ij], ij))
+    out = np.ones_like(p, dtype=np.float64)
+    running = 0.0
+    for rank, (i, j) in enumerate(ranked):
+        running = max(running, min(1.0, (m - rank) * float(p[i, j])))
+        out[i, j] = out[j, i] = running
+    return out
+
+
+def _sentence_scorer(metric):
+    """Sentence scores: BLEU with effective order on (sacreBLEU's sentence BLEU), else the metric's rows."""
+    if isinstance(metric, BLEU):
+        config = dataclasses.replace(metric.config, effective_order=True)
+        return lambda rows: compute_scores(rows, config).score
+    return _row_scorer(metric)
+
+
+def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: int, seed: int, alpha: float,
+                   holm: bool = False) -> MetricSummary:
+    """Corpus scores, bootstrap intervals, sentence scores and the all-pairs test of one additive metric from
+    its per-system statistics ``stats`` [K, S, D].
 
     The intervals of all systems come from one paired bootstrap (the same draws for every system, so the
     same bounds as a ``confidence_interval`` per system, for one resampling pass instead of one per system).
     """
+    score_rows = _row_scorer(metric)
+    name = getattr(metric, "name", type(metric).__name__)
+    higher = bool(getattr(metric, "higher_is_better", True))
+    statistic = metric if isinstance(metric, BLEU) else significance.MetricStatistic(metric)
+    corpus = tuple(float(x) for x in score_rows(stats.sum(axis=1)))
+    sentence = np.stack([np.asarray(_sentence_scorer(metric)(s), dtype=np.float64) for s in stats])
+    try:
+        signature = metric.signature(nrefs)
+    except (TypeError, ValueError):
+        signature = ""
+    systems = dict(zip(names, list(stats)))
     if len(names) == 1:
         intervals: tuple = (significance.confidence_interval(stats[0], metric=statistic, n_samples=n_bootstrap,
                                                              seed=seed, name=names[0]),)
-    else:
-        paired = significance.paired_bootstrap(dict(zip(names, stats)), metric=statistic, n_samples=n_bootstrap,
-                                               seed=seed)
-        intervals = tuple(paired[n] for n in names)
-    pairs = None
-    if pairwise and len(names) > 1:
-        pairs = significance.all_pairs(dict(zip(names, stats)), metric=statistic, test="bs",
-                                       n_samples=n_bootstrap, seed=seed, alpha=alpha)
-    return MetricSummary(name, signature, higher, tuple(float(x) for x in corpus_scores), intervals, sentence,
-                         pairs)
-
-
-def _quantile_edges(lengths: np.ndarray, n_buckets: int) -> list[int]:
-    """Integer bucket boundaries at the length quantiles (fewer buckets when lengths repeat a lot)."""
-    qs = np.quantile(lengths, np.linspace(0, 1, n_buckets + 1)[1:-1], method="lower") if len(lengths) else []
-    edges = sorted({int(q) + 1 for q in qs})  # bucket b holds lengths < edges[b]
-    return [e for e in edges if lengths.min() < e <= lengths.max()]
-
-
-def _range_label(lo: int, hi: int) -> str:
-    return f"{lo}" if lo == hi else f"{lo}–{hi}"
-
-
-def _bucket_scores(bleu: BLEU, stats: np.ndarray, masks: Sequence[np.ndarray]) -> tuple[float | None, ...]:
-    out = []
-    for k, mask in enumerate(masks):
-        out.append(float(bleu.score_from_statistics(stats[k][mask]).score) if mask.any() else None)
-    return tuple(out)
-
-
-def length_buckets(bleu: BLEU, stats: np.ndarray, reference_lengths: np.ndarray,
-                   n_buckets: int = LENGTH_BUCKETS) -> tuple[Bucket, ...]:
-    """Corpus BLEU per system on segments grouped by reference length (quantile buckets)."""
-    edges = _quantile_edges(reference_lengths, n_buckets)
-    bounds = [None] + edges + [None]
-    out = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        mask = np.ones(len(reference_lengths), dtype=bool)
-        if lo is not None:
-            mask &= reference_lengths >= lo
-        if hi is not None:
-            mask &= reference_lengths < hi
-        if not mask.any():
-            continue
-        label = _range_label(int(reference_lengths[mask].min()), int(reference_lengths[mask].max()))
-        n = int(mask.sum())
-        out.append(Bucket(label, (n,) * len(stats), _bucket_scores(bleu, stats, [mask] * len(stats))))
-    return tuple(out)
-
-
-def segment_ratios(stats_k: np.ndarray) -> np.ndarray:
-    """hyp_len / ref_len per segment (an empty reference counts as ratio inf, two empty texts as 1)."""
-    hyp, ref = stats_k[:, 0].astype(np.float64), stats_k[:, 1].astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = hyp / ref
-    ratio[(ref == 0) & (hyp == 0)] = 1.0
-    return ratio
-
-
-def ratio_buckets(bleu: BLEU, stats: np.ndarray, edges: Sequence[float] = RATIO_EDGES) -> tuple[Bucket, ...]:
-    """Corpus BLEU per system on its segments grouped by their length ratio (hypothesis / reference)."""
-    ratios = [segment_ratios(s) for s in stats]
-    bounds = [None, *edges, None]
-    out = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        masks = []
-        for r in ratios:
-            m = np.ones(len(r), dtype=bool)
-            if lo is not None:
-                m &= r >= lo
-            if hi is not None:
-                m &= r < hi
-            masks.append(m)
-        label = f"< {hi:g}" if lo is None else f"≥ {lo:g}" if hi is None else f"{lo:g}–{hi:g}"
-        out.append(Bucket(label, tuple(int(m.sum()) for m in masks), _bucket_scores(bleu, stats, masks)))
-    return tuple(out)
+        return MetricSummary(name, signature, higher, corpus, intervals, sentence, None, stats, score_rows)
+    paired = significance.paired_bootstrap(systems, metric=statistic, n_samples=n_bootstrap, seed=seed)
+    intervals = tuple(paired[n] for n in names)
+    pairs = significance.all_pairs(systems, metric=statistic, test="bs", n_samples=n_bootstrap, seed=seed,
+                                   alpha=alpha)
+    p = holm_bonferroni(pairs.p_values) if holm else np.array(pairs.p_values)
+    goodness = np.asarray(corpus) if higher else -np.asarray(corpus)
+    clusters, ranks = significance_clusters(list(pairs.order), goodness, p, alpha)
+    cluster_of = [0] * len(names)
+    for c, members in enumerate(clusters, start=1):
+        for i in members:
+            cluster_of[i] = c
+    return MetricSummary(name, signature, higher, corpus, intervals, sentence, pairs, stats, score_rows, p,
+                         tuple(tuple(c) for c in clusters), tuple(cluster_of), tuple(ranks))
 
 
 # ---------------------------------------------------------------------------------------------------------
 # matched n-grams
 # ---------------------------------------------------------------------------------------------------------
-def _ngrams(tokens: list[str], n: int):
-    return zip(*(tokens[i:] for i in range(n))) if n > 1 else ((t,) for t in tokens)
-
-
 def reference_limits(ref_tokens: Sequence[list[str]], max_order: int) -> list[dict]:
     """Per order: the largest count of each n-gram in any one reference (BLEU's clipping limits)."""
     out = []
     for n in range(1, max_order + 1):
         if len(ref_tokens) == 1:
-            out.append(Counter(_ngrams(ref_tokens[0], n)))
+            out.append(Counter(analyses.ngrams(ref_tokens[0], n)))
             continue
         limit: dict = {}
         for ref in ref_tokens:
-            for g, c in Counter(_ngrams(ref, n)).items():
+            for g, c in Counter(analyses.ngrams(ref, n)).items():
                 if c > limit.get(g, 0):
                     limit[g] = c
         out.append(limit)
@@ -260,7 +254,7 @@ def matched_ngrams(hyp_tokens: list[str], limits: list[dict]) -> list[list[int]]
             continue
         used: dict = {}
         starts = []
-        for i, g in enumerate(_ngrams(hyp_tokens, n)):
+        for i, g in enumerate(analyses.ngrams(hyp_tokens, n)):
             u = used.get(g, 0)
             if u < limit.get(g, 0):
                 used[g] = u + 1
@@ -322,6 +316,73 @@ def _tokenize(bleu: BLEU, lines: Sequence[str]) -> list[list[str]]:
 # ---------------------------------------------------------------------------------------------------------
 # the whole report
 # ---------------------------------------------------------------------------------------------------------
+def _statistics(metric, hyps, references, names) -> tuple[np.ndarray, str]:
+    if isinstance(metric, BLEU):
+        segs = significance.system_statistics(metric, hyps, references, names=list(names))
+    else:
+        segs = [metric.segment_statistics(h, references) for h in hyps]
+    return np.stack([s.stats for s in segs]), _nrefs(segs[0].nrefs)
+
+
+def _best_references(bleu: BLEU, hyps, streams, shown: int) -> np.ndarray:
+    """Per system and shown segment, the reference stream with the highest sentence BLEU against it alone
+    (the first on ties; a missing reference never wins)."""
+    config = dataclasses.replace(bleu.config, effective_order=True)
+    best = np.zeros((len(hyps), shown), dtype=np.int64)
+    if len(streams) == 1 or shown == 0:
+        return best
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k, h in enumerate(hyps):
+            per_ref = []
+            for s in streams:
+                present = np.array([x is not None for x in s[:shown]])
+                stats = bleu.segment_statistics(h[:shown], [[x if x is not None else "" for x in s[:shown]]]).stats
+                score = compute_scores(stats, config).score
+                per_ref.append(np.where(present, score, -1.0))
+            best[k] = np.argmax(np.stack(per_ref), axis=0)
+    return best
+
+
+def input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu: BLEU) -> list[str]:
+    """What a reader should know about the input before trusting the numbers."""
+    out = []
+
+    def crlf(lines) -> int:
+        return sum(1 for x in lines if x is not None and x.endswith("\r"))
+
+    for name, lines in [*zip(names, hyps), *zip(reference_names, streams)] + (
+            [("source", sources)] if sources is not None else []):
+        n = crlf(lines)
+        if n:
+            out.append(f"{name}: {n} line(s) end with a carriage return (CRLF line ends); it is part of the text "
+                       "and is shown as ␍")
+    for name, lines in zip(names, hyps):
+        empty = sum(1 for x in lines if not x.strip())
+        if empty == len(lines):
+            out.append(f"system {name}: every line is empty")
+        elif empty:
+            out.append(f"system {name}: {empty} empty line(s)")
+    for name, lines in zip(reference_names, streams):
+        empty = sum(1 for x in lines if x is not None and not x.strip())
+        if empty:
+            out.append(f"reference {name}: {empty} empty line(s); such a segment counts against every system")
+    for i in range(len(hyps)):
+        for j in range(i + 1, len(hyps)):
+            if hyps[i] == hyps[j]:
+                out.append(f"systems {names[i]} and {names[j]} are identical")
+    for metric in metrics:
+        if getattr(metric, "name", "") == "TER" and not getattr(metric, "asian_support", True):
+            trg = (bleu.trg_lang or "").lower()
+            cjk, letters = cjk_letter_share([x for x in streams[0][:2000] if x is not None])
+            if trg in ("zh", "ja", "ko") or (cjk and cjk >= 0.5 * letters):
+                out.append("TER runs on a Chinese, Japanese or Korean target without asian_support "
+                           "(--ter-asian-support): Tercom does not split CJK text into words, so TER here "
+                           "counts edits of whole runs of characters and is not comparable to TER on other "
+                           "targets")
+    return out
+
+
 def compute_report(
     systems,
     references,
@@ -336,6 +397,12 @@ def compute_report(
     alpha: float = 0.05,
     max_segments: int | None = DEFAULT_MAX_SEGMENTS,
     pair: tuple[str, str] | None = None,
+    holm: bool = False,
+    train: Sequence[str] | None = None,
+    train_name: str = "training data",
+    command: str | None = None,
+    inputs: Sequence[InputFile] = (),
+    created: str = "",
 ) -> ReportData:
     """All numbers of the report; see :func:`bleuscope.report.build_report` for the arguments."""
     names, hyps = _check_systems(systems)
@@ -348,15 +415,12 @@ def compute_report(
                                      or max_segments < 0):
         raise ValueError(f"max_segments must be None or an integer >= 0, got {max_segments!r}")
     seed = significance.resolve_seed(seed)
-    if pair is None:
-        pair_idx = (0, 1) if len(names) > 1 else (0, 0)
-    else:
+    if pair is not None:
         missing = [p for p in pair if p not in names]
         if missing or len(pair) != 2:
             raise ValueError(f"pair must name two of the systems {list(names)}, got {pair!r}")
-        pair_idx = (names.index(pair[0]), names.index(pair[1]))
 
-    segs = significance.system_statistics(bleu, hyps, references, names=list(names))
+    stats, nrefs = _statistics(bleu, hyps, references, names)
     n_seg = len(hyps[0])
     streams = [list(s) for s in references]
     if sources is not None:
@@ -369,67 +433,87 @@ def compute_report(
     elif len(reference_names) != len(streams):
         raise ValueError(f"{len(reference_names)} reference names for {len(streams)} reference streams")
 
-    stats = np.stack([s.stats for s in segs])  # [K, S, W]
-    corpus = tuple(bleu.score_from_statistics(s.stats, _nrefs(segs[0].nrefs)) for s in segs)
-    signature = bleu.signature(_nrefs(segs[0].nrefs))
-    sentence_config = dataclasses.replace(bleu.config, effective_order=True)
-    sentence = np.stack([compute_scores(s.stats, sentence_config).score for s in segs])
-    bleu_summary = _summary("BLEU", signature, True, segs, names, [c.score for c in corpus], sentence, bleu,
-                            n_bootstrap, seed, alpha)
-    summaries = [bleu_summary]
+    corpus = tuple(bleu.score_from_statistics(s, nrefs) for s in stats)
+    summaries = [metric_summary(bleu, names, stats, nrefs, n_bootstrap, seed, alpha, holm)]
     for metric in metrics:
-        summaries.append(_metric_summary(metric, names, hyps, references, n_bootstrap, seed, alpha))
+        m_stats, m_nrefs = _statistics(metric, hyps, references, names)
+        summaries.append(metric_summary(metric, names, m_stats, m_nrefs, n_bootstrap, seed, alpha, holm))
+    first = summaries[0].order
+    if pair is None:
+        pair_idx = (first[0], first[1]) if len(names) > 1 else (0, 0)
+    else:
+        pair_idx = (names.index(pair[0]), names.index(pair[1]))
 
-    # reference lengths (every segment, in chunks, keeping only the counts) and matched n-grams (segments shown)
-    first_refs = [next(s[i] for s in streams if s[i] is not None) for i in range(n_seg)]
-    with warnings.catch_warnings():  # the references scored as hypotheses: their warnings are not the user's
-        warnings.simplefilter("ignore")
-        # column 0 (hypothesis length) of the first reference scored against itself: its length in tokens,
-        # counted by the library's fast path
-        ref_len = bleu.segment_statistics(first_refs, [first_refs]).stats[:, 0].copy()
+    # tokens of every segment: reference lengths, matched n-grams, word accuracy
+    ref_tokens = [_tokenize(bleu, [x if x is not None else "" for x in s]) for s in streams]
+    first_ref_tokens = [next((ref_tokens[r][i] for r, s in enumerate(streams) if s[i] is not None), [])
+                        for i in range(n_seg)]
+    ref_len = np.array([len(t) for t in first_ref_tokens], dtype=np.int64)
     shown = n_seg if max_segments is None else min(n_seg, max_segments)
     order = bleu.max_ngram_order
-    ref_tokens = [_tokenize(bleu, [x if x is not None else "" for x in s[:shown]]) for s in streams]
     limits = [reference_limits([ref_tokens[r][i] for r in range(len(streams)) if streams[r][i] is not None], order)
-              for i in range(shown)]
-    highlights = []
+              for i in range(n_seg)]
+    ref_counts: Counter = Counter()
+    for lim in limits:
+        for per_order in lim:
+            ref_counts.update(per_order)
+    if train is not None:
+        frequency: Counter = Counter()
+        for toks in _tokenize(bleu, list(train)):
+            frequency.update(toks)
+        freq_source = train_name
+    else:
+        frequency = Counter()
+        for toks in first_ref_tokens:
+            frequency.update(toks)
+        freq_source = "the reference"
+    vocabulary: dict = {}
+    highlights, matches, word_rows = [], [], []
     for k in range(len(names)):
-        hyp_tokens = _tokenize(bleu, hyps[k][:shown])
-        row = []
-        for i in range(shown):
-            matches = matched_ngrams(hyp_tokens[i], limits[i])
-            row.append(highlight(hyps[k][i], hyp_tokens[i], _token_levels(len(hyp_tokens[i]), matches),
-                                 bleu.lowercase))
+        hyp_tokens = _tokenize(bleu, hyps[k])
+        row, seg_matches = [], analyses.MatchedNgrams()
+        for i in range(n_seg):
+            starts = matched_ngrams(hyp_tokens[i], limits[i])
+            seg_matches.add(i, hyp_tokens[i], starts)
+            if i < shown:
+                row.append(highlight(hyps[k][i], hyp_tokens[i], _token_levels(len(hyp_tokens[i]), starts),
+                                     bleu.lowercase))
         highlights.append(tuple(row))
+        matches.append(seg_matches)
+        word_rows.append(analyses.word_match_rows(hyp_tokens, first_ref_tokens, frequency, vocabulary=vocabulary))
 
+    resampler = analyses.Resampler(n_seg, n_bootstrap, seed)
+    length_groups = analyses.bucket_of(ref_len, analyses.LENGTH_CUTOFFS)
+    length_labels = analyses.bucket_labels(analyses.LENGTH_CUTOFFS)
+    diff_groups = analyses.bucket_of(stats[:, :, 0] - stats[:, :, 1], analyses.LENGTH_DIFF_CUTOFFS)
+    diff_labels = analyses.bucket_labels(analyses.LENGTH_DIFF_CUTOFFS)
+    length_tables, diff_tables, best = [], [], []
+    for m in summaries:
+        length_tables.append(analyses.bucket_table("by reference length (tokens)", m.name, m.score_rows, m.stats,
+                                                   length_groups, length_labels, resampler))
+        diff_tables.append(analyses.bucket_table("by length difference (hypothesis − reference tokens)", m.name,
+                                                 m.score_rows, m.stats, diff_groups, diff_labels, resampler))
+        if len(names) > 1:
+            best.append(analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler))
+    ngram_tables = analyses.ngram_differences(matches, ref_counts, resampler) if len(names) > 1 else ()
+    accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
+
+    notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu)
     return ReportData(
         title=title or f"bleuscope report: {len(names)} system{'s' if len(names) != 1 else ''}, {n_seg} segments",
-        systems=names, reference_names=tuple(reference_names), n_segments=n_seg, nrefs=_nrefs(segs[0].nrefs), bleu=bleu, corpus=corpus,
-        stats=stats, metrics=tuple(summaries), length_buckets=length_buckets(bleu, stats, ref_len),
-        reference_lengths=ref_len, ratio_buckets=ratio_buckets(bleu, stats), pair=pair_idx, sources=sources,
+        systems=names, reference_names=tuple(reference_names), n_segments=n_seg, nrefs=nrefs, bleu=bleu,
+        corpus=corpus, stats=stats, metrics=tuple(summaries), length_buckets=tuple(length_tables),
+        length_diff_buckets=tuple(diff_tables), best_differences=tuple(best), ngram_differences=ngram_tables,
+        word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),
-        shown_segments=shown, highlights=tuple(highlights), n_bootstrap=n_bootstrap, seed=seed, alpha=alpha,
+        shown_segments=shown, highlights=tuple(highlights),
+        best_reference=_best_references(bleu, hyps, streams, shown), n_bootstrap=n_bootstrap, seed=seed,
+        alpha=alpha, holm=holm, warnings=tuple(notes), command=command, inputs=tuple(inputs), created=created,
     )
 
 
 def _nrefs(counts: np.ndarray) -> str:
     return str(int(counts[0])) if len(counts) and counts.min() == counts.max() else "var"
-
-
-def _metric_summary(metric, names, hyps, references, n_bootstrap, seed, alpha) -> MetricSummary:
-    """A further additive metric (chrF, TER, ...): statistics per system, then the same summaries."""
-    score_rows = _row_scorer(metric)
-    name = getattr(metric, "name", type(metric).__name__)
-    segs = [metric.segment_statistics(h, references) for h in hyps]
-    corpus = [float(score_rows(s.stats.sum(axis=0))[0]) for s in segs]
-    sentence = np.stack([score_rows(s.stats) for s in segs])
-    statistic = significance.FunctionStatistic(score_rows, name)
-    try:
-        signature = metric.signature(_nrefs(segs[0].nrefs))
-    except (TypeError, ValueError):
-        signature = ""
-    return _summary(name, signature, bool(getattr(metric, "higher_is_better", True)), [s.stats for s in segs],
-                    names, corpus, sentence, statistic, n_bootstrap, seed, alpha, pairwise=False)
 
 
 def top_differences(sentence: np.ndarray, a: int, b: int, n: int = TOP_DIFFERENCES) -> tuple[list[int], list[int]]:

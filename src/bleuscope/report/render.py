@@ -1,10 +1,10 @@
 """The report's HTML: static tables and SVG charts, the segment data as escaped JSON, and the inline script.
 
-Everything a reader needs without JavaScript (scores, intervals, significance, charts, the first page of the
-segment table) is plain HTML. The script adds sorting, filtering, paging and the choice of the two systems
-compared; it reads the segments from a ``<script type="application/json">`` block. A Content-Security-Policy
-allows only that one script (by hash) and no network access at all, as a second line of defence behind the
-escaping.
+Everything a reader needs without JavaScript (scores, intervals, significance, analyses, charts, the first
+page of the segment table) is plain HTML. The script adds sorting, filtering, paging, the choice of the two
+systems compared, the exports and the state in the URL; it reads its data from a ``<script
+type="application/json">`` block. A Content-Security-Policy allows only that one script (by hash) and no
+network access at all, as a second line of defence behind the escaping.
 """
 
 from __future__ import annotations
@@ -12,16 +12,21 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import platform
 import re
 
+import numpy as np
+
 from .. import __version__
-from . import charts
+from . import charts, tables
 from .assets import CSS, JS
-from .charts import esc, fmt, text_html
+from .charts import esc, text_html
 from .compute import TOP_DIFFERENCES, Highlight, ReportData, top_differences
 
 #: segment table rows per page (and rows in the static page for readers without JavaScript)
 PAGE_SIZE = 50
+#: sentence-score bins of the distribution table
+BINS = 10
 
 #: characters escaped inside the JSON block: markup characters, and those JavaScript or HTML treat specially
 _JSON_UNSAFE = re.compile("[<>&\x7f-\x9f\u2028\u2029]")
@@ -65,13 +70,23 @@ def highlight_html(h: Highlight) -> str:
     return body
 
 
+def _finite(x: float) -> float:
+    return round(float(x), 4) if np.isfinite(x) else 0.0
+
+
 def page_data(data: ReportData) -> dict:
-    """What the script needs: texts and sentence scores of the segments shown, names, defaults."""
+    """What the script needs: texts and sentence scores of the segments shown, names, defaults, exports."""
     shown = data.shown_segments
-    sentence = data.bleu_summary.sentence_scores
+    exports = {t.name: {"csv": t.csv(), "tex": t.latex()} for t in tables.all_tables(data)}
+    ngrams = {}
+    for d in data.ngram_differences:
+        ngrams[f"{d.a}-{d.b}"] = [[[r.ngram, r.order, r.a, r.b, r.ref, round(r.lower), round(r.upper),
+                                    list(r.segments)] for r in rows] for rows in (d.a_better, d.b_better)]
     return {
         "systems": [charts.clean(n) for n in data.systems],
         "refNames": [charts.clean(n) for n in data.reference_names],
+        "metrics": [m.name for m in data.metrics],
+        "higher": [m.higher_is_better for m in data.metrics],
         "pair": list(data.pair),
         "pageSize": PAGE_SIZE,
         "shown": shown,
@@ -81,7 +96,11 @@ def page_data(data: ReportData) -> dict:
         "refs": [[None if x is None else charts.clean(x) for x in s[:shown]] for s in data.references],
         "len": data.reference_lengths[:shown].tolist(),
         "hyp": [[_pieces(h) for h in row] for row in data.highlights],
-        "score": [[round(float(x), 4) for x in sentence[k, :shown]] for k in range(len(data.systems))],
+        "best": data.best_reference.tolist(),
+        "score": [[[_finite(x) for x in m.sentence_scores[k, :shown]] for k in range(len(data.systems))]
+                  for m in data.metrics],
+        "ngrams": ngrams,
+        "exports": exports,
         "scatter": SCATTER_GEOMETRY if len(data.systems) > 1 else None,
     }
 
@@ -91,142 +110,350 @@ SCATTER_SIZE = 300
 SCATTER_GEOMETRY = {"left": 36, "plot": SCATTER_SIZE - 44, "y0": 8 + SCATTER_SIZE - 44}
 
 
+def _export_buttons(name: str) -> str:
+    return (f'<span class="export js-only" data-export="{esc(name)}">export: <button type="button" '
+            f'data-format="csv">CSV</button> <button type="button" data-format="tex">LaTeX</button></span>')
+
+
+def _wrap(table_html: str) -> str:
+    """A table in a box that scrolls sideways on a narrow screen instead of the page."""
+    return f'<div class="scroll">{table_html}</div>'
+
+
+def _p_html(p: float, data: ReportData) -> str:
+    return esc(f"p {tables.p_text(p, data.n_bootstrap)}" if tables.p_text(p, data.n_bootstrap).startswith("≤")
+               else f"p = {tables.p_text(p, data.n_bootstrap)}")
+
+
 # ---------------------------------------------------------------------------------------------------------
-# sections
+# header
 # ---------------------------------------------------------------------------------------------------------
-def _order(data: ReportData) -> list[int]:
-    pairs = data.bleu_summary.all_pairs
-    if pairs is not None:
-        return list(pairs.order)
-    return sorted(range(len(data.systems)), key=lambda k: (-data.corpus[k].score, k))
+def header_section(data: ReportData, nav: str) -> str:
+    versions = (f"bleuscope {__version__}, Python {platform.python_version()}, numpy {np.__version__}")
+    rows = "".join(
+        f"<tr><td>{esc(f.role)}</td><td class=\"path\">{text_html(f.name)}</td><td class=\"num\">{f.size:,}</td>"
+        f'<td class="hash">{esc(f.sha256)}</td></tr>' for f in data.inputs)
+    files = ""
+    if rows:
+        files = ('<details class="inputs"><summary>input files (size in bytes, SHA-256)</summary>'
+                 + _wrap(f'<table id="inputs-table"><thead><tr><th>role</th><th>file</th><th class="num">bytes</th>'
+                         f"<th>SHA-256</th></tr></thead><tbody>{rows}</tbody></table>") + "</details>")
+    command = f'<p class="note">command: <code class="cmd">{text_html(data.command)}</code></p>' if data.command else ""
+    created = f"{esc(data.created)} · " if data.created else ""
+    warn = ""
+    if data.warnings:
+        items = "".join(f"<li>{text_html(w)}</li>" for w in data.warnings)
+        warn = (f'<div class="warnings" id="warnings" role="note"><b>⚠ Warnings about the input</b>'
+                f"<ul>{items}</ul></div>")
+    return (f"<header><h1>{esc(data.title)}</h1>"
+            f'<p class="note">{created}{esc(versions)} · {data.n_segments} segments · '
+            f"{len(data.systems)} systems · {len(data.reference_names)} reference stream(s) · "
+            f"{data.n_bootstrap} bootstrap resamples, seed {data.seed}</p>"
+            f"{command}{files}<nav>{nav}</nav></header>{warn}")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# systems and significance
+# ---------------------------------------------------------------------------------------------------------
+def _rank_text(rank: tuple[int, int]) -> str:
+    return f"{rank[0]}" if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}"
 
 
 def systems_section(data: ReportData) -> str:
-    bleu = data.bleu_summary
-    pairs = bleu.all_pairs
-    order = _order(data)
-    n_ord = data.bleu.max_ngram_order
-    lows = [ci.lower for ci in bleu.intervals]
-    highs = [ci.upper for ci in bleu.intervals]
-    lo, hi = min(lows), max(highs)
-    pad = (hi - lo) * 0.05 or 1.0
-    lo, hi = lo - pad, hi + pad
-    extra = data.metrics[1:]
-    head = ['<th class="num" title="significance cluster (1 = best)">cluster</th>',
-            '<th class="num" title="range of ranks consistent with the pairwise tests">rank</th>',
-            "<th>system</th>", '<th class="num">BLEU</th>', '<th class="num">95% CI</th>',
-            f'<th>interval <span class="muted">({lo:.1f}–{hi:.1f})</span></th>',
-            '<th class="num" title="mean of the bootstrap resamples ± half the 95% interval">μ ± CI</th>']
-    head += [f'<th class="num">P{n}</th>' for n in range(1, n_ord + 1)]
-    head += ['<th class="num">BP</th>', '<th class="num">ratio</th>', '<th class="num">hyp_len</th>',
-             '<th class="num">ref_len</th>']
-    for m in extra:
-        lower = "" if m.higher_is_better else ' title="lower is better"'
-        head.append(f'<th class="num"{lower}>{esc(m.name)}{"" if m.higher_is_better else " ↓"}</th>'
-                    '<th class="num">95% CI</th>')
+    first = data.metrics[0]
+    order = first.order
+    head = ['<th class="num" data-sort="num">#</th>', '<th data-sort="text">system</th>']
+    for m in data.metrics:
+        arrow = "" if m.higher_is_better else " ↓"
+        tip = "" if m.higher_is_better else ' title="lower is better"'
+        head += [f'<th class="num" data-sort="num"{tip}>{esc(m.name)}{arrow}</th>',
+                 f'<th class="num">{esc(m.name)} 95% CI</th>',
+                 f'<th class="num" data-sort="num" title="{esc(m.name)} significance cluster (1 = best)">'
+                 f"{esc(m.name)} cluster</th>",
+                 f'<th class="num" data-sort="num" title="ranks consistent with the {esc(m.name)} pairwise tests">'
+                 f"{esc(m.name)} rank</th>"]
     rows = []
     prev_cluster = None
-    for k in order:
-        c = data.corpus[k]
-        ci = bleu.intervals[k]
-        cluster = pairs.cluster_of[k] if pairs is not None else 1
-        rank = pairs.rank_ranges[k] if pairs is not None else (1, 1)
+    for r, k in enumerate(order):
+        cluster = first.cluster_of[k] if first.cluster_of is not None else 1
         cls = ' class="cluster-start"' if prev_cluster is not None and cluster != prev_cluster else ""
         prev_cluster = cluster
-        cells = [f'<td class="num">{cluster}</td>',
-                 f'<td class="num">{rank[0] if rank[0] == rank[1] else f"{rank[0]}–{rank[1]}"}</td>',
-                 f'<td><i class="swatch" style="display:inline-block;width:10px;height:10px;'
-                 f'background:{charts.color(k)};margin-right:5px"></i>{esc(data.systems[k])}</td>',
-                 f'<td class="num" data-value="{c.score!r}"><b>{c.score:.2f}</b></td>',
-                 f'<td class="num">{ci.lower:.2f}–{ci.upper:.2f}</td>',
-                 f"<td>{charts.interval(ci.lower, c.score, ci.upper, lo, hi, k)}</td>",
-                 f'<td class="num">{ci.mean:.2f} ± {ci.ci:.2f}</td>']
-        cells += [f'<td class="num">{p:.1f}</td>' for p in c.precisions]
-        cells += [f'<td class="num">{c.bp:.3f}</td>', f'<td class="num">{c.ratio:.3f}</td>',
-                  f'<td class="num">{c.sys_len}</td>', f'<td class="num">{c.ref_len}</td>']
-        for m in extra:
-            mci = m.intervals[k]
-            cells.append(f'<td class="num" data-metric="{esc(m.name)}" data-value="{m.scores[k]!r}">{m.scores[k]:.2f}'
-                         f'</td><td class="num">{mci.lower:.2f}–{mci.upper:.2f}</td>')
+        cells = [f'<td class="num" data-value="{r + 1}">{r + 1}</td>',
+                 f"<td>{charts.swatch(k)} {esc(data.systems[k])}</td>"]
+        for m in data.metrics:
+            ci = m.intervals[k]
+            c = m.cluster_of[k] if m.cluster_of is not None else 1
+            rank = m.rank_ranges[k] if m.rank_ranges is not None else (1, 1)
+            cells += [f'<td class="num" data-metric="{esc(m.name)}" data-value="{m.scores[k]!r}"><b>{m.scores[k]:.2f}'
+                      "</b></td>",
+                      f'<td class="num">{ci.lower:.2f}–{ci.upper:.2f}</td>',
+                      f'<td class="num" data-value="{c}">{c}</td>',
+                      f'<td class="num" data-value="{rank[0] + rank[1] / 1000}">{_rank_text(rank)}</td>']
         rows.append(f'<tr{cls} data-system="{esc(data.systems[k])}">' + "".join(cells) + "</tr>")
+    details = tables.bleu_details_table(data)
+    det_head = "".join(f'<th class="num">{esc(h)}</th>' if i else f"<th>{esc(h)}</th>"
+                       for i, h in enumerate(details.header))
+    det_rows = "".join("<tr>" + "".join(f'<td class="num">{esc(c)}</td>' if i else f"<td>{esc(c)}</td>"
+                                         for i, c in enumerate(row)) + "</tr>" for row in details.rows)
     sentence_fields = data.bleu.signature_fields(data.nrefs)
     sentence_fields["eff"] = "yes"
     sentence_sig = "|".join(f"{key}:{v}" for key, v in sentence_fields.items() if v is not None)
-    sigs = [f'<p>BLEU signature: <span class="sig" id="signature">{esc(bleu.signature)}</span></p>',
-            f'<p>Sentence BLEU (segment views): <span class="sig">{esc(sentence_sig)}</span></p>',
-            f'<p>Bootstrap: <span class="sig">{esc(_test_signature(data))}</span></p>']
-    sigs += [f'<p>{esc(m.name)} signature: <span class="sig">{esc(m.signature)}</span></p>' for m in extra]
+    sigs = [f'<p>{esc(m.name)} signature: <span class="sig"{" id=signature" if i == 0 else ""}>{esc(m.signature)}'
+            "</span></p>" for i, m in enumerate(data.metrics)]
+    sigs.append(f'<p>Sentence BLEU (segment views): <span class="sig">{esc(sentence_sig)}</span></p>')
+    if first.all_pairs is not None:
+        sigs.append(f'<p>Bootstrap: <span class="sig">{esc(first.all_pairs.signature)}</span></p>')
+    holm = (" p-values are Holm-Bonferroni adjusted over the pairs." if data.holm else
+            f" The {len(data.systems) * (len(data.systems) - 1) // 2} pairwise tests are not corrected for "
+            "multiple comparisons (<code>--holm</code> adjusts them)." if len(data.systems) > 2 else "")
     return (
         '<section id="systems"><h2>Systems</h2>'
-        f'<p class="note">{data.n_segments} segments, {len(data.reference_names)} reference stream(s). '
-        "Best first. 95% CI: the bootstrap percentile interval of the corpus score "
-        f"({data.n_bootstrap} resamples, seed {data.seed}, as <code>sacrebleu --confidence</code>); clusters: a "
-        f"line between clusters means every system above beats every system below with p &lt; {data.alpha:g} "
-        "(paired bootstrap).</p>"
-        f'<table id="systems-table"><thead><tr>{"".join(head)}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-        + "".join(sigs) + "</section>"
+        f'<p class="note">Ranked by {esc(first.name)}, best first. 95% CI: the bootstrap percentile interval of '
+        f"the corpus score ({data.n_bootstrap} resamples, seed {data.seed}, as <code>sacrebleu --confidence"
+        "</code>). Cluster: systems in one cluster are not separated by the paired bootstrap test; a line "
+        f"between clusters means every system above beats every system below with p &lt; {data.alpha:g}; rank: "
+        f"the ranks consistent with the tests.{holm} Click a column header to sort.</p>"
+        + _export_buttons("systems")
+        + _wrap(f'<table id="systems-table" class="sortable"><thead><tr>{"".join(head)}</tr></thead><tbody>'
+                f'{"".join(rows)}</tbody></table>')
+        + '<h3>BLEU details</h3>' + _export_buttons("bleu-details")
+        + _wrap(f'<table id="bleu-details"><thead><tr>{det_head}</tr></thead><tbody>{det_rows}</tbody></table>')
+        + "".join(sigs) + best_difference_html(data) + "</section>"
     )
 
 
-def _test_signature(data: ReportData) -> str:
-    pairs = data.bleu_summary.all_pairs
-    if pairs is not None:
-        return pairs.signature
-    return data.bleu_summary.intervals[0].signature
+def best_difference_html(data: ReportData) -> str:
+    if not data.best_differences:
+        return ""
+    out = ['<h3 id="best">Difference from the best system</h3><p class="note">Each system\'s corpus score minus '
+           "the best system's, in rank order, with a 95% paired-bootstrap interval of the difference (the same "
+           "resamples for both systems); the axis is zoomed to the intervals and 0 is the best system.</p>"
+           '<div class="charts">']
+    for bd in data.best_differences:
+        names = [data.systems[k] for k in bd.order]
+        out.append("<div>" + f'<p class="chart-title">{esc(bd.metric)} − {esc(bd.metric)} of '
+                   f"{esc(data.systems[bd.best])}</p>"
+                   + charts.difference_chart(names, list(bd.order), [bd.delta[k] for k in bd.order],
+                                             [bd.lower[k] for k in bd.order], [bd.upper[k] for k in bd.order],
+                                             f"{bd.metric} difference from the best system", bd.metric)
+                   + _export_buttons(f"difference-from-best-{bd.metric}") + "</div>")
+    out.append("</div>")
+    return "".join(out)
 
 
 def significance_section(data: ReportData) -> str:
-    pairs = data.bleu_summary.all_pairs
-    if pairs is None:
+    if len(data.systems) < 2:
         return ('<section id="significance"><h2>Significance</h2><p class="note">One system: no pairwise test.'
                 "</p></section>")
-    order = list(pairs.order)
-    head = "".join(f'<th title="{esc(pairs.systems[j])}">{esc(pairs.systems[j])}</th>' for j in order)
-    rows = []
-    for i in order:
-        cells = []
-        for j in order:
-            if i == j:
-                cells.append('<td class="diag">–</td>')
-                continue
-            p = float(pairs.p_values[i, j])
-            delta = pairs.scores[i] - pairs.scores[j]
-            cls = ""
-            if p < pairs.alpha:
-                cls = ' class="sig-better"' if delta > 0 else ' class="sig-worse"'
-            tip = f"{pairs.systems[i]} − {pairs.systems[j]}: Δ = {delta:+.2f}, p = {p:.4f}"
-            cells.append(f'<td{cls} title="{esc(tip)}" data-p="{p!r}">{delta:+.2f}<br>'
-                         f'<span class="muted">p={p:.3f}</span></td>')
-        rows.append(f"<tr><th>{esc(pairs.systems[i])}</th>{''.join(cells)}</tr>")
-    clusters = "".join(
-        f"<li>cluster {c}: {', '.join(esc(n) for n in members)}</li>"
-        for c, members in enumerate(pairs.clusters, start=1))
+    parts = []
+    for m in data.metrics:
+        order = m.order
+        head = "".join(f'<th title="{esc(data.systems[j])}">{esc(data.systems[j])}</th>' for j in order)
+        rows = []
+        for i in order:
+            cells = []
+            for j in order:
+                if i == j:
+                    cells.append('<td class="diag">–</td>')
+                    continue
+                p = float(m.p_values[i, j])
+                delta = m.scores[i] - m.scores[j]
+                better = delta > 0 if m.higher_is_better else delta < 0
+                cls, mark = "", ""
+                if p < data.alpha:
+                    cls, mark = (' class="sig-better"', "▲ ") if better else (' class="sig-worse"', "▼ ")
+                tip = f"{data.systems[i]} − {data.systems[j]}: Δ = {delta:+.2f}, {_p_html(p, data)}"
+                cells.append(f'<td{cls} title="{esc(tip)}" data-p="{p!r}">{mark}{delta:+.2f}<br>'
+                             f'<span class="p">{_p_html(p, data)}</span></td>')
+            rows.append(f"<tr><th>{esc(data.systems[i])}</th>{''.join(cells)}</tr>")
+        clusters = "".join(f"<li>cluster {c}: {', '.join(esc(data.systems[n]) for n in members)}</li>"
+                           for c, members in enumerate(m.clusters, start=1))
+        table_id = "p-matrix" if m is data.metrics[0] else f"p-matrix-{esc(m.name)}"
+        parts.append(
+            f'<h3>{esc(m.name)}</h3><ol class="clusters">{clusters}</ol>'
+            + _export_buttons(f"significance-{m.name}")
+            + _wrap(f'<table class="pmatrix" id="{table_id}"><thead><tr><th></th>{head}</tr></thead>'
+                    f'<tbody>{"".join(rows)}</tbody></table>'))
+    adjusted = ("Holm-Bonferroni adjusted p-values (over all pairs of one metric)" if data.holm else
+                "p-values not corrected for multiple comparisons")
+    floor = 1 / (data.n_bootstrap + 1)
     return (
         '<section id="significance"><h2>Significance</h2>'
-        f'<p class="note">Paired bootstrap over every pair ({pairs.n_samples} resamples, seed {pairs.seed}; the '
-        "same p-values as <code>sacrebleu --paired-bs</code> with the row system as baseline). Cell: BLEU of "
-        f"the row system minus the column system, and the p-value; green/red: significantly better/worse "
-        f"(p &lt; {pairs.alpha:g}).</p>"
-        f'<ol class="clusters">{clusters}</ol>'
-        f'<table class="pmatrix" id="p-matrix"><thead><tr><th></th>{head}</tr></thead><tbody>{"".join(rows)}'
-        "</tbody></table></section>"
+        f'<p class="note">Paired bootstrap over every pair ({data.n_bootstrap} resamples, seed {data.seed}; the same '
+        "p-values as <code>sacrebleu --paired-bs</code> with the row system as baseline), for every metric. Cell: "
+        "score of the row system minus the column system, and the p-value; ▲ (green): the row system is "
+        f"significantly better, ▼ (red): significantly worse (p &lt; {data.alpha:g}); {adjusted}. "
+        f"“p ≤ {floor:.4f}” is the smallest p-value {data.n_bootstrap} resamples can give.</p>"
+        + "".join(parts) + "</section>"
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# analyses
+# ---------------------------------------------------------------------------------------------------------
+def _system_select(id_: str, label: str, data: ReportData, selected: int) -> str:
+    opts = "".join(f'<option value="{k}"{" selected" if k == selected else ""}>{esc(n)}</option>'
+                   for k, n in enumerate(data.systems))
+    return f'<label>{label} <select id="{id_}">{opts}</select></label>'
+
+
+def _ngram_rows(rows, name_better: str) -> str:
+    if not rows:
+        return '<tr><td class="muted" colspan="7">none</td></tr>'
+    numbers = [(r.order, r.a, r.b, r.ref, f'{r.a - r.b:+d} <span class="muted">[{r.lower:+.0f}, {r.upper:+.0f}]</span>',
+                len(r.segments)) for r in rows]
+    return "".join(f'<tr><td class="ng">{text_html(r.ngram)}</td>' + "".join(f'<td class="num">{x}</td>' for x in n)
+                   + "</tr>" for r, n in zip(rows, numbers))
+
+
+def ngram_section(data: ReportData) -> str:
+    if len(data.systems) < 2:
+        return ""
+    a, b = data.pair
+    lo, hi = min(a, b), max(a, b)
+    diff = next(d for d in data.ngram_differences if (d.a, d.b) == (lo, hi))
+    a_rows, b_rows = (diff.a_better, diff.b_better) if a == lo else (diff.b_better, diff.a_better)
+    name_a = f'<span class="name-a">{esc(data.systems[a])}</span>'
+    name_b = f'<span class="name-b">{esc(data.systems[b])}</span>'
+
+    def swap(rows):  # the rows are stored for (lo, hi); show them as (a, b)
+        if a == lo:
+            return rows
+        from dataclasses import replace
+        return [replace(r, a=r.b, b=r.a, lower=-r.upper, upper=-r.lower) for r in rows]
+
+    head = (f"<thead><tr><th>n-gram</th><th class=\"num\">n</th><th class=\"num\">A: {name_a}</th>"
+            f"<th class=\"num\">B: {name_b}</th><th class=\"num\" title=\"occurrences in the references (per segment "
+            "the largest count in one reference)\">ref</th><th class=\"num\" title=\"A − B with a 95% "
+            "paired-bootstrap interval\">A − B [95% CI]</th><th class=\"num\">segments</th></tr></thead>")
+    return (
+        '<section id="ngrams"><h2>n-grams one system gets right and the other does not</h2>'
+        '<div class="controls js-only">' + _system_select("ng-a", "A:", data, a) + " "
+        + _system_select("ng-b", "B:", data, b) + "</div>"
+        f'<p class="note">For every n-gram (orders 1–{data.bleu.max_ngram_order} of BLEU\'s tokens) the number of '
+        "times each system produced it <em>and</em> the references have it, clipped per segment as BLEU clips "
+        "(summed over an order, these are the matched counts of BLEU's precisions). Ranked as compare-mt ranks "
+        "them, by (A + 1) / (A + B + 2); the interval of A − B is a 95% paired bootstrap over segments. Click an "
+        "n-gram to list its segments (where A and B differ on it) in the segment table. The choice of A and B "
+        "also sets the two-systems views and the segment table.</p>"
+        + _export_buttons(f"ngrams-{lo}-{hi}")
+        + f'<div class="wl"><div><h3>A ({name_a}) better</h3>'
+        + _wrap(f'<table id="ngrams-a">{head}<tbody id="ngrams-a-body">{_ngram_rows(swap(a_rows), "A")}</tbody></table>')
+        + f'</div><div><h3>B ({name_b}) better</h3>'
+        + _wrap(f'<table id="ngrams-b">{head}<tbody id="ngrams-b-body">{_ngram_rows(swap(b_rows), "B")}</tbody></table>')
+        + "</div></div></section>"
+    )
+
+
+def word_accuracy_section(data: ReportData) -> str:
+    wa = data.word_accuracy
+    order = data.metrics[0].order
+    names = [data.systems[k] for k in order]
+    head = "<th>frequency</th><th class=\"num\">ref words</th>" + "".join(
+        f'<th class="num">{charts.swatch(k)} {esc(data.systems[k])}</th>' for k in order)
+    rows = []
+    for g, label in enumerate(wa.labels):
+        cells = "".join(f'<td class="num">{wa.fmeasure[k][g]:.3f} <span class="muted">[{wa.lower[k][g]:.3f}, '
+                        f"{wa.upper[k][g]:.3f}]</span></td>" for k in order)
+        rows.append(f'<tr><td>{esc(label)}</td><td class="num">{wa.ref_words[g]}</td>{cells}</tr>')
+    chart = charts.interval_groups(list(wa.labels), [wa.fmeasure[k] for k in order], [wa.lower[k] for k in order],
+                                   [wa.upper[k] for k in order], names, order,
+                                   "word F-measure by frequency bucket", "F-measure")
+    return (
+        '<section id="word-accuracy"><h2>Word accuracy by frequency</h2>'
+        f'<p class="note">compare-mt\'s word accuracy: each word (BLEU\'s tokens) falls into a bucket by its '
+        f"frequency in {esc(wa.source)}; per bucket, output words matched one-to-one with equal reference words "
+        "(first reference stream) give precision and recall, and their F-measure. Rare words are where systems "
+        "usually differ most. 95% bootstrap intervals in brackets.</p>"
+        + charts.legend_for(names, order) + chart + _export_buttons("word-accuracy")
+        + _wrap(f'<table id="word-accuracy-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+        + "</section>"
+    )
+
+
+def _bucket_block(data: ReportData, t, name: str, title: str, chart: bool) -> str:
+    order = data.metrics[0].order
+    names = [data.systems[k] for k in order]
+    head = "<th>bucket</th>" + "".join(f'<th class="num">{esc(n)}</th>' for n in names)
+    rows = []
+    for g, label in enumerate(t.labels):
+        cells = []
+        for k in order:
+            s = t.scores[k][g]
+            cells.append('<td class="num muted">–</td>' if s is None else
+                         f'<td class="num">{s:.2f} <span class="muted">[{t.lower[k][g]:.1f}, {t.upper[k][g]:.1f}] '
+                         f"({t.counts[k][g]})</span></td>")
+        rows.append(f"<tr><td>{esc(label)}</td>{''.join(cells)}</tr>")
+    svg = ""
+    if chart:
+        svg = charts.interval_groups(list(t.labels), [t.scores[k] for k in order], [t.lower[k] for k in order],
+                                     [t.upper[k] for k in order], names, order, f"{t.metric} {title}", t.metric)
+    table = (f'<table id="{name}-{esc(t.metric)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
+             "</tbody></table>")
+    return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}") + _wrap(table))
+
+
+def buckets_section(data: ReportData) -> str:
+    order = data.metrics[0].order
+    legend = charts.legend_for([data.systems[k] for k in order], order)
+    blocks = []
+    for name, title, group in (("length", "by reference length", data.length_buckets),
+                               ("length-difference", "by length difference", data.length_diff_buckets)):
+        inner = "".join(_bucket_block(data, t, name, title, i == 0) for i, t in enumerate(group))
+        blocks.append(inner)
+    return (
+        '<section id="buckets"><h2>Scores by sentence length and length difference</h2>'
+        '<p class="note">Corpus scores of each metric on groups of segments, with 95% bootstrap intervals and, '
+        "in parentheses, the number of segments. By reference length: compare-mt's buckets of the first "
+        "reference's length in BLEU tokens (the same segments for every system). By length difference: each "
+        "system's own segments grouped by its hypothesis length minus BLEU's reference length (too short "
+        "outputs on the left).</p>" + legend
+        + "<h3>By reference length</h3>" + blocks[0] + "<h3>By length difference</h3>" + blocks[1] + "</section>"
     )
 
 
 def distributions_section(data: ReportData) -> str:
-    sentence = data.bleu_summary.sentence_scores
-    y_max = max(max(charts.histogram_counts(s)) for s in sentence)
-    hists = "".join(charts.histogram(s.tolist(), data.systems[k], k, y_max=y_max) for k, s in enumerate(sentence))
-    return ('<section id="distributions"><h2>Sentence BLEU distributions</h2>'
-            '<p class="note">Segments per sentence-BLEU bin (width 10; 100 is in the last bin), one chart per '
-            "system on a shared scale; the dashed line is the mean.</p>"
-            f'<div class="charts">{hists}</div></section>')
+    """One table per metric: segments per sentence-score bin, rows in rank order, cells shaded by count."""
+    parts = []
+    for m in data.metrics:
+        order = m.order
+        sentence = m.sentence_scores
+        counts = [charts.histogram_counts(np.clip(sentence[k], 0, 100).tolist(), BINS) for k in order]
+        peak = max(max(c) for c in counts) or 1
+        head = ("<th>system</th><th class=\"num\">mean</th><th class=\"num\">median</th>"
+                + "".join(f'<th class="num">[{100 * b // BINS}, {100 * (b + 1) // BINS}{"]" if b == BINS - 1 else ")"}'
+                          "</th>" for b in range(BINS)))
+        rows = []
+        for k, c in zip(order, counts):
+            cells = "".join(f'<td class="num heat" style="--h:{v / peak:.2f}">{v}</td>' for v in c)
+            rows.append(f"<tr><td>{esc(data.systems[k])}</td><td class=\"num\">{float(np.mean(sentence[k])):.1f}</td>"
+                        f"<td class=\"num\">{float(np.median(sentence[k])):.1f}</td>{cells}</tr>")
+        parts.append(f"<h3>Sentence {esc(m.name)}</h3>" + _wrap(
+            f'<table class="dist" id="dist-{esc(m.name)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
+            "</tbody></table>"))
+    return ('<section id="distributions"><h2>Sentence-score distributions</h2>'
+            '<p class="note">Segments per sentence-score bin (width 10; 100 is in the last bin), one row per '
+            "system in rank order; the darker the cell, the more segments. TER can exceed 100; such segments "
+            "are in the last bin.</p>" + "".join(parts) + "</section>")
 
 
-def _system_select(id_: str, data: ReportData, selected: int) -> str:
-    opts = "".join(f'<option value="{k}"{" selected" if k == selected else ""}>{esc(n)}</option>'
-                   for k, n in enumerate(data.systems))
-    return f'<select id="{id_}">{opts}</select>'
+# ---------------------------------------------------------------------------------------------------------
+# two systems and the segment table
+# ---------------------------------------------------------------------------------------------------------
+def _reference_cell(data: ReportData, i: int, a: int, b: int) -> str:
+    out = []
+    for r, (name, s) in enumerate(zip(data.reference_names, data.references)):
+        if s[i] is None:
+            continue
+        badges = ""
+        if len(data.references) > 1:
+            marks = [x for x, k in (("A", a), ("B", b)) if data.best_reference[k, i] == r]
+            badges = "".join(f'<span class="badge" title="the reference {x} matches best">best for {x}</span>'
+                             for x in marks)
+            out.append(f'<div class="ref"><b>{esc(name)}</b>{badges}: {text_html(s[i])}</div>')
+        else:
+            out.append(f'<div class="ref">{text_html(s[i])}</div>')
+    return "".join(out)
 
 
 def _wl_rows(data: ReportData, idx: list[int], a: int, b: int) -> str:
@@ -236,11 +463,10 @@ def _wl_rows(data: ReportData, idx: list[int], a: int, b: int) -> str:
     out = []
     for i in idx:
         d = float(sentence[b, i] - sentence[a, i])
-        ref = next(s[i] for s in data.references if s[i] is not None)
         out.append(f'<tr><td class="num">{i + 1}</td><td class="num delta {"pos" if d > 0 else "neg"}">{d:+.1f}</td>'
-                   f'<td class="text">{highlight_html(data.highlights[a][i])}</td>'
-                   f'<td class="text">{highlight_html(data.highlights[b][i])}</td>'
-                   f'<td class="text">{text_html(ref)}</td></tr>')
+                   f'<td class="text"><div class="cell">{highlight_html(data.highlights[a][i])}</div></td>'
+                   f'<td class="text"><div class="cell">{highlight_html(data.highlights[b][i])}</div></td>'
+                   f'<td class="text"><div class="cell">{_reference_cell(data, i, a, b)}</div></td></tr>')
     return "".join(out)
 
 
@@ -252,70 +478,30 @@ def pair_section(data: ReportData) -> str:
     wins, losses = top_differences(sentence, a, b)
     name_a = f'<span class="name-a">{esc(data.systems[a])}</span>'
     name_b = f'<span class="name-b">{esc(data.systems[b])}</span>'
-    head = (f"<thead><tr><th>#</th><th>Δ</th><th>A: {name_a}</th><th>B: {name_b}</th><th>reference</th></tr>"
-            "</thead>")
+    head = (f"<thead><tr><th>#</th><th>Δ</th><th>A: {name_a}</th><th>B: {name_b}</th>"
+            "<th>references (the best match of each)</th></tr></thead>")
     scope = ("" if data.shown_segments == data.n_segments else
              f" These views cover the first {data.shown_segments} of {data.n_segments} segments.")
+    metric_opts = "".join(f'<option value="{m}">{esc(x.name)}</option>' for m, x in enumerate(data.metrics))
     return (
         '<section id="pair"><h2>Two systems</h2>'
-        f'<div class="controls"><span class="js-only">A: {_system_select("sys-a", data, a)} '
-        f'B: {_system_select("sys-b", data, b)}</span><span>A = {name_a}, B = {name_b}</span></div>'
-        '<p class="note">Sentence BLEU of B against A, one dot per segment (above the diagonal: B is better); '
-        f"the biggest wins of B and of A by sentence BLEU difference.{scope} The choice of A and B also sets "
-        "the segment table.</p>"
+        f'<div class="controls"><span class="js-only">{_system_select("sys-a", "A:", data, a)} '
+        f'{_system_select("sys-b", "B:", data, b)} <label>sentence score <select id="metric">{metric_opts}'
+        f"</select></label></span><span>A = {name_a}, B = {name_b}</span></div>"
+        '<p class="note">Sentence scores of B against A, one dot per segment (above the diagonal: B is better; '
+        "for TER, below); click a dot to show its segment in the table. The biggest wins of B and of A by "
+        f"sentence-score difference, with the reference each hypothesis matches best.{scope} The default pair "
+        "is the two best systems.</p>"
         '<div class="charts"><div>'
         + charts.scatter(sentence[a].tolist(), sentence[b].tolist(), data.systems[a], data.systems[b],
                          SCATTER_SIZE)
         + "</div></div>"
-        f'<div class="wl"><div><h3>B ({name_b}) better: biggest wins</h3><table id="wins-table">{head}'
-        f'<tbody id="wins-body">{_wl_rows(data, wins, a, b)}</tbody></table></div>'
-        f'<div><h3>A ({name_a}) better: biggest losses of B</h3><table id="losses-table">{head}'
-        f'<tbody id="losses-body">{_wl_rows(data, losses, a, b)}</tbody></table></div></div></section>'
-    )
-
-
-def breakdown_section(data: ReportData) -> str:
-    names = data.systems
-    lb, rb = data.length_buckets, data.ratio_buckets
-    length_chart = charts.grouped_bars(
-        [b.label for b in lb], [[b.scores[k] for b in lb] for k in range(len(names))], names,
-        "corpus BLEU by reference length", "BLEU", [[f"{b.counts[k]} segments" for b in lb] for k in range(len(names))])
-    ratio_chart = charts.grouped_bars(
-        [b.label for b in rb], [[b.scores[k] for b in rb] for k in range(len(names))], names,
-        "corpus BLEU by length ratio", "BLEU", [[f"{b.counts[k]} segments" for b in rb] for k in range(len(names))])
-    prec = [data.corpus[k].precisions for k in range(len(names))]
-    n_ord = data.bleu.max_ngram_order
-    prec_chart = charts.grouped_bars([f"{n}-gram" for n in range(1, n_ord + 1)], prec, names,
-                                     "n-gram precision by order", "precision (%)")
-    count_rows = "".join(
-        f"<tr><td>{esc(names[k])}</td>" + "".join(f'<td class="num">{b.counts[k]}</td>' for b in rb) + "</tr>"
-        for k in range(len(names)))
-    length_rows = "".join(
-        f"<tr><td>{esc(names[k])}</td>" + "".join(f'<td class="num">{fmt(b.scores[k], 2)}</td>' for b in lb)
-        + "</tr>" for k in range(len(names)))
-    ratio_rows = "".join(
-        f"<tr><td>{esc(names[k])}</td>" + "".join(f'<td class="num">{fmt(b.scores[k], 2)}</td>' for b in rb)
-        + "</tr>" for k in range(len(names)))
-    return (
-        '<section id="breakdown"><h2>Where scores differ</h2>' + charts.legend(names)
-        + '<h3>BLEU by segment length</h3><p class="note">Segments grouped by the length of their first '
-        "reference (tokens of the BLEU tokenizer) into buckets of about equal size; each bar is the corpus BLEU "
-        "of one system on the segments of the bucket.</p>" + length_chart
-        + '<table id="length-table"><thead><tr><th>system</th>'
-        + "".join(f'<th class="num">{esc(b.label)} ({b.counts[0]})</th>' for b in lb)
-        + f"</tr></thead><tbody>{length_rows}</tbody></table>"
-        + '<h3>BLEU by length ratio</h3><p class="note">Each system\'s segments grouped by hypothesis length / '
-        "reference length (BLEU's effective reference length); corpus BLEU per group, and below, how many "
-        "segments fall into each group (too short or too long outputs).</p>" + ratio_chart
-        + '<table id="ratio-table"><thead><tr><th>system</th>'
-        + "".join(f'<th class="num">{esc(b.label)}</th>' for b in rb)
-        + f"</tr></thead><tbody>{ratio_rows}</tbody></table>"
-        + '<table id="ratio-counts"><thead><tr><th>segments</th>'
-        + "".join(f'<th class="num">{esc(b.label)}</th>' for b in rb)
-        + f"</tr></thead><tbody>{count_rows}</tbody></table>"
-        + '<h3>n-gram precision by order</h3><p class="note">Corpus-level clipped precision per n-gram order '
-        "(the P columns of the systems table).</p>" + prec_chart
-        + "</section>"
+        f'<div class="wl"><div><h3>B ({name_b}) better: biggest wins</h3>'
+        + _wrap(f'<table id="wins-table">{head}<tbody id="wins-body">{_wl_rows(data, wins, a, b)}</tbody></table>')
+        + f'</div><div><h3>A ({name_a}) better: biggest losses of B</h3>'
+        + _wrap(f'<table id="losses-table">{head}<tbody id="losses-body">{_wl_rows(data, losses, a, b)}</tbody>'
+                "</table>")
+        + "</div></div></section>"
     )
 
 
@@ -325,19 +511,13 @@ def _static_segment_rows(data: ReportData, a: int, b: int) -> str:
     k_all = len(data.systems)
     for i in range(min(PAGE_SIZE, data.shown_segments)):
         d = float(sentence[b, i] - sentence[a, i])
-        refs = []
-        for name, s in zip(data.reference_names, data.references):
-            if s[i] is None:
-                continue
-            label = f"<b>{esc(name)}: </b>" if len(data.references) > 1 else ""
-            refs.append(label + text_html(s[i]))
         cells = [f'<td class="num">{i + 1}</td>', f'<td class="num">{data.reference_lengths[i]}</td>']
         if data.sources is not None:
-            cells.append(f'<td class="text">{text_html(data.sources[i])}</td>')
-        cells += [f'<td class="text">{"<hr>".join(refs)}</td>',
-                  f'<td class="text">{highlight_html(data.highlights[a][i])}</td>',
+            cells.append(f'<td class="text"><div class="cell">{text_html(data.sources[i])}</div></td>')
+        cells += [f'<td class="text"><div class="cell">{_reference_cell(data, i, a, b)}</div></td>',
+                  f'<td class="text"><div class="cell">{highlight_html(data.highlights[a][i])}</div></td>',
                   f'<td class="num score-a">{sentence[a, i]:.1f}</td>',
-                  f'<td class="text">{highlight_html(data.highlights[b][i])}</td>',
+                  f'<td class="text"><div class="cell">{highlight_html(data.highlights[b][i])}</div></td>',
                   f'<td class="num score-b">{sentence[b, i]:.1f}</td>',
                   f'<td class="num delta {"pos" if d > 0 else "neg" if d < 0 else ""}">{"+" if d > 0 else ""}'
                   f"{d:.1f}</td>"]
@@ -349,17 +529,21 @@ def _static_segment_rows(data: ReportData, a: int, b: int) -> str:
     return "".join(out)
 
 
+def _sort_th(key: str, label: str, title: str = "", sort: str = "") -> str:
+    tip = f' title="{esc(title)}"' if title else ""
+    return (f'<th data-key="{key}" class="num"{tip}{sort}><button type="button" class="sort">{label}</button></th>')
+
+
 def segments_section(data: ReportData) -> str:
     a, b = data.pair
     name_a = f'<span class="name-a">{esc(data.systems[a])}</span>'
     name_b = f'<span class="name-b">{esc(data.systems[b])}</span>'
-    head = ['<th data-key="idx" class="num" aria-sort="ascending">#</th>',
-            '<th data-key="len" class="num" title="tokens of the first reference">len</th>']
+    head = [_sort_th("idx", "#", sort=' aria-sort="ascending"'), _sort_th("len", "len", "tokens of the first reference")]
     if data.sources is not None:
         head.append("<th>source</th>")
     head += [f"<th>reference{'s' if len(data.references) > 1 else ''}</th>", f"<th>A: {name_a}</th>",
-             '<th data-key="a" class="num">A</th>', f"<th>B: {name_b}</th>", '<th data-key="b" class="num">B</th>',
-             '<th data-key="delta" class="num" title="sentence BLEU of B minus A">Δ B−A</th>']
+             _sort_th("a", "A"), f"<th>B: {name_b}</th>", _sort_th("b", "B"),
+             _sort_th("delta", "Δ B−A", "sentence score of B minus A")]
     if len(data.systems) > 2:
         head.append("<th>systems</th>")
     capped = ""
@@ -367,23 +551,33 @@ def segments_section(data: ReportData) -> str:
         capped = (f" The page holds the first {data.shown_segments} of {data.n_segments} segments "
                   "(<code>max_segments</code> / <code>--max-segments</code>); every score above uses all of them.")
     legend = "".join(f'<span class="m{n}">{n}-gram</span> ' for n in range(1, min(4, data.bleu.max_ngram_order) + 1))
+    fields = [("all", "everywhere"), ("src", "source"), ("ref", "references"), ("a", "A"), ("b", "B"),
+              ("sys", "any system")]
+    field_opts = "".join(f'<option value="{v}">{x}</option>' for v, x in fields if v != "src" or data.sources)
     return (
         '<section id="segment-table"><h2>Segments</h2>'
-        f'<p class="note">Sentence BLEU (effective order) of A and B per segment. Matched n-grams (clipped '
-        f"against the references, as BLEU counts them) are highlighted by the longest match covering each token: "
-        f"{legend}. Click a column header to sort; the filter searches the source, references and every "
-        f"system's output.{capped}</p>"
+        f'<p class="note">Sentence scores of A and B per segment (the metric chosen above; BLEU with effective '
+        f"order). Matched n-grams (clipped against the references, as BLEU counts them) are highlighted by the "
+        f"longest match covering each token: {legend}; the A-vs-B view marks instead the words one output has "
+        "and the other does not. Every reference is shown; the one each hypothesis matches best is marked. "
+        f"Sort by the column headers (keyboard: Tab, then Enter); the view is kept in the page address.{capped}</p>"
         '<p class="note no-js">JavaScript is off: the first '
         f"{min(PAGE_SIZE, data.shown_segments)} segments are shown, in order.</p>"
         '<div class="controls js-only"><label>filter <input type="search" id="filter" '
-        'placeholder="text in source, references or outputs"></label>'
+        'placeholder="text or /regular expression/"></label>'
+        f'<label>in <select id="field">{field_opts}</select></label>'
+        '<label><input type="checkbox" id="regex"> regular expression</label>'
         '<label>show <select id="diff"><option value="all">all segments</option>'
         '<option value="b">B better</option><option value="a">A better</option>'
         '<option value="eq">A and B equal</option></select></label>'
-        '<button type="button" id="prev">◀ previous</button><span id="page-info"></span>'
+        '<label>highlight <select id="view"><option value="match">matched n-grams</option>'
+        '<option value="diff">A vs B differences</option></select></label>'
+        '<span id="subset" class="subset"></span>'
+        '<button type="button" id="prev">◀ previous</button><span id="page-info" aria-live="polite"></span>'
         '<button type="button" id="next">next ▶</button></div>'
-        f'<table id="segments"><thead><tr>{"".join(head)}</tr></thead>'
-        f'<tbody id="seg-body">{_static_segment_rows(data, a, b)}</tbody></table></section>'
+        + _wrap(f'<table id="segments"><thead><tr>{"".join(head)}</tr></thead>'
+                f'<tbody id="seg-body">{_static_segment_rows(data, a, b)}</tbody></table>')
+        + "</section>"
     )
 
 
@@ -392,21 +586,22 @@ def render(data: ReportData) -> str:
     js_hash = base64.b64encode(hashlib.sha256(JS.encode("utf-8")).digest()).decode("ascii")
     csp = (f"default-src 'none'; script-src 'sha256-{js_hash}'; style-src 'unsafe-inline'; img-src 'none'; "
            "base-uri 'none'; form-action 'none'")
-    nav = "".join(f'<a href="#{id_}">{label}</a>' for id_, label in (
-        ("systems", "systems"), ("significance", "significance"), ("distributions", "distributions"),
-        ("pair", "two systems"), ("breakdown", "where scores differ"), ("segment-table", "segments"))
-        if id_ != "pair" or len(data.systems) > 1)
+    two = len(data.systems) > 1
+    nav = "".join(f'<a href="#{id_}">{label}</a>' for id_, label, show in (
+        ("systems", "systems", True), ("significance", "significance", True), ("ngrams", "n-grams", two),
+        ("word-accuracy", "word accuracy", True), ("buckets", "length", True),
+        ("distributions", "distributions", True), ("pair", "two systems", two), ("segment-table", "segments", True))
+        if show)
     body = [
-        f"<header><h1>{esc(data.title)}</h1>"
-        f'<p class="note">bleuscope {esc(__version__)} · BLEU {esc(data.bleu_summary.signature)}</p>'
-        f"<nav>{nav}</nav></header>",
-        systems_section(data), significance_section(data), distributions_section(data), pair_section(data),
-        breakdown_section(data), segments_section(data),
+        header_section(data, nav),
+        systems_section(data), significance_section(data), ngram_section(data), word_accuracy_section(data),
+        buckets_section(data), distributions_section(data), pair_section(data), segments_section(data),
     ]
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
         '<meta name="generator" content="bleuscope">'
         f"<title>{esc(data.title)}</title><style>{CSS}</style></head><body>\n"

@@ -18,16 +18,9 @@ from bleuscope import BLEU, significance
 from bleuscope.report import build_report, report_data, write_report
 from bleuscope.report.cli import main as report_main
 
-from .conftest import DATA, all_pairs, expected_rows, read_lines, requires_wmt
+from ..conftest import DATA, all_pairs, expected_rows, read_lines, requires_wmt
 
 EXAMPLE = Path(bleuscope.__file__).parent / "data" / "example"
-
-
-@pytest.fixture(scope="module")
-def example():
-    systems = {"Online-B": read_lines(EXAMPLE / "hyp.Online-B.txt"), "OpenNMT": read_lines(EXAMPLE / "hyp.OpenNMT.txt")}
-    refs = [read_lines(EXAMPLE / "ref.A.txt"), read_lines(EXAMPLE / "ref.B.txt")]
-    return systems, refs
 
 
 @pytest.fixture(scope="module")
@@ -90,30 +83,37 @@ def test_sentence_scores_equal_sacrebleu(example, example_data):
         assert example_data.bleu_summary.sentence_scores[1, i] == pytest.approx(expected, abs=1e-9)
 
 
-def test_length_and_ratio_buckets_are_corpus_bleu_of_their_segments(example, example_data):
+def test_length_buckets_are_corpus_scores_of_their_segments(example, example_data):
+    """compare-mt's reference-length buckets and the length-difference buckets: each cell is the corpus score
+    of the bucket's segments (recomputed here from the texts), inside its bootstrap interval."""
     systems, refs = example
     bleu = BLEU()
     lengths = example_data.reference_lengths
     tok = bleu.tokenizer
     assert lengths.tolist() == [len(tok(r).split()) for r in refs[0]]
-    covered = 0
-    for bucket in example_data.length_buckets:
-        lo, hi = (int(x) for x in (bucket.label.split("–") if "–" in bucket.label else (bucket.label,) * 2))
-        idx = [i for i in range(len(lengths)) if lo <= lengths[i] <= hi]
-        assert bucket.counts[0] == len(idx)
-        covered += len(idx)
+    table = example_data.length_buckets[0]
+    assert table.labels == ("< 10", "10–19", "20–29", "30–39", "40–49", "50–59", "≥ 60")
+    edges = [0, 10, 20, 30, 40, 50, 60, 10**9]
+    for g in range(len(table.labels)):
+        idx = [i for i in range(len(lengths)) if edges[g] <= lengths[i] < edges[g + 1]]
         for k, hyps in enumerate(systems.values()):
+            assert table.counts[k][g] == len(idx)
+            if not idx:
+                assert table.scores[k][g] is None
+                continue
             expected = bleu.corpus_score([hyps[i] for i in idx], [[r[i] for i in idx] for r in refs]).score
-            assert bucket.scores[k] == expected
-    assert covered == len(lengths)
+            assert table.scores[k][g] == pytest.approx(expected, abs=1e-9)
+            assert table.lower[k][g] <= table.upper[k][g]
+    diff = example_data.length_diff_buckets[0]
     for k, hyps in enumerate(systems.values()):
         stats = bleu.segment_statistics(hyps, refs).stats
-        ratio = stats[:, 0] / stats[:, 1]
-        assert sum(b.counts[k] for b in example_data.ratio_buckets) == len(hyps)
-        middle = next(b for b in example_data.ratio_buckets if b.label == "0.95–1.05")
-        idx = [i for i in range(len(hyps)) if 0.95 <= ratio[i] < 1.05]
-        assert middle.counts[k] == len(idx)
-        assert middle.scores[k] == bleu.corpus_score([hyps[i] for i in idx], [[r[i] for i in idx] for r in refs]).score
+        d = stats[:, 0] - stats[:, 1]
+        assert sum(diff.counts[k]) == len(hyps)
+        g = diff.labels.index("0")
+        idx = [i for i in range(len(hyps)) if d[i] == 0]
+        assert diff.counts[k][g] == len(idx)
+        expected = bleu.corpus_score([hyps[i] for i in idx], [[r[i] for i in idx] for r in refs]).score
+        assert diff.scores[k][g] == pytest.approx(expected, abs=1e-9)
 
 
 def test_highlighted_ngrams_are_the_clipped_matches(example, example_data):
@@ -146,10 +146,10 @@ def test_page_numbers_equal_the_data(example, example_data):
     data = page_json(page)
     assert data["systems"] == ["Online-B", "OpenNMT"]
     sentence = example_data.bleu_summary.sentence_scores
-    np.testing.assert_allclose(np.array(data["score"]), sentence, atol=5e-5)
+    np.testing.assert_allclose(np.array(data["score"][0]), sentence, atol=5e-5)
     for k, name in enumerate(systems):
-        m = re.search(rf'<tr[^>]*data-system="{name}"><td class="num">\d+</td><td class="num">[^<]*</td>'
-                      rf'<td>.*?</td><td class="num" data-value="([^"]+)">', page)
+        m = re.search(rf'<tr[^>]*data-system="{name}">.*?<td class="num" data-metric="BLEU" data-value="([^"]+)">',
+                      page)
         assert m is not None and float(m.group(1)) == example_data.corpus[k].score
     p = float(re.search(r'data-p="([^"]+)"', page).group(1))
     assert p == example_data.bleu_summary.all_pairs.p_values[0, 1]
@@ -172,8 +172,7 @@ def test_further_metrics_equal_sacrebleu(example, tmp_path):
         assert chrf.scores[k] == pytest.approx(sacrebleu.corpus_chrf(hyps, refs).score, abs=1e-9)
         assert ter.scores[k] == pytest.approx(sacrebleu.corpus_ter(hyps, refs).score, abs=1e-9)
         ci = significance.confidence_interval(chrf_mod.CHRF().segment_statistics(hyps, refs).stats,
-                                              metric=significance.FunctionStatistic(chrf_mod.CHRF().score_rows),
-                                              n_samples=100)
+                                              metric=chrf_mod.CHRF(), n_samples=100)
         assert (chrf.intervals[k].lower, chrf.intervals[k].upper) == (ci.lower, ci.upper)
     page = build_report(systems, refs, metrics=[chrf_mod.CHRF()], n_bootstrap=50)
     assert f'data-metric="chrF2" data-value="{chrf.scores[0]!r}"' in page
@@ -217,7 +216,7 @@ class _Elements(html.parser.HTMLParser):
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p", "nav", "a",
                 "section", "table", "thead", "tbody", "tr", "th", "td", "b", "i", "span", "br", "hr", "ol", "li",
                 "ul", "div", "svg", "line", "text", "rect", "path", "circle", "code", "details", "summary",
-                "select", "option", "label", "input", "button", "script"}
+                "select", "option", "label", "input", "button", "script", "h4", "em", "g"}
 
 NASTY = ['</script><script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',
          "</textarea><b>bold</b>", "\"quoted' & <!-- comment", "tab\there\x08bs\x1dgs\x00nul", "line\u2028sep\u2029",
@@ -292,7 +291,7 @@ def test_single_system_and_missing_references():
     data = page_json(page)
     assert data["refs"][0][1] is None
     assert "nrefs:var" in page and "One system: no pairwise test." in page
-    np.testing.assert_allclose(data["score"][0], BLEU(effective_order=True).sentence_scores(hyps, refs).scores,
+    np.testing.assert_allclose(data["score"][0][0], BLEU(effective_order=True).sentence_scores(hyps, refs).scores,
                                atol=5e-5)
 
 
@@ -426,7 +425,7 @@ def _check_wmt_pair(tmp_path, testset, pair, capsys, n):
     bleu = BLEU(tokenize=None, trg_lang=trg)
     hyps = read_lines(systems[0])[:n]
     ref_lines = [read_lines(p)[:n] for p in refs]
-    np.testing.assert_allclose(data["score"][0], BLEU(tokenize=None, trg_lang=trg, effective_order=True)
+    np.testing.assert_allclose(data["score"][0][0], BLEU(tokenize=None, trg_lang=trg, effective_order=True)
                                .sentence_scores(hyps, ref_lines).scores, atol=5e-5)
     assert f'data-value="{bleu.corpus_score(hyps, ref_lines).score!r}"' in page
     # the highlighted n-grams are BLEU's clipped matches with this language's tokenizer ...

@@ -14,7 +14,7 @@ import bleuscope
 from bleuscope import BLEU
 from bleuscope.report import write_report
 
-from .conftest import read_lines
+from ..conftest import read_lines
 
 CHROMIUM = os.environ.get("BLEUSCOPE_CHROMIUM", "/usr/bin/chromium")
 sync_api = pytest.importorskip(
@@ -37,7 +37,7 @@ def report(tmp_path_factory):
     refs = [read_lines(EXAMPLE / "ref.A.txt"), read_lines(EXAMPLE / "ref.B.txt")]
     path = tmp_path_factory.mktemp("report") / "report.html"
     write_report(path, systems, refs, sources=[f"source {i}" for i in range(300)], n_bootstrap=200,
-                 reference_names=["A", "B"])
+                 reference_names=["A", "B"], pair=("Online-B", "OpenNMT"))
     sentence = {k: BLEU(effective_order=True).sentence_scores(h, refs).scores for k, h in systems.items()}
     return path, sentence
 
@@ -151,7 +151,8 @@ def test_static_parts_without_javascript(browser, report):
     pg.goto(path.as_uri())
     assert pg.locator("#systems-table tbody tr").count() == 3
     assert pg.locator("#p-matrix tbody tr").count() == 3
-    assert pg.locator("svg.hist").count() == 3
+    assert pg.locator("table.dist tbody tr").count() == 3
+    assert pg.locator("#ngrams-a-body tr").count() > 0 and pg.locator("#word-accuracy-table tbody tr").count() == 9
     assert pg.locator("#seg-body tr").count() == 50
     assert pg.locator("p.no-js").is_visible() and not pg.locator("#filter").is_visible()
     context.close()

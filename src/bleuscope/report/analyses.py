@@ -1,0 +1,421 @@
+"""Aggregate analyses of the report, computed from exact counts, each with a paired-bootstrap interval.
+
+* n-gram differences between two systems: for every n-gram (orders 1..N of BLEU's tokens), how often each
+  system produced it *and* it is in the references, clipped per segment as BLEU clips (``min(count in the
+  hypothesis, largest count in any one reference)``); summed over an order, these are BLEU's matched counts.
+  The n-grams are ranked as compare-mt ranks them: by ``(m_a + 1) / (m_a + m_b + 2)``.
+* word accuracy by frequency bucket, as compare-mt defines it: a word's bucket is its frequency in the
+  training data (``--train``) or, without it, in the reference; per bucket, matched output words (greedy
+  one-to-one matching of equal words, i.e. ``min(count in output, count in reference)`` per word), output
+  words and reference words give precision, recall and their F-measure.
+* corpus scores (any additive metric) on segments grouped by reference length and by length difference.
+* every system's score minus the best system's.
+
+All intervals come from the same seeded resamples of the segments (sacreBLEU's draws: ``rng.choice(S,
+(N, S))`` with ``numpy.random.default_rng(seed)``), so the intervals of two systems are paired. A resampled
+total is ``counts @ rows`` where ``counts[b, i]`` is how often resample ``b`` drew segment ``i``; memory is
+bounded by drawing the resamples in blocks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..analysis.significance.resampling import bootstrap_index_blocks
+
+#: compare-mt's reference-length buckets (upper bounds, exclusive)
+LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
+#: buckets of hypothesis length minus reference length, in tokens (upper bounds, exclusive)
+LENGTH_DIFF_CUTOFFS = (-10, -5, -2, 0, 1, 3, 6, 11)
+#: compare-mt's word-frequency buckets (upper bounds, exclusive)
+FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
+#: n-grams listed per direction of a pair
+NGRAM_REPORT_LENGTH = 25
+#: compare-mt's smoothing of the n-gram ranking
+NGRAM_ALPHA = 1.0
+#: percentiles of a 95% interval
+INTERVAL = (2.5, 97.5)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# resampling
+# ---------------------------------------------------------------------------------------------------------
+class Resampler:
+    """The seeded bootstrap resamples of ``n_segments`` segments, drawn again (identically) for each use."""
+
+    #: resample-by-segment counts up to this many elements are kept between uses (32 MB), larger ones drawn again
+    CACHE_ELEMENTS = 1 << 22
+
+    def __init__(self, n_segments: int, n_samples: int, seed: int) -> None:
+        self.n_segments, self.n_samples, self.seed = n_segments, n_samples, seed
+        self._cache: list | None = None
+
+    def count_blocks(self):
+        """``(start, counts)`` blocks: ``counts[b, i]`` = times segment i is drawn in resample start+b."""
+        if self._cache is not None:
+            yield from self._cache
+            return
+        keep = [] if self.n_segments * self.n_samples <= self.CACHE_ELEMENTS else None
+        rng = np.random.default_rng(self.seed)
+        start = 0
+        for idx in bootstrap_index_blocks(rng, self.n_segments, self.n_samples):
+            rows = idx.shape[0]
+            flat = (idx + (np.arange(rows, dtype=np.int64) * self.n_segments)[:, None]).ravel()
+            counts = np.bincount(flat, minlength=rows * self.n_segments).reshape(rows, self.n_segments)
+            block = (start, counts.astype(np.float64))
+            if keep is not None:
+                keep.append(block)
+            yield block
+            start += rows
+        if keep is not None:
+            self._cache = keep
+
+    #: segments per block of the grouped matrix (bounds its memory whatever the corpus size)
+    SEGMENT_BLOCK = 4096
+
+    def grouped_sums(self, parts: Sequence[tuple[np.ndarray, np.ndarray]], n_groups: int) -> list[np.ndarray]:
+        """Resampled column sums of several row sets by group, in one matrix product per resample block.
+
+        ``parts[j] = (rows [S, D_j], groups [S])``: segment i of part j belongs to group ``groups[i]``
+        (0..G-1). Returns, per part, float64 [N, G, D_j] (exact for integer counts below 2**53). The rows are
+        laid out block-sparse, part j group g in its own columns, so that every sum comes from one product
+        ``counts @ layout`` (built for blocks of segments to bound memory).
+        """
+        widths = [np.asarray(r).shape[1] for r, _ in parts]
+        offsets = np.cumsum([0] + [n_groups * w for w in widths])
+        total = int(offsets[-1])
+        out = np.zeros((self.n_samples, total), dtype=np.float64)
+        blocks = list(self.count_blocks())
+        for lo in range(0, self.n_segments, self.SEGMENT_BLOCK):
+            hi = min(self.n_segments, lo + self.SEGMENT_BLOCK)
+            layout = np.zeros((hi - lo, total), dtype=np.float64)
+            seg = np.arange(hi - lo)
+            for (rows, groups), off, w in zip(parts, offsets, widths):
+                cols = off + np.asarray(groups[lo:hi], dtype=np.int64)[:, None] * w + np.arange(w)
+                layout[seg[:, None], cols] = np.asarray(rows[lo:hi], dtype=np.float64)
+            for start, counts in blocks:
+                out[start:start + len(counts)] += counts[:, lo:hi] @ layout
+        return [out[:, off:off + n_groups * w].reshape(self.n_samples, n_groups, w)
+                for off, w in zip(offsets[:-1], widths)]
+
+    def sums(self, rows: np.ndarray, groups: np.ndarray | None = None, n_groups: int = 1) -> np.ndarray:
+        """Resampled column sums of ``rows`` [S, D]: float64 [N, G, D]; ``groups[i]`` puts segment i into
+        group 0..G-1 (without groups, G = 1)."""
+        if groups is None:
+            groups = np.zeros(self.n_segments, dtype=np.int64)
+        return self.grouped_sums([(rows, groups)], n_groups)[0]
+
+
+def percentile_interval(samples: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    lower, upper = np.percentile(samples, INTERVAL, axis=axis)
+    return lower, upper
+
+
+# ---------------------------------------------------------------------------------------------------------
+# scores by bucket
+# ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BucketTable:
+    """One metric's corpus score per system on groups of segments, with 95% intervals.
+
+    ``counts[k][g]`` segments of system k are in bucket g; ``scores``/``lower``/``upper`` are None where a
+    system has no segment in a bucket.
+    """
+
+    title: str
+    metric: str
+    labels: tuple[str, ...]
+    counts: tuple[tuple[int, ...], ...]
+    scores: tuple[tuple[float | None, ...], ...]
+    lower: tuple[tuple[float | None, ...], ...]
+    upper: tuple[tuple[float | None, ...], ...]
+
+
+def bucket_labels(cutoffs: Sequence[int]) -> list[str]:
+    """Integer buckets ``< c0``, ``[c0, c1)``, ..., ``>= c_last`` written as inclusive ranges (``3–5``)."""
+    out = [f"< {cutoffs[0]}"]
+    for lo, hi in zip(cutoffs[:-1], cutoffs[1:]):
+        out.append(f"{lo}" if hi - 1 == lo else f"{lo}–{hi - 1}")
+    out.append(f"≥ {cutoffs[-1]}")
+    return out
+
+
+def bucket_of(values: np.ndarray, cutoffs: Sequence[int]) -> np.ndarray:
+    """Bucket index of each value: 0 for values below cutoffs[0], len(cutoffs) for values >= the last."""
+    return np.searchsorted(np.asarray(cutoffs), values, side="right")
+
+
+def _score_or_none(x: float, present: bool) -> float | None:
+    return float(x) if present else None
+
+
+def bucket_table(title: str, metric_name: str, score_rows: Callable, stats: np.ndarray, groups: np.ndarray,
+                 labels: Sequence[str], resampler: Resampler) -> BucketTable:
+    """Scores of ``stats`` [K, S, D] on the segments of each group (``groups`` [K, S], or [S] for all)."""
+    k_all, n_seg, width = stats.shape
+    n_groups = len(labels)
+    groups = np.broadcast_to(groups, (k_all, n_seg))
+    sampled = resampler.grouped_sums([(stats[k], groups[k]) for k in range(k_all)], n_groups)
+    counts, scores, lower, upper = [], [], [], []
+    for k in range(k_all):
+        n = np.bincount(groups[k], minlength=n_groups)
+        totals = np.stack([stats[k][groups[k] == g].sum(axis=0) for g in range(n_groups)])
+        point = np.asarray(score_rows(totals), dtype=np.float64)
+        flat = np.asarray(score_rows(sampled[k].reshape(-1, width)), dtype=np.float64)
+        lo, hi = percentile_interval(flat.reshape(len(sampled[k]), n_groups))
+        counts.append(tuple(int(c) for c in n))
+        scores.append(tuple(_score_or_none(point[g], n[g] > 0) for g in range(n_groups)))
+        lower.append(tuple(_score_or_none(lo[g], n[g] > 0) for g in range(n_groups)))
+        upper.append(tuple(_score_or_none(hi[g], n[g] > 0) for g in range(n_groups)))
+    return BucketTable(title, metric_name, tuple(labels), tuple(counts), tuple(scores), tuple(lower), tuple(upper))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# difference from the best system
+# ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BestDifference:
+    """``delta[k]`` = system k's score minus the best system's, with a 95% paired-bootstrap interval."""
+
+    metric: str
+    best: int
+    order: tuple[int, ...]
+    delta: tuple[float, ...]
+    lower: tuple[float, ...]
+    upper: tuple[float, ...]
+
+
+def best_difference(metric_name: str, score_rows: Callable, stats: np.ndarray, order: Sequence[int],
+                    resampler: Resampler) -> BestDifference:
+    k_all, _, width = stats.shape
+    best = int(order[0])
+    totals = stats.sum(axis=1)
+    point = np.asarray(score_rows(totals), dtype=np.float64)
+    stacked = np.concatenate(list(stats), axis=1)  # [S, K*D]
+    sampled = resampler.sums(stacked)[:, 0, :].reshape(-1, width)  # [N*K, D]
+    scores = np.asarray(score_rows(sampled), dtype=np.float64).reshape(-1, k_all)
+    diffs = scores - scores[:, best:best + 1]
+    lo, hi = percentile_interval(diffs)
+    return BestDifference(metric_name, best, tuple(int(k) for k in order),
+                          tuple(float(point[k] - point[best]) for k in range(k_all)),
+                          tuple(float(x) for x in lo), tuple(float(x) for x in hi))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# n-gram differences
+# ---------------------------------------------------------------------------------------------------------
+def ngrams(tokens: Sequence[str], n: int):
+    return zip(*(tokens[i:] for i in range(n))) if n > 1 else ((t,) for t in tokens)
+
+
+class MatchedNgrams:
+    """One system's clipped n-gram matches over all segments, one entry per matched occurrence.
+
+    For each segment the matched occurrences are the first ``min(count, limit)`` occurrences of every
+    n-gram (:func:`bleuscope.report.compute.matched_ngrams`), so per n-gram and segment the entries number
+    its clipped count, and per order they sum to BLEU's matched counts.
+    """
+
+    def __init__(self) -> None:
+        self.ngrams: list[tuple[str, ...]] = []
+        self.segments: list[int] = []
+
+    def add(self, segment: int, tokens: Sequence[str], starts: Sequence[Sequence[int]]) -> None:
+        for n, ss in enumerate(starts, start=1):
+            for s in ss:
+                self.ngrams.append(tuple(tokens[s:s + n]))
+            self.segments.extend([segment] * len(ss))
+
+    def totals(self) -> Counter:
+        return Counter(self.ngrams)
+
+    def per_segment(self, wanted: set) -> dict:
+        """n-gram -> {segment: clipped count}, for the n-grams in ``wanted``."""
+        out: dict = {}
+        for g, i in zip(self.ngrams, self.segments):
+            if g in wanted:
+                seg = out.setdefault(g, {})
+                seg[i] = seg.get(i, 0) + 1
+        return out
+
+
+@dataclass(frozen=True)
+class NgramRow:
+    ngram: str
+    order: int
+    a: int  # matched (clipped) occurrences in system A
+    b: int
+    ref: int  # occurrences in the references (per segment the largest count in one reference)
+    score: float  # (a + alpha) / (a + b + 2 alpha)
+    lower: float  # 95% interval of a - b
+    upper: float
+    segments: tuple[int, ...]  # segments where a and b differ for this n-gram (most different first), capped
+
+
+@dataclass(frozen=True)
+class NgramDifferences:
+    a: int
+    b: int
+    a_better: tuple[NgramRow, ...]
+    b_better: tuple[NgramRow, ...]
+
+
+#: segments listed per n-gram (the page filters the segment table to them)
+NGRAM_SEGMENTS = 200
+
+
+def _rank(values: np.ndarray, keys: Sequence[np.ndarray], length: int) -> np.ndarray:
+    """Indices of the ``length`` smallest rows by the lexicographic keys (first key most significant)."""
+    if len(values) > 4 * length:  # only the candidates that can be among the first `length` by the first key
+        cut = np.partition(keys[0], length - 1)[length - 1]
+        values = values[keys[0] <= cut]
+        keys = [k[keys[0] <= cut] for k in keys]
+    order = np.lexsort(tuple(reversed(keys)))
+    return values[order[:length]]
+
+
+def ngram_differences(matches: Sequence[MatchedNgrams], ref_counts: Counter, resampler: Resampler,
+                      length: int = NGRAM_REPORT_LENGTH, alpha: float = NGRAM_ALPHA) -> tuple[NgramDifferences, ...]:
+    """For every pair of systems (a < b), the n-grams ``a`` gets right more often than ``b`` and vice versa,
+    ranked as compare-mt ranks them, from each system's :class:`MatchedNgrams`."""
+    k_all = len(matches)
+    totals = [m.totals() for m in matches]
+    vocab = sorted(set().union(*totals))  # sorted: ties are broken by the n-gram's text
+    index = {g: j for j, g in enumerate(vocab)}
+    table = np.zeros((k_all, len(vocab)), dtype=np.int64)
+    for k, t in enumerate(totals):
+        if t:
+            table[k, [index[g] for g in t]] = list(t.values())
+    ids = np.arange(len(vocab))
+    chosen: dict = {}
+    for a in range(k_all):
+        for b in range(a + 1, k_all):
+            ma, mb = table[a], table[b]
+            score = (ma + alpha) / (ma + mb + 2 * alpha)
+            d = ma - mb
+            pos, neg = d > 0, d < 0
+            top_a = _rank(ids[pos], [-score[pos], -d[pos], ids[pos]], length)
+            top_b = _rank(ids[neg], [score[neg], d[neg], ids[neg]], length)
+            chosen[(a, b)] = (top_a, top_b)
+    wanted = {vocab[j] for pair in chosen.values() for part in pair for j in part}
+    where = [m.per_segment(wanted) for m in matches]  # n-gram -> {segment: clipped count}, chosen n-grams only
+    columns = {}
+    for (a, b), parts in chosen.items():
+        for j in (*parts[0], *parts[1]):
+            g = vocab[j]
+            xa, xb = where[a].get(g, {}), where[b].get(g, {})
+            segs = sorted(set(xa) | set(xb))
+            vals = [xa.get(i, 0) - xb.get(i, 0) for i in segs]
+            nz = [(i, v) for i, v in zip(segs, vals) if v]
+            columns[(a, b, j)] = (np.array([i for i, _ in nz], dtype=np.int64),
+                                  np.array([v for _, v in nz], dtype=np.float64))
+    sampled = {key: np.zeros(resampler.n_samples) for key in columns}
+    for start, counts in resampler.count_blocks():
+        for key, (idx, vals) in columns.items():
+            if len(idx):
+                sampled[key][start:start + len(counts)] = counts[:, idx] @ vals
+
+    def row(a: int, b: int, j: int) -> NgramRow:
+        g = vocab[j]
+        ma, mb = int(table[a, j]), int(table[b, j])
+        lo, hi = percentile_interval(sampled[(a, b, j)])
+        idx, vals = columns[(a, b, j)]
+        keep = sorted(range(len(idx)), key=lambda x: (-abs(vals[x]), idx[x]))[:NGRAM_SEGMENTS]
+        return NgramRow(" ".join(g), len(g), ma, mb, int(ref_counts.get(g, 0)), (ma + alpha) / (ma + mb + 2 * alpha),
+                        float(lo), float(hi), tuple(sorted(int(idx[x]) for x in keep)))
+
+    return tuple(NgramDifferences(a, b, tuple(row(a, b, j) for j in parts[0]), tuple(row(a, b, j) for j in parts[1]))
+                 for (a, b), parts in chosen.items())
+
+
+# ---------------------------------------------------------------------------------------------------------
+# word accuracy by frequency bucket (compare-mt)
+# ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WordAccuracy:
+    """Per system and frequency bucket: F-measure of word matches with its 95% interval, and the counts."""
+
+    labels: tuple[str, ...]
+    source: str  # where the frequencies come from ("the reference" or a file name)
+    ref_words: tuple[int, ...]  # reference words per bucket
+    fmeasure: tuple[tuple[float, ...], ...]  # [K][G]
+    lower: tuple[tuple[float, ...], ...]
+    upper: tuple[tuple[float, ...], ...]
+    counts: tuple[tuple[tuple[int, int, int], ...], ...]  # [K][G] (matched, output, reference) words
+
+
+def frequency_labels(cutoffs: Sequence[int] = FREQUENCY_CUTOFFS) -> list[str]:
+    """compare-mt's bucket names: ``<1``, ``1``, ..., ``[5,10)``, ..., ``>=1000``."""
+    out = []
+    for i, x in enumerate(cutoffs):
+        if i == 0:
+            out.append(f"<{x}")
+        elif x - 1 == cutoffs[i - 1]:
+            out.append(f"{x - 1}")
+        else:
+            out.append(f"[{cutoffs[i - 1]},{x})")
+    out.append(f">={cutoffs[-1]}")
+    return out
+
+
+def word_match_rows(hyp_tokens: Sequence[Sequence[str]], ref_tokens: Sequence[Sequence[str]], frequency: Counter,
+                    cutoffs: Sequence[int] = FREQUENCY_CUTOFFS, vocabulary: dict | None = None) -> np.ndarray:
+    """int64 [S, G, 3]: per segment and bucket, (matched output words, output words, reference words).
+
+    Per segment and word, ``min(count in output, count in reference)`` words match (compare-mt's greedy
+    one-to-one matching of equal words gives the same number); counted with array operations over
+    (segment, word) keys. ``vocabulary`` (word -> id) can be shared between calls.
+    """
+    n_groups, n_seg = len(cutoffs) + 1, len(hyp_tokens)
+    vocab = {} if vocabulary is None else vocabulary
+
+    def keys(lines) -> np.ndarray:
+        ids = [vocab.setdefault(w, len(vocab)) for line in lines for w in line]
+        seg = np.repeat(np.arange(len(lines), dtype=np.int64), [len(line) for line in lines])
+        return seg, np.asarray(ids, dtype=np.int64)
+
+    hs, hw = keys(hyp_tokens)
+    rs, rw = keys(ref_tokens)
+    words = sorted(vocab, key=vocab.get)
+    bucket_of_word = np.searchsorted(np.asarray(cutoffs), np.array([frequency.get(w, 0) for w in words],
+                                                                  dtype=np.int64), side="right")
+    width = max(len(vocab), 1)
+    hk, hc = np.unique(hs * width + hw, return_counts=True)
+    rk, rc = np.unique(rs * width + rw, return_counts=True)
+    common, hi, ri = np.intersect1d(hk, rk, assume_unique=True, return_indices=True)
+    out = np.zeros((n_seg, n_groups, 3), dtype=np.int64)
+    for column, k, c in ((0, common, np.minimum(hc[hi], rc[ri])), (1, hk, hc), (2, rk, rc)):
+        np.add.at(out, (k // width, bucket_of_word[k % width], column), c)
+    return out
+
+
+def fmeasure(rows: np.ndarray) -> np.ndarray:
+    """compare-mt's F-measure of (matched, output, reference) rows [..., 3]; 0 where nothing matched."""
+    both, out, ref = rows[..., 0], rows[..., 1], rows[..., 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(out > 0, both / np.maximum(out, 1), 0.0)
+        rec = np.where(ref > 0, both / np.maximum(ref, 1), 0.0)
+        f = np.where(both > 0, 2 * prec * rec / np.where(prec + rec > 0, prec + rec, 1), 0.0)
+    return f
+
+
+def word_accuracy(rows: Sequence[np.ndarray], source: str, resampler: Resampler,
+                  cutoffs: Sequence[int] = FREQUENCY_CUTOFFS) -> WordAccuracy:
+    """:class:`WordAccuracy` from each system's :func:`word_match_rows`."""
+    n_groups = len(cutoffs) + 1
+    f_all, lo_all, hi_all, counts_all = [], [], [], []
+    for r in rows:
+        total = r.sum(axis=0)  # [G, 3]
+        f_all.append(tuple(float(x) for x in fmeasure(total)))
+        sampled = resampler.sums(r.reshape(len(r), -1))[:, 0, :].reshape(-1, n_groups, 3)
+        lo, hi = percentile_interval(fmeasure(sampled))
+        lo_all.append(tuple(float(x) for x in lo))
+        hi_all.append(tuple(float(x) for x in hi))
+        counts_all.append(tuple(tuple(int(v) for v in total[g]) for g in range(n_groups)))
+    ref_words = tuple(int(x) for x in rows[0].sum(axis=0)[:, 2]) if rows else ()
+    return WordAccuracy(tuple(frequency_labels(cutoffs)), source, ref_words, tuple(f_all), tuple(lo_all),
+                        tuple(hi_all), tuple(counts_all))

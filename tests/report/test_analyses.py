@@ -1,0 +1,257 @@
+"""The report's analyses, each number against an independent computation: clipped n-gram counts recounted
+here from the tokens, compare-mt's word accuracy on small cases worked by hand, the bootstrap intervals
+redrawn with numpy, Holm-Bonferroni by hand; the exports and the command's new options."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import bleuscope
+from bleuscope import BLEU
+from bleuscope.report import analyses, report_data
+from bleuscope.report.cli import main as report_main
+from bleuscope.report.compute import holm_bonferroni, matched_ngrams, reference_limits
+from bleuscope.report.tables import all_tables, latex_escape, p_text
+
+from ..conftest import DATA, read_lines, requires_wmt
+
+N_BOOT = 200
+
+
+@pytest.fixture(scope="module")
+def data(example):
+    systems, refs = example
+    return report_data(systems, refs, n_bootstrap=N_BOOT, reference_names=["A", "B"])
+
+
+def _draws(n_segments: int, n_samples: int = N_BOOT, seed: int = 12345) -> np.ndarray:
+    """sacreBLEU's resamples, drawn in one go: segment indices [N, S]."""
+    return np.random.default_rng(seed).choice(n_segments, size=(n_samples, n_segments), replace=True)
+
+
+def _clipped(hyps: list[str], refs: list[list[str]], max_order: int = 4) -> list[Counter]:
+    """Per segment: n-gram -> min(count in the hypothesis, largest count in one reference), recounted."""
+    tok = BLEU().tokenizer
+    out = []
+    for i, hyp in enumerate(hyps):
+        h = tok(hyp).split()
+        rs = [tok(r[i]).split() for r in refs]
+        seg: Counter = Counter()
+        for n in range(1, max_order + 1):
+            hc = Counter(tuple(h[j:j + n]) for j in range(len(h) - n + 1))
+            for g, c in hc.items():
+                limit = max(Counter(tuple(r[j:j + n]) for j in range(len(r) - n + 1))[g] for r in rs)
+                if limit:
+                    seg[g] = min(c, limit)
+        out.append(seg)
+    return out
+
+
+def test_ngram_differences_are_clipped_counts_ranked_as_compare_mt(example, data):
+    systems, refs = example
+    names = list(systems)
+    per_seg = [_clipped(systems[n], refs) for n in names]
+    totals = [sum(s, Counter()) for s in per_seg]
+    tok = BLEU().tokenizer
+    ref_total: Counter = Counter()
+    for i in range(len(refs[0])):
+        rs = [tok(r[i]).split() for r in refs]
+        for n in range(1, 5):
+            grams = set(tuple(r[j:j + n]) for r in rs for j in range(len(r) - n + 1))
+            for g in grams:
+                ref_total[g] += max(Counter(tuple(r[j:j + n]) for j in range(len(r) - n + 1))[g] for r in rs)
+    # summed over an order, the clipped counts are BLEU's matched counts
+    for k in range(len(names)):
+        for n in range(1, 5):
+            assert sum(c for g, c in totals[k].items() if len(g) == n) == data.corpus[k].counts[n - 1]
+    # compare-mt's ranking: (a + 1) / (a + b + 2), ties by the larger difference, then the n-gram
+    keys = set(totals[0]) | set(totals[1])
+    ranked = sorted((g for g in keys if totals[0][g] > totals[1][g]),
+                    key=lambda g: (-(totals[0][g] + 1) / (totals[0][g] + totals[1][g] + 2),
+                                   -(totals[0][g] - totals[1][g]), g))[:analyses.NGRAM_REPORT_LENGTH]
+    (diff,) = data.ngram_differences
+    assert (diff.a, diff.b) == (0, 1)
+    assert [r.ngram for r in diff.a_better] == [" ".join(g) for g in ranked]
+    draws = _draws(len(refs[0]))
+    for row in diff.a_better + diff.b_better:
+        g = tuple(row.ngram.split(" "))
+        assert (row.a, row.b, row.ref, row.order) == (totals[0][g], totals[1][g], ref_total[g], len(g))
+        d = np.array([per_seg[0][i][g] - per_seg[1][i][g] for i in range(len(refs[0]))], dtype=np.float64)
+        lo, hi = np.percentile(d[draws].sum(axis=1), [2.5, 97.5])
+        assert (row.lower, row.upper) == pytest.approx((lo, hi), abs=1e-9)
+        assert set(row.segments) == {i for i in range(len(d)) if d[i]}
+    assert all(r.b > r.a for r in diff.b_better)
+
+
+def test_matched_ngrams_record_every_clipped_occurrence(example):
+    systems, refs = example
+    hyps = systems["OpenNMT"]
+    tok = BLEU().tokenizer
+    matched = analyses.MatchedNgrams()
+    for i, hyp in enumerate(hyps):
+        h = tok(hyp).split()
+        matched.add(i, h, matched_ngrams(h, reference_limits([tok(r[i]).split() for r in refs], 4)))
+    assert matched.totals() == sum(_clipped(hyps, refs), Counter())
+
+
+def test_word_accuracy_worked_by_hand():
+    """compare-mt's definition. Reference frequencies: a 2, b 2, c 1, d 1, e 0. Segment 1: output a a a e,
+    reference a b a c: a matches twice. Segment 2: output b d d, reference b d: b and d match once.
+    Bucket <1 {e}: 0 of 1 output words match -> F 0. Bucket 1 {c, d}: output d d, reference c d, 1 match:
+    P = R = 1/2, F = 0.5. Bucket 2 {a, b}: output a a a b, reference a a b b, 3 matches: P = R = 3/4."""
+    data = report_data({"sys": ["a a a e", "b d d"]}, [["a b a c", "b d"]], n_bootstrap=50)
+    wa = data.word_accuracy
+    assert wa.labels == ("<1", "1", "2", "3", "4", "[5,10)", "[10,100)", "[100,1000)", ">=1000")
+    f = dict(zip(wa.labels, wa.fmeasure[0]))
+    counts = dict(zip(wa.labels, wa.counts[0]))
+    assert counts["<1"] == (0, 1, 0) and counts["1"] == (1, 2, 2) and counts["2"] == (3, 4, 4)
+    assert f["<1"] == 0.0 and f["1"] == pytest.approx(0.5) and f["2"] == pytest.approx(0.75)
+    assert wa.source == "the reference" and wa.ref_words[:3] == (0, 2, 4)
+    # with training data a 5, c 1: <1 {b, d, e}: output e b d d, reference b b d: 2 matches, P 2/4, R 2/3;
+    # 1 {c}: nothing output -> 0; [5,10) {a}: output a a a, reference a a: P 2/3, R 1 -> F 0.8
+    trained = report_data({"sys": ["a a a e", "b d d"]}, [["a b a c", "b d"]], n_bootstrap=50,
+                          train=["a a a a a", "c"], train_name="train.txt").word_accuracy
+    f = dict(zip(trained.labels, trained.fmeasure[0]))
+    assert f["<1"] == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3)) and f["1"] == 0.0
+    assert f["[5,10)"] == pytest.approx(0.8) and trained.source == "train.txt"
+
+
+def test_word_accuracy_intervals_are_the_bootstrap_of_the_counts(example, data):
+    systems, refs = example
+    tok = BLEU().tokenizer
+    hyps = systems["OpenNMT"]
+    freq = Counter(w for r in refs[0] for w in tok(r).split())
+    cut = analyses.FREQUENCY_CUTOFFS
+    rows = np.zeros((len(hyps), len(cut) + 1, 3))
+    for i, (h, r) in enumerate(zip(hyps, refs[0])):
+        hc, rc = Counter(tok(h).split()), Counter(tok(r).split())
+        for w in set(hc) | set(rc):
+            g = sum(freq[w] >= c for c in cut)
+            rows[i, g] += (min(hc[w], rc[w]), hc[w], rc[w])
+    assert data.word_accuracy.counts[1] == tuple(tuple(int(x) for x in r) for r in rows.sum(axis=0))
+    sampled = rows[_draws(len(hyps))].sum(axis=1)  # [N, G, 3]
+    both, out, ref = sampled[..., 0], sampled[..., 1], sampled[..., 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p, r = both / out, both / ref
+        f = np.where(both > 0, 2 * p * r / (p + r), 0.0)
+    lo, hi = np.percentile(f, [2.5, 97.5], axis=0)
+    np.testing.assert_allclose(data.word_accuracy.lower[1], lo, atol=1e-12)
+    np.testing.assert_allclose(data.word_accuracy.upper[1], hi, atol=1e-12)
+
+
+def test_bucket_and_best_difference_intervals_redrawn(example, data):
+    systems, refs = example
+    bleu = BLEU()
+    stats = np.stack([bleu.segment_statistics(h, refs).stats for h in systems.values()])
+    draws = _draws(stats.shape[1])
+    sampled = np.stack([bleu.score_rows(s[draws].sum(axis=1)) for s in stats])  # [K, N]
+    best = data.best_differences[0]
+    assert best.order == tuple(data.metrics[0].order)
+    for k in range(2):
+        lo, hi = np.percentile(sampled[k] - sampled[best.best], [2.5, 97.5])
+        assert (best.lower[k], best.upper[k]) == pytest.approx((lo, hi), abs=1e-9)
+        assert best.delta[k] == pytest.approx(data.corpus[k].score - data.corpus[best.best].score, abs=1e-12)
+    table = data.length_buckets[0]
+    g = table.labels.index("20–29")
+    mask = (data.reference_lengths >= 20) & (data.reference_lengths < 30)
+    for k in range(2):
+        scores = bleu.score_rows((stats[k] * mask[:, None])[draws].sum(axis=1))
+        lo, hi = np.percentile(scores, [2.5, 97.5])
+        assert (table.lower[k][g], table.upper[k][g]) == pytest.approx((lo, hi), abs=1e-9)
+
+
+def test_holm_bonferroni_by_hand():
+    p = np.array([[1, 0.01, 0.04], [0.01, 1, 0.03], [0.04, 0.03, 1]])
+    # sorted 0.01, 0.03, 0.04 times 3, 2, 1 = 0.03, 0.06, 0.04 -> running maximum 0.03, 0.06, 0.06
+    adj = holm_bonferroni(p)
+    assert (adj[0, 1], adj[1, 2], adj[0, 2]) == pytest.approx((0.03, 0.06, 0.06))
+    assert np.array_equal(adj, adj.T) and (np.diag(adj) == 1).all()
+
+
+def test_holm_option_adjusts_the_shown_p_values(example):
+    systems, refs = example
+    three = dict(systems, copy=list(systems["OpenNMT"][:150]) + list(systems["Online-B"][150:]))
+    raw = report_data(three, refs, n_bootstrap=100)
+    holm = report_data(three, refs, n_bootstrap=100, holm=True)
+    np.testing.assert_array_equal(holm.metrics[0].p_values, holm_bonferroni(raw.metrics[0].p_values))
+    assert p_text(1 / 101, 100) == "≤ 0.0099" and p_text(0.5, 100) == "0.500"
+
+
+def test_every_metric_has_tests_clusters_and_sentence_scores(example):
+    pytest.importorskip("sacrebleu")
+    from bleuscope.metrics.chrf import CHRF
+    from bleuscope.metrics.ter import TER
+
+    systems, refs = example
+    data = report_data(systems, refs, metrics=[CHRF(), CHRF(word_order=2), TER()], n_bootstrap=100)
+    assert [m.name for m in data.metrics] == ["BLEU", "chrF2", "chrF2++", "TER"]
+    for m, metric in zip(data.metrics[1:], (CHRF(), CHRF(word_order=2), TER())):
+        expected = bleuscope.significance.all_pairs(systems, refs, metric=metric, n_samples=100)
+        np.testing.assert_array_equal(m.p_values, expected.p_values)
+        assert m.rank_ranges == expected.rank_ranges
+        for k, hyps in enumerate(systems.values()):
+            rows = metric.segment_statistics(hyps, refs).stats
+            np.testing.assert_array_equal(m.sentence_scores[k], metric.score_rows(rows))
+    assert {t.name for t in all_tables(data)} >= {"systems", "significance-TER", "length-chrF2++",
+                                                  "difference-from-best-TER"}
+
+
+def test_exports_and_command_options(tmp_path, capsys):
+    ref = tmp_path / "newstest2021.en-de.ref.txt"
+    ref.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    a, b = tmp_path / "sys_a&b.txt", tmp_path / "other.txt"
+    a.write_text("the cat sat on a mat\nhello world\n", encoding="utf-8")
+    b.write_text("a cat\nhello there world\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert report_main([str(ref), "-i", str(a), str(b), "-m", "chrf", "ter", "--ter-asian-support", "--holm",
+                        "--latex", str(tmp_path / "tex"), "--csv", str(tmp_path / "csv"), "-o", str(out),
+                        "--n-bootstrap", "50", "-q"]) == 0, capsys.readouterr().err
+    page = out.read_text(encoding="utf-8")
+    assert "<title>newstest2021 en-de: 2 systems, 2 segments</title>" in page
+    assert "asian:yes" in page and "Holm-Bonferroni adjusted" in page
+    import hashlib
+    assert hashlib.sha256(ref.read_bytes()).hexdigest() in page and "bleuscope report" in page
+    rows = list(csv.reader(io.StringIO((tmp_path / "csv" / "systems.csv").read_text(encoding="utf-8"))))
+    assert rows[0][:4] == ["rank", "system", "BLEU", "BLEU 95% CI"] and "TER 95% CI" in rows[0]
+    tex = (tmp_path / "tex" / "systems.tex").read_text(encoding="utf-8")
+    assert "sys\\_a\\&b" in tex and "\\begin{tabular}" in tex and "\\bottomrule" in tex
+    assert latex_escape("50% of $x_1 {a}~^\\") == "50\\% of \\$x\\_1 \\{a\\}\\textasciitilde{}\\textasciicircum{}\\textbackslash{}"
+    assert (tmp_path / "csv" / "ngrams-0-1.csv").exists() and (tmp_path / "tex" / "word-accuracy.tex").exists()
+
+
+def test_warnings_panel():
+    hyps = ["the cat\r", "a dog"]
+    data = report_data({"a": hyps, "b": list(hyps), "empty": ["", ""]}, [["the cat", ""]], n_bootstrap=20)
+    text = " | ".join(data.warnings)
+    assert "carriage return" in text and "systems a and b are identical" in text
+    assert "system empty: every line is empty" in text and "reference reference 1: 1 empty line" in text
+
+
+def test_ter_caveat_on_cjk_targets():
+    from bleuscope.metrics.ter import TER
+
+    refs = [["今日は良い天気です。", "私は学生です。"]]
+    hyps = {"a": ["今日は天気です。", "私は学生。"], "b": ["良い天気。", "学生です。"]}
+    plain = report_data(hyps, refs, metrics=[TER()], n_bootstrap=20, bleu=BLEU(tokenize="char"))
+    assert any("asian_support" in w for w in plain.warnings)
+    asian = report_data(hyps, refs, metrics=[TER(asian_support=True)], n_bootstrap=20, bleu=BLEU(tokenize="char"))
+    assert not any("asian_support" in w for w in asian.warnings)
+
+
+@requires_wmt
+def test_wmt22_en_de_quote_ngrams_top_online_b_vs_lan_bridge():
+    """Lan-Bridge writes <unk> for the German quotes „ and “: they lead Online-B's n-grams against it."""
+    base = DATA / "generaltest2022" / "en-de"
+    systems = {n: read_lines(base / "sys" / f"{n}.txt") for n in ("Lan-Bridge", "Online-B")}
+    refs = [read_lines(base / "ref.A.txt"), read_lines(base / "ref.B.txt")]
+    data = report_data(systems, refs, n_bootstrap=100, max_segments=0)
+    (diff,) = data.ngram_differences
+    online_b = [r.ngram for r in diff.b_better[:6]]
+    assert {"„Wir", "“", "„Ich"} <= set(online_b), online_b
+    assert all(r.a == 0 and r.upper < 0 for r in diff.b_better[:6])
+    assert sum("<unk>" in h for h in systems["Lan-Bridge"]) == 229
