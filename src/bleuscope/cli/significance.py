@@ -110,6 +110,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="A",
         help="significance threshold for --paired-all clusters (default 0.05)",
     )
+    pair.add_argument(
+        "--conservative-p",
+        action="store_true",
+        help="count resamples that tie the observed difference as at least as large (>=); the default counts "
+        "only larger ones, as sacreBLEU (the number of ties is reported when there are any)",
+    )
     parser.add_argument(
         "--seed",
         type=_seed_arg,
@@ -134,6 +140,7 @@ def requested(args: argparse.Namespace) -> bool:
             "paired_all",
             "paired_alpha",
             "paired_jobs",
+            "conservative_p",
             "seed",
         )
     )
@@ -155,6 +162,8 @@ def _plan(args, n_systems: int) -> dict:
         raise UsageError("--paired-ar-n needs --paired-ar")
     if get("paired_jobs") is not None and test is None:
         raise UsageError("--paired-jobs goes with --paired-bs or --paired-ar")
+    if get("conservative_p") and test is None:
+        raise UsageError("--conservative-p goes with --paired-bs, --paired-ar or --paired-all")
     if get("paired_alpha") is not None and not get("paired_all"):
         raise UsageError("--paired-alpha needs --paired-all")
     if test == "bs" and get("confidence_n") is not None:
@@ -179,6 +188,7 @@ def _plan(args, n_systems: int) -> dict:
         "confidence_n": get("confidence_n") or BOOTSTRAP_SAMPLES,
         "alpha": get("paired_alpha") or 0.05,
         "seed": None if seed == "none" else DEFAULT_SEED if seed is None else seed,
+        "strict": not get("conservative_p"),
     }
 
 
@@ -240,16 +250,21 @@ def _run(args, hyp_paths, systems, refs, bleu, options) -> str:
     seed = plan["seed"]
 
     if plan["all"]:
-        res = sig.all_pairs(named, metric=bleu, test=plan["test"], n_samples=plan["n"], seed=seed, alpha=plan["alpha"])
+        res = sig.all_pairs(
+            named, metric=bleu, test=plan["test"], n_samples=plan["n"], seed=seed, alpha=plan["alpha"],
+            strict=plan["strict"],
+        )
         signature = sig.signature_with_test(sig_fields, {plan["test"]: str(plan["n"]), "seed": str(seed)}, short)
         return render.render_all_pairs(res, signature, options)
     if paired:
         if plan["test"] == "bs":
-            res = sig.paired_bootstrap(named, metric=bleu, n_samples=plan["n"], seed=seed)
+            res = sig.paired_bootstrap(named, metric=bleu, n_samples=plan["n"], seed=seed, strict=plan["strict"])
             inserted = {"bs": str(plan["n"]), "seed": str(seed)}
         else:
             cin = plan["confidence_n"] if plan["confidence"] else None
-            res = sig.paired_ar(named, metric=bleu, n_samples=plan["n"], seed=seed, confidence_n=cin)
+            res = sig.paired_ar(
+                named, metric=bleu, n_samples=plan["n"], seed=seed, confidence_n=cin, strict=plan["strict"]
+            )
             inserted = {"ar": str(plan["n"]), "seed": str(seed)}
             if cin is not None:
                 inserted = {"bs": str(cin), **inserted}

@@ -4,8 +4,13 @@ statistic."""
 from __future__ import annotations
 
 import statistics
+import warnings
 
 import numpy as np
+
+
+class TiesWarning(UserWarning):
+    """Resampled statistics equal to the observed one: the two p-value rules differ by their number."""
 
 
 def interval(scores: np.ndarray, mean_rule: str, float32: bool = False) -> tuple[float, float, float, float]:
@@ -29,3 +34,23 @@ def p_value(sampled: np.ndarray, observed: float, strict: bool) -> tuple[float, 
     ties = int(np.count_nonzero(sampled == observed))
     count = greater if strict else greater + ties
     return (count + 1) / (len(sampled) + 1), ties
+
+
+def warn_ties(test: str, baseline: str, system: str, ties: int, n_samples: int, p: float, strict: bool) -> None:
+    """Say how many resamples tied the observed statistic and what the other rule would give (no-op without)."""
+    if not ties:
+        return
+    unit = "resamples" if test == "bs" else "trials"
+    other = p + ties / (n_samples + 1) if strict else p - ties / (n_samples + 1)
+    if strict:
+        rule = (f"p = {p:.4f} counts only larger ones (sacreBLEU's rule); counting the ties as at least as large "
+                f"(strict=False, --conservative-p) gives p = {other:.4f}")
+    else:
+        rule = (f"p = {p:.4f} counts them as at least as large (the conservative rule); sacreBLEU's rule "
+                f"(only larger ones) gives p = {other:.4f}")
+    name = "paired bootstrap" if test == "bs" else "approximate randomization"
+    warnings.warn(
+        TiesWarning(f"{name}: {ties} of {n_samples} {unit} tie the observed difference between {baseline!r} and "
+                    f"{system!r}; {rule}"),
+        stacklevel=4,
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .clusters import significance_clusters
-from .estimates import interval, p_value
+from .estimates import interval, p_value, warn_ties
 from .inputs import (
     AR_TRIALS,
     BOOTSTRAP_SAMPLES,
@@ -87,6 +87,7 @@ def _paired(
             else:
                 diffs = np.abs(scores[k] - scores[0])
                 p, ties = p_value(diffs - diffs.mean(), abs(base - float(actual[k])), strict)
+            warn_ties(test, inputs.names[0], inputs.names[k], ties, n_samples, p, strict)
             rows.append(
                 SystemComparison(
                     inputs.names[k], float(actual[k]), float(actual[k]) - base, p, *cis[k], False, ties, n_samples, seed
@@ -111,6 +112,7 @@ def _paired(
             ci_scores = bootstrap_scores_from(rng, stats[1:], statistic, confidence_n, precision)
         for k in others:
             p, ties = p_value(diffs[(0, k)], abs(base - float(actual[k])), strict)
+            warn_ties(test, inputs.names[0], inputs.names[k], ties, n_samples, p, strict)
             ci = (
                 (None,) * 4
                 if ci_scores is None
@@ -145,13 +147,14 @@ def paired_bootstrap(
     n_samples: int = BOOTSTRAP_SAMPLES,
     seed: int | None = DEFAULT_SEED,
     precision: str = "sacrebleu",
-    strict: bool = False,
+    strict: bool = True,
 ) -> PairedTestResult:
     """Paired bootstrap resampling (Koehn 2004) of a baseline against every other system.
 
     ``systems`` maps names to hypotheses (or statistics), or is a list of ``(name, system)`` pairs; the
     baseline is ``baseline`` or the first system. Per system: the actual score, the resampled mean and 95% CI
-    and p = (#{|Δ*| - mean|Δ*| >= |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-bs``'s numbers for the same seed.
+    and p = (#{|Δ*| - mean|Δ*| > |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-bs``'s numbers for the same seed.
+    ``strict=False`` is the conservative rule: resamples that tie count as at least as large (``>=``).
     """
     return _paired(
         "bs",
@@ -176,12 +179,14 @@ def paired_ar(
     seed: int | None = DEFAULT_SEED,
     confidence_n: int | None = None,
     precision: str = "sacrebleu",
-    strict: bool = False,
+    strict: bool = True,
 ) -> PairedTestResult:
     """Paired approximate randomization (Riezler & Maxwell 2005) of a baseline against every other system.
 
     Each trial swaps every segment's statistics between the two systems with probability 1/2;
-    p = (#{|Δ_shuffled| >= |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-ar``'s numbers for the same seed.
+    p = (#{|Δ_shuffled| > |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-ar``'s numbers for the same seed;
+    ``strict=False`` is the conservative rule (ties count as at least as large, ``>=``). Ties are common with
+    TER, whose statistic is a ratio of small integers; a :class:`TiesWarning` says how many there were.
     ``confidence_n`` adds bootstrap CIs as sacreBLEU's ``PairedTest(n_ar_confidence=...)`` does.
     """
     if confidence_n is not None:
@@ -210,7 +215,7 @@ def all_pairs(
     seed: int | None = DEFAULT_SEED,
     alpha: float = 0.05,
     precision: str = "sacrebleu",
-    strict: bool = False,
+    strict: bool = True,
 ) -> AllPairsResult:
     """Compare every pair of systems (``test="bs"`` or ``"ar"``) and rank them into significance clusters.
 
@@ -245,11 +250,15 @@ def all_pairs(
             means[i], cis[i] = interval(scores[i], "numpy")[:2]
         for i, j in pairs:
             diffs = np.abs(scores[j] - scores[i])
-            p[i, j] = p[j, i] = p_value(diffs - diffs.mean(), abs(actual[i] - actual[j]), strict)[0]
+            p_ij, ties = p_value(diffs - diffs.mean(), abs(actual[i] - actual[j]), strict)
+            p[i, j] = p[j, i] = p_ij
+            warn_ties(test, inputs.names[i], inputs.names[j], ties, n_samples, p_ij, strict)
     else:
         diffs = ar_abs_differences(stats, pairs, statistic, n_samples, np.random.default_rng(seed))
         for i, j in pairs:
-            p[i, j] = p[j, i] = p_value(diffs[(i, j)], abs(actual[i] - actual[j]), strict)[0]
+            p_ij, ties = p_value(diffs[(i, j)], abs(actual[i] - actual[j]), strict)
+            p[i, j] = p[j, i] = p_ij
+            warn_ties(test, inputs.names[i], inputs.names[j], ties, n_samples, p_ij, strict)
     p.setflags(write=False)
     # best first: the highest scores, or the lowest for a metric where lower is better (TER)
     goodness = actual if getattr(statistic, "higher_is_better", True) else -actual

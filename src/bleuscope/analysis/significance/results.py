@@ -43,8 +43,8 @@ class SystemComparison:
 
     ``delta`` is ``score - baseline score``. ``mean``/``ci``/``lower``/``upper`` come from the bootstrap
     resamples (paired bootstrap, or AR with ``confidence_n``) and are ``None`` otherwise. ``ties`` counts the
-    resampled statistics exactly equal to the observed one: the only case where ``>=`` (bleuscope) and ``>``
-    (sacreBLEU) give different p-values.
+    resampled statistics exactly equal to the observed one: the only case where ``>`` (sacreBLEU's rule, the
+    default) and ``>=`` (the conservative rule, ``strict=False``) give different p-values.
     """
 
     system: str
