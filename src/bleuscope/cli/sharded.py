@@ -43,10 +43,28 @@ def requested(args: argparse.Namespace) -> bool:
     return any(f.lower().endswith(SHARD_SUFFIXES) or glob.has_magic(f) for f in files)
 
 
+def _input_shards(args: argparse.Namespace) -> list[str] | None:
+    """``-i FILE --hyp-field H --ref-field R`` without reference files: the hypotheses and their references
+    in one file, as without ``--ray``; None when the input is not given that way."""
+    if not args.input or args.files or args.references or not getattr(args, "hyp_field_refs", False):
+        return None
+    if len(args.input) > 1:
+        raise bio.UsageError(
+            f"--ray scores one system, and {len(args.input)} -i files are {len(args.input)} systems; give one -i "
+            "file, or the shards of one system as FILEs or a quoted glob"
+        )
+    if args.input == [bio.STDIN]:
+        raise bio.UsageError(
+            "--ray reads its shards from files, not from standard input; write the JSON Lines to a file, or drop "
+            "--ray (the score is the same)"
+        )
+    return list(args.input)
+
+
 def check(args: argparse.Namespace) -> None:
     if not args.hyp_field or not args.ref_field:
         raise bio.UsageError("sharded inputs (Parquet shards, globs or --ray) need --hyp-field and --ref-field")
-    if args.input or args.references or not args.files:
+    if _input_shards(args) is None and (args.input or args.references or not args.files):
         raise bio.UsageError(
             "give the shards as FILEs (paths or quoted globs) with --hyp-field/--ref-field; "
             "-i and -r do not go with them"
@@ -63,7 +81,7 @@ def score(args: argparse.Namespace, scorer, warn):
 
     check(args)
     try:
-        paths = expand_shards(args.files)
+        paths = expand_shards(_input_shards(args) or args.files)
         if args.ray is None:
             from ..runtime.shards import corpus_totals_shards
 
