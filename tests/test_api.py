@@ -32,8 +32,9 @@ def test_readme_example_text_and_values():
     same(s, sacrebleu.BLEU().corpus_score(HYPS, REFS))
     assert str(s) == "BLEU = 48.53 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)"
     assert str(s) == str(sacrebleu.BLEU().corpus_score(HYPS, REFS))
-    assert bleu.signature() == f"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-{bleuscope.__version__}"
-    assert bleu.signature(short=True).startswith("#:2|c:mixed|e:no|tok:13a|s:exp|v:bleuscope-")
+    assert s.signature == f"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-{bleuscope.__version__}"
+    assert bleu.signature(2) == s.signature  # the scorer is its settings: no state from the call above
+    assert bleu.signature(2, short=True).startswith("#:2|c:mixed|e:no|tok:13a|s:exp|v:bleuscope-")
 
 
 @pytest.mark.parametrize(

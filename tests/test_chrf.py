@@ -151,13 +151,14 @@ def test_functional_shortcuts_and_sentence_score():
 
 def test_signature_short_and_long():
     metric = CHRF(word_order=2, lowercase=True, whitespace=True)
-    metric.corpus_score(["a"], [["a"]])
+    ours = metric.corpus_score(["a"], [["a"]])
     theirs = sacrebleu.CHRF(word_order=2, lowercase=True, whitespace=True)
     theirs.corpus_score(["a"], [["a"]])
     sig = theirs.get_signature()
-    assert metric.signature().rsplit("|", 1)[0] == sig.format().rsplit("|", 1)[0]
-    assert metric.signature(short=True).rsplit("|", 1)[0] == sig.format(short=True).rsplit("|", 1)[0]
-    assert metric.signature().endswith(f"|version:bleuscope-{__import__('bleuscope').__version__}")
+    assert ours.signature == metric.signature(1)
+    assert metric.signature(1).rsplit("|", 1)[0] == sig.format().rsplit("|", 1)[0]
+    assert metric.signature(1, short=True).rsplit("|", 1)[0] == sig.format(short=True).rsplit("|", 1)[0]
+    assert metric.signature(1).endswith(f"|version:bleuscope-{__import__('bleuscope').__version__}")
 
 
 @requires_wmt

@@ -151,10 +151,12 @@ def test_pairwise_statistics_match_segment_statistics():
             assert stats[h, r, :2].tolist() == [s.sys_len, s.ref_len]
 
 
-def test_pairwise_sets_signature():
+def test_pairwise_leaves_the_scorer_unchanged():
     bleu = BLEU(effective_order=True)
+    before = dict(vars(bleu))
     bleu.pairwise(["a b"], ["a b", "b"])
-    assert bleu.signature().startswith("nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp")
+    assert vars(bleu) == before  # a scorer is its settings: scoring keeps no call history
+    assert bleu.signature(1).startswith("nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp")
 
 
 @pytest.mark.parametrize("hyps,refs,exc,word", [

@@ -14,7 +14,7 @@ from bleuscope import BLEU
 from bleuscope.core import backend
 from bleuscope.core.encoding import EncodedLines
 from bleuscope.core.stats import layout, order_of_width
-from bleuscope.metrics.base import AdditiveMetric
+from bleuscope.metrics.base import Metric
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -124,7 +124,7 @@ def test_engine_option_is_checked():
 
 def test_bleu_is_an_additive_metric_and_scores_float32_sums_like_significance():
     bleu = BLEU()
-    assert isinstance(bleu, AdditiveMetric)
+    assert isinstance(bleu, Metric)
     assert bleu.name == "BLEU" and bleu.higher_is_better and bleu.stats_width == 10
     seg = bleu.segment_statistics(HYPS, REFS)
     total = seg.stats.sum(axis=0)
@@ -135,7 +135,7 @@ def test_bleu_is_an_additive_metric_and_scores_float32_sums_like_significance():
 
 
 def test_generic_accumulator_with_a_metric_where_lower_is_better():
-    """The accumulator and all_pairs only use the AdditiveMetric interface (a toy error-rate metric here)."""
+    """The accumulator and all_pairs only use the Metric contract (a toy error-rate metric here)."""
     from bleuscope.core.stats import SegmentStatistics
     from bleuscope.significance import all_pairs
     from bleuscope.streaming import Accumulator

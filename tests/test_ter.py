@@ -157,12 +157,13 @@ def test_empty_and_missing_references():
 def test_signature_short_and_long():
     options = {"normalized": True, "no_punct": True, "asian_support": True, "case_sensitive": True}
     metric = TER(**options)
-    metric.corpus_score(["a"], [["a"]])
+    ours = metric.corpus_score(["a"], [["a"]])
     theirs = sacrebleu.TER(**options)
     theirs.corpus_score(["a"], [["a"]])
     sig = theirs.get_signature()
-    assert metric.signature().rsplit("|", 1)[0] == sig.format().rsplit("|", 1)[0]
-    assert metric.signature(short=True).rsplit("|", 1)[0] == sig.format(short=True).rsplit("|", 1)[0]
+    assert ours.signature == metric.signature(1)
+    assert metric.signature(1).rsplit("|", 1)[0] == sig.format().rsplit("|", 1)[0]
+    assert metric.signature(1, short=True).rsplit("|", 1)[0] == sig.format(short=True).rsplit("|", 1)[0]
 
 
 @requires_wmt

@@ -12,7 +12,6 @@ import codecs
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import islice
 
 import numpy as np
@@ -20,7 +19,7 @@ import numpy as np
 from . import pool
 from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
 from .pipeline import CHUNK_SEGMENTS
-from .stats import SegmentStatistics
+from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
 
 #: segments read and counted at a time when streaming
@@ -291,19 +290,10 @@ def iter_statistics(
         yield SegmentStatistics(stats=counter(hyps, ref_chunks), nrefs=present.sum(axis=1).astype(np.int64))
 
 
-@dataclass(frozen=True)
-class StatisticsSum:
-    """Column sums of a stream's statistics and its ``nrefs`` signature value (a count or ``var``)."""
-
-    stats: np.ndarray
-    nrefs_field: str
-    n_segments: int
-
-
 def sum_statistics(
     metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
-) -> StatisticsSum:
-    """The summed statistics of streamed input (see :func:`iter_statistics`), in bounded memory.
+) -> Totals:
+    """The summed statistics (:class:`~bleuscope.core.stats.Totals`) of streamed input (see :func:`iter_statistics`), in bounded memory.
 
     Counted in this process, a metric with ``chunk_total_counter()`` (one that does not return None) sums
     each chunk without building its per-segment rows; the chunks are read and checked, and the input
@@ -314,13 +304,13 @@ def sum_statistics(
     count_total = total_counter() if jobs == 1 and total_counter is not None else None
     if count_total is None:
         parts = (
-            (seg.stats.sum(axis=0, dtype=np.int64), seg.nrefs)
+            Totals.of(seg)
             for seg in iter_statistics(metric, hypotheses, references, chunk_size=size, encoding=encoding, n_jobs=jobs)
         )
     else:
         tokenizer = getattr(metric, "tokenizer", None)
         parts = (
-            (np.asarray(count_total(hyps, ref_chunks), dtype=np.int64), present.sum(axis=1))
+            Totals.of_sum(count_total(hyps, ref_chunks), present.sum(axis=1))
             for hyps, ref_chunks, present in iter_chunks(
                 hypotheses,
                 references,
@@ -331,14 +321,9 @@ def sum_statistics(
             )
         )
     total = None
-    low = high = None
-    n = 0
-    for part, nrefs in parts:
+    for part in parts:
         total = part if total is None else total + part
-        low = int(nrefs.min()) if low is None else min(low, int(nrefs.min()))
-        high = int(nrefs.max()) if high is None else max(high, int(nrefs.max()))
-        n += len(nrefs)
-    return StatisticsSum(stats=total, nrefs_field=str(low) if low == high else "var", n_segments=n)
+    return total
 
 
 def is_streaming_input(hypotheses, references) -> bool:
@@ -359,7 +344,6 @@ def is_streaming_input(hypotheses, references) -> bool:
 
 __all__ = [
     "DEFAULT_CHUNK_SEGMENTS",
-    "StatisticsSum",
     "check_chunk_size",
     "is_streaming_input",
     "iter_chunks",

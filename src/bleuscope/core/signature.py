@@ -27,22 +27,33 @@ SHORT_KEYS = {
 }
 
 
-def format_signature(fields: dict[str, str], short: bool = False) -> str:
-    """``fields`` in order; ``None`` values are left out."""
+def format_signature(fields: dict[str, str | None], short: bool = False, keys: dict[str, str] | None = None) -> str:
+    """``fields`` in order; ``None`` values are left out. ``short``: short names (:data:`SHORT_KEYS`, and
+    ``keys`` for a metric's own fields)."""
+    names = SHORT_KEYS if not keys else {**SHORT_KEYS, **keys}
     parts = []
     for key, value in fields.items():
         if value is None:
             continue
-        parts.append(f"{SHORT_KEYS.get(key, key) if short else key}:{value}")
+        parts.append(f"{names.get(key, key) if short else key}:{value}")
     return "|".join(parts)
 
 
+def nrefs_value(segments: int, total: int, squares: int) -> str:
+    """The ``nrefs`` field of ``segments`` segments whose reference counts sum to ``total`` and their squares
+    to ``squares``: the count when every segment has the same one, else ``var`` (zero variance <=> constant
+    count, exact in integers). This is the one place the rule is written."""
+    if segments == 0:
+        raise ValueError("no segments were scored")
+    return str(total // segments) if segments * squares == total * total else "var"
+
+
 def nrefs_field(counts) -> str:
-    """``nrefs`` value from the per-segment reference counts: the count, or ``var`` when it varies."""
-    counts = np.asarray(counts)
-    if len(counts) and counts.min() == counts.max():
-        return str(int(counts[0]))
-    return "var"
+    """``nrefs`` value from the per-segment reference counts (see :func:`nrefs_value`)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    if not len(counts):
+        return "var"
+    return nrefs_value(len(counts), int(counts.sum()), int((counts * counts).sum()))
 
 
 def version_field() -> str:

@@ -1,73 +1,106 @@
-"""The additive-metric interface every bleuscope metric implements (BLEU, chrF, TER, ...).
+"""The one contract every bleuscope metric implements: :class:`Metric` (BLEU, chrF, TER, ...).
 
-A metric is *additive* when its corpus score is a pure function of the column sums of per-segment
-integer statistics rows. Everything above the metrics (significance tests, streaming accumulators, the
-process pool, Ray, the report) only uses this interface, so a new metric plugs in without changes there:
+A metric turns each segment (a hypothesis and its references) into one int64 **statistics row**, and its
+corpus score is a function of the **column sums** of those rows. Everything above the metrics (corpus and
+streamed scoring, the process pool, shards and Ray, accumulators, significance tests, the report, the
+command line) uses a metric only through this contract, so a new metric plugs in without changes there.
 
-* ``segment_statistics(hypotheses, references)`` -> :class:`SegmentStatistics` (int64 rows + reference
-  count per segment);
-* ``score_rows(rows, float32=False)`` -> float64 score per row, where each row is a (summed) statistics
-  row. ``float32=True`` reproduces sacreBLEU's arithmetic on float32 sums (what its resampling tests do);
-  a metric without a sacreBLEU counterpart may ignore it;
-* ``score_from_statistics(stats, nrefs=None)`` -> the metric's rich score object for the column sums;
-* ``signature_fields(nrefs)`` / ``signature(nrefs, short=False)``;
-* ``name`` (``"BLEU"``, ``"chrF2"``, ``"TER"``), ``higher_is_better`` and ``stats_width``.
+A metric subclasses :class:`Metric` and writes:
 
-Optional hooks, used where present:
+* ``name`` (``"BLEU"``, ``"chrF2"``, ``"TER"``) and ``higher_is_better``;
+* ``stats_width``: the number of columns of a statistics row;
+* ``count_checked(hyps, streams, present)``: the int64 rows ``[S, stats_width]`` of validated input
+  (``streams[k][i]`` is reference ``k`` of segment ``i`` or None, ``present`` the bool ``[S, K]`` of the
+  references that exist); must be picklable with the metric (worker processes count with it);
+* ``score_rows(rows, *, float32=False)``: the float64 score of each row, every row a (summed) statistics
+  row. ``float32=True`` reproduces sacreBLEU's arithmetic on float32 sums (its bootstrap resampling); a
+  metric without a sacreBLEU counterpart ignores it;
+* ``score_from_statistics(stats, nrefs=None)``: the metric's score object for per-segment rows (summed
+  there) or one summed row, with the signature for ``nrefs`` (none when ``nrefs`` is None);
+* ``signature_fields(nrefs)``: the settings as ordered ``{key: value}`` (``None`` values are left out),
+  ``nrefs`` first.
 
-* ``chunk_counter()`` -> a picklable callable ``(hyps, ref_streams) -> int64 rows`` for validated input
-  (``None`` = missing reference): the process pool (``n_jobs``) sends it to worker processes, streamed
-  input is counted with it, and with ``new_encoder()`` / ``count(hyps, streams, encoder=...)`` several
-  systems share one tokenization cache (:func:`bleuscope.analysis.significance.system_statistics`);
-* ``float32_statistics(stats)`` and ``bootstrap_scores_float32``: sacreBLEU's float32 rows and float32
-  score arithmetic in resampling, for metrics where they differ from the int64 rows cast (chrF, TER).
+It may override ``check_inputs`` (the default checks the strings, that there is a segment, the reference
+streams' lengths and that every segment has a reference; BLEU adds sacreBLEU's input warnings),
+``short_keys`` (short signature names of its own fields) and, for sacreBLEU's float32 resampling,
+``float32_statistics(stats)`` and ``bootstrap_scores_float32``.
+
+The base class gives, written once: ``segment_statistics`` (optionally in worker processes),
+``corpus_score`` (lists in memory; iterables, open files and paths streamed in bounded memory),
+``score_stream``, ``sentence_score``, ``signature``, ``chunk_counter`` and ``count_systems`` (several
+systems against the same references, one shared cache).
+
+**No call history.** A metric object is its settings: scoring never changes it, and ``signature(nrefs)``
+depends only on the settings and ``nrefs``. A score carries the signature of the input it was computed
+from (``score.signature``).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from abc import ABC, abstractmethod
 
 import numpy as np
 
 from ..core import chunks, pool
-from ..core.signature import nrefs_field
+from ..core.signature import format_signature, nrefs_field
 from ..core.stats import SegmentStatistics
-from ..core.validation import check_text_list
+from ..core.validation import check_reference_presence, check_references, check_text_list
 
 
-@runtime_checkable
-class AdditiveMetric(Protocol):
-    """See the module docstring."""
+class Metric(ABC):
+    """A metric on additive per-segment statistics; see the module docstring for the contract."""
 
     name: str
-    higher_is_better: bool
+    higher_is_better: bool = True
+    #: short signature names of the metric's own fields (the common ones are in bleuscope.core.signature)
+    short_keys: dict[str, str] = {}
 
+    # -- what a metric writes ----------------------------------------------------------------------------
     @property
-    def stats_width(self) -> int: ...
+    @abstractmethod
+    def stats_width(self) -> int:
+        """Columns of a statistics row."""
 
-    def segment_statistics(self, hypotheses, references) -> SegmentStatistics: ...
+    @abstractmethod
+    def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """int64 ``[S, stats_width]`` statistics rows of validated input (see :meth:`check_inputs`)."""
 
-    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray: ...
+    @abstractmethod
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+        """float64 score of every (summed) statistics row."""
 
-    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None): ...
+    @abstractmethod
+    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None):
+        """The score object of per-segment rows (summed) or of one summed row."""
 
-    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]: ...
+    @abstractmethod
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """The settings as ordered signature fields, ``nrefs`` first."""
 
-    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str: ...
+    # -- given by the contract ---------------------------------------------------------------------------
+    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
+        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
+        hyps = check_text_list(hypotheses, "hypotheses")
+        if not hyps:
+            raise ValueError("hypotheses is empty: give at least one segment")
+        streams = check_references(references, len(hyps))
+        return hyps, streams, check_reference_presence(streams)
 
+    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
+        """The settings in sacreBLEU's ``key:value|...`` form for input with ``nrefs`` references per segment
+        (a count or ``var``; ``"?"`` when unknown)."""
+        return format_signature(self.signature_fields(nrefs), short=short, keys=self.short_keys)
 
-__all__ = ["AdditiveMetric", "SegmentStatistics"]
+    def chunk_counter(self) -> ChunkCounter:
+        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
+        return ChunkCounter(self)
 
-
-class CorpusScoring:
-    """The corpus and sentence entry points every additive metric shares, written once.
-
-    A metric class inherits them and provides ``check_inputs`` / ``count_checked`` (or its own
-    ``segment_statistics``), ``score_from_statistics`` and a ``_last_nrefs`` attribute (the ``nrefs``
-    signature field of the last scored input). ``corpus_score`` sends iterables, open files and paths to
-    ``score_stream`` (chunked, bounded memory); a metric with a faster path for in-memory lists (BLEU's
-    total-only count) overrides ``corpus_score`` alone.
-    """
+    def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
+        """The statistics rows of several systems' validated hypotheses against the same references, counted
+        with one shared cache (BLEU: every word tokenized once); identical to separate counts."""
+        counter = self.chunk_counter()
+        encoder = counter.new_encoder()
+        return [counter.count(hyps, streams, encoder=encoder) for hyps in systems]
 
     def segment_statistics(self, hypotheses, references, *, n_jobs: int | None = None) -> SegmentStatistics:
         """Per-segment statistics rows of validated input (``check_inputs``, then ``count_checked``);
@@ -80,12 +113,13 @@ class CorpusScoring:
         return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
 
     def corpus_score(self, hypotheses, references, *, n_jobs: int | None = None):
-        """Corpus score: the statistics of every segment summed, then scored once."""
+        """Corpus score: the statistics of every segment summed, then scored once. Iterators (generators,
+        open files) and paths (:class:`os.PathLike`) among the inputs are read in chunks with bounded memory
+        (:meth:`score_stream`); the score is the in-memory one."""
         if chunks.is_streaming_input(hypotheses, references):
             return self.score_stream(hypotheses, references, n_jobs=n_jobs)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
-        return self.score_from_statistics(seg.stats, self._last_nrefs)
+        return self.score_from_statistics(seg.stats, nrefs_field(seg.nrefs))
 
     def score_stream(
         self,
@@ -97,13 +131,11 @@ class CorpusScoring:
         n_jobs: int | None = None,
     ):
         """Corpus score of streamed input (iterables, open files, paths), read in chunks of ``chunk_size``
-        segments with bounded memory (:func:`bleuscope.core.chunks.iter_statistics`); ``corpus_score`` takes
-        this path for such input."""
+        segments with bounded memory (:func:`bleuscope.core.chunks.sum_statistics`)."""
         total = chunks.sum_statistics(
             self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
         )
-        self._last_nrefs = total.nrefs_field
-        return self.score_from_statistics(total.stats, self._last_nrefs)
+        return total.score(self)
 
     def sentence_score(self, hypothesis: str, references):
         """Score of one hypothesis against its references (a list of strings)."""
@@ -114,10 +146,24 @@ class CorpusScoring:
             raise ValueError("references is empty: give at least one reference string")
         return self.corpus_score([hypothesis], [[r] for r in refs])
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.signature_fields('?')!r})"
+
+
+def is_metric(obj) -> bool:
+    """Does ``obj`` follow the :class:`Metric` contract (a subclass, or an object with its methods)?"""
+    if isinstance(obj, Metric):
+        return True
+    return all(
+        callable(getattr(obj, a, None)) for a in ("segment_statistics", "score_rows", "score_from_statistics",
+                                                   "signature_fields")
+    ) and isinstance(getattr(obj, "name", None), str)
+
 
 class ChunkCounter:
-    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive), with
-    the ``new_encoder()`` / ``count()`` shape the significance module also uses for BLEU's counter."""
+    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive).
+    ``new_encoder()`` / ``count(hyps, streams, encoder)``: several systems counted with one shared cache
+    (none here; BLEU's counter keeps its tokenization cache in the encoder)."""
 
     def __init__(self, metric) -> None:
         self.metric = metric
@@ -170,3 +216,6 @@ class ScoreBatch:
 
     def tolist(self) -> list[float]:
         return self.scores.tolist()
+
+
+__all__ = ["ChunkCounter", "Metric", "ScoreBatch", "ScoreText", "SegmentStatistics", "is_metric"]

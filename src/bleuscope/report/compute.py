@@ -158,7 +158,7 @@ def _row_scorer(metric):
     score_rows = getattr(metric, "score_rows", None)
     if score_rows is None:
         raise TypeError(f"metric {metric!r} has no score_rows(rows); it must implement the additive-metric "
-                        "interface (bleuscope.metrics.base.AdditiveMetric)")
+                        "contract (bleuscope.metrics.base.Metric)")
     return lambda rows: np.asarray(score_rows(np.atleast_2d(rows)), dtype=np.float64)
 
 

@@ -29,10 +29,10 @@ import warnings
 
 import numpy as np
 
+from ..core.stats import Totals
 from ..tokenizers.language import MissingExtraError
 from .shards import (
     CHUNK_ROWS,
-    CorpusTotals,
     ShardChunk,
     ShardError,
     check_arrow_fields,
@@ -147,7 +147,7 @@ def batch_state(batch, *, metric, hyp_field: str, ref_fields: list[str], path_fi
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         seg = chunk_statistics(fit_threads(metric), chunk)
-    state = CorpusTotals.of(seg).state()
+    state = Totals.of(seg).state()
     return pa.table({"state": pa.array([state.tolist()], pa.list_(pa.int64())),
                      "warnings": pa.array([_recorded(caught)], pa.list_(pa.string()))})
 
@@ -293,8 +293,8 @@ def _map_batches(ds, fn, *, max_retries: int, **options):
 
 def corpus_totals(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref", path_field: str | None = "path",
                   batch_size: int = BATCH_ROWS, chunk_rows: int = CHUNK_ROWS, num_cpus: float | None = None,
-                  max_in_flight: int | None = None, max_retries: int = MAX_RETRIES) -> CorpusTotals:
-    """Summed statistics (:class:`~bleuscope.runtime.shards.CorpusTotals`) of a Ray Dataset or of shards.
+                  max_in_flight: int | None = None, max_retries: int = MAX_RETRIES) -> Totals:
+    """Summed statistics (:class:`~bleuscope.core.stats.Totals`) of a Ray Dataset or of shards.
 
     ``data``: a :class:`ray.data.Dataset`, or Parquet / JSON Lines paths or globs (one Ray task per shard,
     at most ``max_in_flight`` at once, default twice the cluster's CPUs). ``num_cpus``: CPUs reserved per
@@ -311,7 +311,7 @@ def corpus_totals(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref",
                           remote)
 
 
-def _dataset_totals(ds, metric, hyp_field, ref_fields, path_field, batch_size, remote) -> CorpusTotals:
+def _dataset_totals(ds, metric, hyp_field, ref_fields, path_field, batch_size, remote) -> Totals:
     if ds.context.max_errored_blocks != 0:
         # a partial sum must never be scored as if it were the corpus
         raise RayScoringError(
@@ -327,7 +327,7 @@ def _dataset_totals(ds, metric, hyp_field, ref_fields, path_field, batch_size, r
     try:
         for part in states.iter_batches(batch_format="pyarrow", batch_size=None):
             for state, warned in zip(part.column("state").to_pylist(), part.column("warnings").to_pylist()):
-                t = CorpusTotals.from_state(np.asarray(state, dtype=np.int64))
+                t = Totals.from_state(np.asarray(state, dtype=np.int64))
                 total = t if total is None else total + t
                 messages.extend(warned)
     except Exception as e:
@@ -338,7 +338,7 @@ def _dataset_totals(ds, metric, hyp_field, ref_fields, path_field, batch_size, r
     return total
 
 
-def _shards_totals(ray, paths, metric, hyp_field, ref_fields, chunk_rows, max_in_flight, remote) -> CorpusTotals:
+def _shards_totals(ray, paths, metric, hyp_field, ref_fields, chunk_rows, max_in_flight, remote) -> Totals:
     if max_in_flight is None:
         max_in_flight = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
     elif isinstance(max_in_flight, bool) or not isinstance(max_in_flight, int) or max_in_flight < 1:
@@ -373,8 +373,7 @@ def _shards_totals(ray, paths, metric, hyp_field, ref_fields, chunk_rows, max_in
             ray.cancel(ref, force=True)
     total = None
     for path in paths:  # fixed order (integer sums do not depend on it, the shard list does)
-        t = CorpusTotals.from_state(states[path])
-        t.shards = [path]
+        t = Totals.from_state(states[path])
         total = t if total is None else total + t
     _reemit(messages)
     if total.segments == 0:

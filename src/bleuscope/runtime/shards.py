@@ -13,7 +13,7 @@ Fields:
   per row; the references of a row are those of all reference fields, in order. Every row needs at least one.
 
 Statistics of a chunk are the metric's own ``segment_statistics``; their column sums and three counters
-(segments, sum and sum of squares of the reference counts) make a :class:`CorpusTotals`, which adds up
+(segments, sum and sum of squares of the reference counts) make a :class:`~bleuscope.core.stats.Totals`, which adds up
 exactly across chunks, shards, processes or machines.
 
 Parquet needs ``pyarrow`` (``pip install "bleuscope[parquet]"``), imported when a Parquet shard is read.
@@ -26,8 +26,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import numpy as np
-
+from ..core.stats import Totals
 from ..io import InputError, iter_lines, jsonl_record
 from ..tokenizers.language import MissingExtraError
 
@@ -295,65 +294,6 @@ def iter_shard(path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_ROWS,
         yield from _jsonl_chunks(path, hyp_field, ref_fields, chunk_rows)
 
 
-# -- summable totals --------------------------------------------------------------------------------------
-@dataclass
-class CorpusTotals:
-    """Summed statistics of any additive metric plus the counters that recover ``nrefs`` exactly.
-
-    ``state()`` is one int64 vector ``[stats..., segments, sum(nrefs), sum(nrefs**2)]`` (the layout of
-    ``BLEUAccumulator.state()``); states of shards add up with ``+`` and ``from_state``."""
-
-    stats: np.ndarray
-    segments: int = 0
-    nrefs_sum: int = 0
-    nrefs_squares: int = 0
-    shards: list[str] = field(default_factory=list)
-
-    @classmethod
-    def zeros(cls, width: int) -> CorpusTotals:
-        return cls(np.zeros(width, dtype=np.int64))
-
-    @classmethod
-    def of(cls, seg) -> CorpusTotals:
-        """Totals of a :class:`~bleuscope.metrics.base.SegmentStatistics`."""
-        k = np.asarray(seg.nrefs, dtype=np.int64)
-        return cls(np.asarray(seg.stats, dtype=np.int64).sum(axis=0), len(k), int(k.sum()), int((k * k).sum()))
-
-    def state(self) -> np.ndarray:
-        return np.concatenate([self.stats, [self.segments, self.nrefs_sum, self.nrefs_squares]]).astype(np.int64)
-
-    @classmethod
-    def from_state(cls, state) -> CorpusTotals:
-        arr = np.asarray(state)
-        if arr.ndim != 1 or len(arr) < 4 or not np.issubdtype(arr.dtype, np.integer) or (arr < 0).any():
-            raise ValueError("a state is a 1-D vector of non-negative integers [stats..., segments, sum, squares]")
-        arr = arr.astype(np.int64)
-        return cls(arr[:-3].copy(), int(arr[-3]), int(arr[-2]), int(arr[-1]))
-
-    def __add__(self, other: CorpusTotals) -> CorpusTotals:
-        if not isinstance(other, CorpusTotals):
-            return NotImplemented
-        if self.stats.shape != other.stats.shape:
-            raise ValueError(f"cannot add totals of {len(self.stats)} and {len(other.stats)} statistics columns "
-                             "(different metrics or settings)")
-        return CorpusTotals(self.stats + other.stats, self.segments + other.segments,
-                            self.nrefs_sum + other.nrefs_sum, self.nrefs_squares + other.nrefs_squares,
-                            self.shards + other.shards)
-
-    def nrefs(self) -> str:
-        """The ``nrefs`` signature value: the reference count of every segment, or ``var``."""
-        n, s1, s2 = self.segments, self.nrefs_sum, self.nrefs_squares
-        if n == 0:
-            raise ValueError("no segments were scored")
-        return str(s1 // n) if n * s2 == s1 * s1 else "var"  # zero variance <=> constant count
-
-    def score(self, metric):
-        """The metric's corpus score of these totals (its ``score_from_statistics``)."""
-        if self.segments == 0:
-            raise ValueError("no segments were scored: the input is empty")
-        return metric.score_from_statistics(self.stats, self.nrefs())
-
-
 def chunk_statistics(metric, chunk: ShardChunk):
     """``metric.segment_statistics`` of a chunk; an error names the shard and, where it can, the row."""
     try:
@@ -362,15 +302,14 @@ def chunk_statistics(metric, chunk: ShardChunk):
         raise ShardError(f"{chunk.span()}: {type(e).__name__}: {e}") from e
 
 
-def shard_totals(metric, path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_ROWS) -> CorpusTotals:
+def shard_totals(metric, path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_ROWS) -> Totals:
     """Summed statistics of one shard."""
     total = None
     for chunk in iter_shard(path, hyp_field, ref_field, chunk_rows=chunk_rows):
-        part = CorpusTotals.of(chunk_statistics(metric, chunk))
+        part = Totals.of(chunk_statistics(metric, chunk))
         total = part if total is None else total + part
     if total is None:
-        total = CorpusTotals.zeros(_width_of(metric))
-    total.shards = [os.fspath(path)]
+        total = Totals.zeros(_width_of(metric))
     return total
 
 
@@ -394,7 +333,7 @@ def default_metric(metric):
 
 
 def corpus_totals_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_field="ref",
-                         chunk_rows: int = CHUNK_ROWS) -> CorpusTotals:
+                         chunk_rows: int = CHUNK_ROWS) -> Totals:
     """Summed statistics of every shard of ``shards`` (paths, globs), read here, one shard after another."""
     metric = default_metric(metric)
     total = None
@@ -414,7 +353,6 @@ def corpus_score_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_fiel
 
 __all__ = [
     "CHUNK_ROWS",
-    "CorpusTotals",
     "ShardChunk",
     "ShardError",
     "corpus_score_shards",

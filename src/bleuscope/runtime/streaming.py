@@ -13,7 +13,7 @@ score is bit-identical.
 * :func:`corpus_score_stream` / :func:`corpus_score_files` give the corpus score; ``BLEU.corpus_score``
   takes the same path (``BLEU.score_stream``) when it receives iterators, open files or paths. The readers
   live in :mod:`bleuscope.core.chunks`, below the metrics, and are re-exported here.
-* :class:`Accumulator` (any additive metric) and :class:`BLEUAccumulator` (``update`` / ``add_statistics`` /
+* :class:`Accumulator` (any metric) and :class:`BLEUAccumulator` (``update`` / ``add_statistics`` /
   ``merge`` / ``compute`` / ``reset``) keep the running statistics; its :meth:`~BLEUAccumulator.state` is one int64 vector that can simply be *summed*
   across shards, processes or ranks (e.g. with an all-reduce) and turned back into an accumulator.
 """
@@ -28,18 +28,19 @@ import numpy as np
 
 from ..core.chunks import DEFAULT_CHUNK_SEGMENTS, is_streaming_input, iter_statistics, read_lines
 from ..core.pipeline import MAX_CACHED_VOCABULARY
-from ..core.stats import SegmentStatistics
+from ..core.stats import SegmentStatistics, Totals
+from ..metrics.base import is_metric
 from ..metrics.bleu.scorer import BLEU, BLEUScore
 
 
 # -- accumulation ------------------------------------------------------------------------------------------
 class Accumulator:
-    """Running corpus statistics of any additive metric (:class:`bleuscope.metrics.base.AdditiveMetric`):
-    ``update`` with batches, ``compute`` the corpus score at any time.
+    """Running corpus statistics of any metric (:class:`bleuscope.metrics.base.Metric`): ``update`` with
+    batches, ``compute`` the corpus score at any time.
 
-    The state is the summed statistics row plus three counters (segments, sum of reference counts and sum
-    of their squares, from which ``nrefs`` -- a number or ``var`` -- is recovered exactly); it is one int64
-    vector (:meth:`state`) that sums across shards: ``Accumulator.from_state(sum_of_states, metric)``.
+    What it holds is a :class:`~bleuscope.core.stats.Totals`: the summed statistics
+    row plus the counters from which ``nrefs`` -- a number or ``var`` -- is recovered exactly; its
+    :meth:`state` is one int64 vector that sums across shards: ``Accumulator.from_state(sum_of_states, metric)``.
     """
 
     def __init__(self, metric) -> None:
@@ -49,50 +50,38 @@ class Accumulator:
 
     def reset(self) -> None:
         """Forget everything accumulated (the tokenizer cache is kept)."""
-        self._state = np.zeros(self._width + 3, dtype=np.int64)
+        self._totals = Totals.zeros(self._width)
 
     # -- views of the state ----------------------------------------------------------------------------
     @property
     def totals(self) -> np.ndarray:
-        """Summed statistics ``[hyp_len, ref_len, correct_1..N, total_1..N]`` (a copy)."""
-        return self._state[: self._width].copy()
+        """Summed statistics row (a copy)."""
+        return self._totals.stats.copy()
 
     @property
     def n_segments(self) -> int:
-        return int(self._state[self._width])
+        return self._totals.segments
 
     def nrefs(self) -> str:
         """``nrefs`` signature value: the reference count per segment, or ``var`` when it varies."""
-        n, s1, s2 = (int(x) for x in self._state[self._width :])
-        if n == 0:
+        if self._totals.segments == 0:
             raise ValueError("nothing accumulated yet")
-        return str(s1 // n) if n * s2 == s1 * s1 else "var"  # zero variance <=> constant count
+        return self._totals.nrefs()
 
     def state(self) -> np.ndarray:
         """int64 ``[totals..., n_segments, sum(nrefs), sum(nrefs**2)]``: sum these across shards."""
-        return self._state.copy()
+        return self._totals.state()
 
     @classmethod
     def from_state(cls, state, *args, **options) -> Accumulator:
         """An accumulator holding ``state`` (e.g. the sum of several :meth:`state` vectors); the other
         arguments are those of the constructor."""
         acc = cls(*args, **options)
-        acc._state = acc._check_state(state)
+        try:
+            acc._totals = Totals.from_state(state, acc._width)
+        except ValueError as err:
+            raise ValueError(f"{err} ({acc.metric.name})") from None
         return acc
-
-    def _check_state(self, state) -> np.ndarray:
-        arr = np.asarray(state)
-        if arr.shape != (self._width + 3,):
-            raise ValueError(
-                f"state must have shape ({self._width + 3},) for these {self.metric.name} settings, got {arr.shape}"
-            )
-        if not np.issubdtype(arr.dtype, np.integer):
-            if not np.array_equal(arr, np.round(arr)):
-                raise ValueError("state must hold integers (statistics are counts)")
-        arr = arr.astype(np.int64)
-        if (arr < 0).any():
-            raise ValueError("state must not be negative")
-        return arr
 
     # -- adding ----------------------------------------------------------------------------------------
     def update(self, hypotheses, references, *, chunk_size: int | None = None) -> SegmentStatistics | None:
@@ -109,8 +98,8 @@ class Accumulator:
         return last if parts == 1 else None
 
     def add_statistics(self, stats, nrefs=None) -> None:
-        """Add per-segment statistics: a :class:`SegmentStatistics`, or an int array [S, 2 + 2N] with
-        ``nrefs`` (one int for all segments, or one per segment)."""
+        """Add per-segment statistics: a :class:`SegmentStatistics`, or an int array [S, W] with ``nrefs``
+        (one int for all segments, or one per segment)."""
         if isinstance(stats, SegmentStatistics):
             if nrefs is not None:
                 raise TypeError("nrefs is taken from the SegmentStatistics; do not pass it")
@@ -133,21 +122,19 @@ class Accumulator:
             raise ValueError(f"nrefs must be a positive int or {len(arr)} positive ints, got {nrefs!r}")
         if (arr < 0).any():
             raise ValueError("stats must not be negative")
-        k = k.astype(np.int64)
-        self._state[: self._width] += arr.sum(axis=0, dtype=np.int64)
-        self._state[self._width :] += (len(arr), int(k.sum()), int((k * k).sum()))
+        self._totals = self._totals + Totals.of_rows(arr, k)
 
     def merge(self, *others: Accumulator) -> Accumulator:
         """Add the statistics of other accumulators (same settings) into this one; returns ``self``."""
         mine = self.metric.signature_fields("?")
         for other in others:
-            if not isinstance(other, type(self)):
+            if not isinstance(other, Accumulator):
                 raise TypeError(f"can only merge {type(self).__name__} objects, got {type(other).__name__}")
             theirs = other.metric.signature_fields("?")
             if theirs != mine:
                 diff = sorted(key for key in mine if mine[key] != theirs.get(key))
                 raise ValueError(f"cannot merge accumulators with different settings ({', '.join(diff)})")
-            self._state += other._state
+            self._totals = self._totals + other._totals
         return self
 
     def __iadd__(self, other: Accumulator) -> Accumulator:
@@ -158,7 +145,7 @@ class Accumulator:
         """The corpus score of everything accumulated (identical to one in-memory ``corpus_score``)."""
         if self.n_segments == 0:
             raise ValueError("nothing accumulated yet: call update() or add_statistics() first")
-        return self.metric.score_from_statistics(self._state[: self._width], self.nrefs())
+        return self._totals.score(self.metric)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(segments={self.n_segments}, {self.metric.signature('?', short=True)})"
@@ -171,7 +158,7 @@ class BLEUAccumulator(Accumulator):
     def __init__(self, bleu: BLEU | None = None, **options) -> None:
         if bleu is not None and options:
             raise TypeError("give either a BLEU object or BLEU options, not both")
-        if bleu is not None and not isinstance(bleu, BLEU):
+        if bleu is not None and not is_metric(bleu):
             raise TypeError(f"bleu must be a bleuscope.BLEU, got {type(bleu).__name__}")
         super().__init__(bleu if bleu is not None else BLEU(**options))
 
@@ -188,8 +175,9 @@ class BLEUAccumulator(Accumulator):
 def corpus_score_stream(
     bleu: BLEU, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
 ) -> BLEUScore:
-    """Corpus BLEU over streams (lists, iterables, paths, open files), in bounded memory."""
-    if not isinstance(bleu, BLEU):
+    """Corpus score of ``bleu`` (BLEU or any other metric) over streams (lists, iterables, paths, open files),
+    in bounded memory."""
+    if not is_metric(bleu):
         raise TypeError(f"bleu must be a bleuscope.BLEU, got {type(bleu).__name__}")
     return bleu.score_stream(hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs)
 

@@ -10,14 +10,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core import backend
 from ...core.checks import warn_if_mostly_cjk
-from ...core.pipeline import TextCounter
 from ...core.signature import nrefs_field
 from ...core.stats import SegmentStatistics
 from ...core.validation import check_reference_presence, check_references, check_text_list
+from ...metrics.base import is_metric
 from ...metrics.bleu.scorer import BLEU
-from .statistic import AdditiveStatistic, as_statistic, is_additive_metric
+from .statistic import AdditiveStatistic, as_statistic
 
 DEFAULT_SEED = 12345
 BOOTSTRAP_SAMPLES = 1000
@@ -119,7 +118,7 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
         if references is None:
             raise ValueError("references are required when systems are given as hypothesis texts")
         scorer = BLEU() if metric is None else metric
-        if not is_additive_metric(scorer):
+        if not is_metric(scorer):
             raise TypeError("hypothesis texts need a bleuscope metric (BLEU, chrF, TER) as metric (or pass statistics)")
         for name, hyps in items:
             if isinstance(hyps, (str, bytes)):
@@ -139,7 +138,7 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
         detail = ", ".join(f"{n!r}: {s.shape}" for (n, _), s in zip(items, stats))
         raise ValueError(f"systems have statistics of different shapes ({detail}); same segments required")
     sig_fields = None
-    if metric is None or is_additive_metric(metric):
+    if metric is None or is_metric(metric):
         scorer = BLEU() if metric is None else metric
         sig_fields = scorer.signature_fields(nrefs if nrefs is not None else "?")
         if nrefs is None:
@@ -166,26 +165,11 @@ def system_statistics(metric, systems: Sequence[Sequence[str]], references, name
                 f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
                 "every system must translate the same segments"
             )
-    if not hasattr(metric, "chunk_counter"):
+    if not callable(getattr(metric, "count_systems", None)):
         return [metric.segment_statistics(hyps, references) for hyps in hyps_list]
     tokenizer = getattr(metric, "tokenizer", None)
     warn_if_mostly_cjk(getattr(tokenizer, "name", ""), hyps_list[0])
     streams = check_references(references, n_seg)
     present = check_reference_presence(streams)
     nrefs = present.sum(axis=1).astype(np.int64)
-    counter = metric.chunk_counter()
-    rows = None
-    if isinstance(counter, TextCounter):  # BLEU's text counter
-        rows = backend.count_text_systems(
-            hyps_list,
-            streams,
-            tokenizer=counter.tokenizer,
-            lowercase=counter.lowercase,
-            order=counter.order,
-            engine=counter.engine,
-            threads=counter.threads,
-        )
-    if rows is not None:  # the compiled core: references tokenized once for all systems, threads
-        return [SegmentStatistics(stats=rows[k * n_seg : (k + 1) * n_seg], nrefs=nrefs) for k in range(len(hyps_list))]
-    encoder = counter.new_encoder()
-    return [SegmentStatistics(stats=counter.count(hyps, streams, encoder=encoder), nrefs=nrefs) for hyps in hyps_list]
+    return [SegmentStatistics(stats=rows, nrefs=nrefs) for rows in metric.count_systems(hyps_list, streams, present)]

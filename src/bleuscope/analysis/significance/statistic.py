@@ -2,7 +2,8 @@
 
 A test only needs a ``name`` and a vectorized ``score(stats_rows) -> float64 [R]`` of corpus-total rows;
 optionally ``score_float32`` (sacreBLEU's float32 scoring of bootstrap resamples). :func:`as_statistic`
-adapts what a caller passes: a bleuscope metric (BLEU, chrF, TER, through the AdditiveMetric interface), a
+adapts what a caller passes: a bleuscope metric (BLEU, chrF, TER, through the :class:`~bleuscope.metrics.base.Metric`
+contract), a
 :class:`ScoringConfig`, an :class:`AdditiveStatistic` or a plain function.
 """
 
@@ -13,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ...metrics.base import is_metric
 from ...metrics.bleu.scoring import ScoringConfig, compute_scores
 
 
@@ -46,7 +48,7 @@ class BLEUStatistic:
 
 @dataclass(frozen=True)
 class MetricStatistic:
-    """Any additive metric (:class:`bleuscope.metrics.base.AdditiveMetric`: BLEU, chrF, TER, ...) as an
+    """Any metric (:class:`bleuscope.metrics.base.Metric`: BLEU, chrF, TER, ...) as an
     :class:`AdditiveStatistic`, through its ``score_rows``."""
 
     metric: object
@@ -95,17 +97,12 @@ class FunctionStatistic:
         return out
 
 
-def is_additive_metric(metric) -> bool:
-    """Does ``metric`` have the AdditiveMetric interface (BLEU, chrF, TER), so that it can also count text?"""
-    return all(hasattr(metric, a) for a in ("score_rows", "segment_statistics", "signature_fields", "name"))
-
-
 def as_statistic(metric) -> AdditiveStatistic:
     """An additive metric (a :class:`BLEU` scorer, chrF, TER, ...), a :class:`ScoringConfig`, an
     :class:`AdditiveStatistic` or a plain function."""
     if metric is None:
         return BLEUStatistic()
-    if is_additive_metric(metric):  # BLEU, chrF, TER: only through the AdditiveMetric interface
+    if is_metric(metric):  # BLEU, chrF, TER, ...: only through the Metric contract
         return MetricStatistic(metric)
     if isinstance(metric, ScoringConfig):
         return BLEUStatistic(metric)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend, chunks, pool
+from ...core import backend, chunks
 from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_tokenized: public here)
     TOKENIZED_PERIOD_LINES,
     TokenizedInputWarning,
@@ -25,11 +25,11 @@ from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_token
 )
 from ...core.encoding import CorpusEncoder
 from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
-from ...core.signature import format_signature, nrefs_field, version_field
-from ...core.stats import SegmentStatistics, layout, order_of_width
+from ...core.signature import nrefs_field, nrefs_value, version_field
+from ...core.stats import layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
-from ..base import CorpusScoring, ScoreBatch, ScoreText
+from ..base import Metric, ScoreBatch, ScoreText
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
@@ -114,7 +114,7 @@ def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
     return value
 
 
-class BLEU(CorpusScoring):
+class BLEU(Metric):
     """BLEU scorer with sacreBLEU 2.6.0's definitions and options (all keyword-only).
 
     ``tokenize=None`` picks the target language's tokenizer (``trg_lang`` zh/ja/ko) or ``13a``.
@@ -212,9 +212,8 @@ class BLEU(CorpusScoring):
             threads=self.threads,
             spm_model=None if model is None else str(model),
         )
-        self._last_nrefs: str | None = None
 
-    #: the additive-metric interface (:class:`bleuscope.metrics.base.AdditiveMetric`)
+    #: the metric contract (:class:`bleuscope.metrics.base.Metric`)
     name = "BLEU"
     higher_is_better = True
 
@@ -225,10 +224,9 @@ class BLEU(CorpusScoring):
 
     # -- signature -------------------------------------------------------------------------------------
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-...``."""
         if nrefs is None:
-            nrefs = self._last_nrefs
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         smooth = self.smooth_method
         if SMOOTH_DEFAULTS[smooth] is not None:
             value = self.config.smooth_value  # chen-cherry: exact (%g), sacreBLEU methods: sacreBLEU's %.2f
@@ -243,10 +241,6 @@ class BLEU(CorpusScoring):
             "w": None if self.weights is None else ",".join(f"{w:g}" for w in self.weights),
             "version": version_field(),
         }
-
-    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
-        """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-...``."""
-        return format_signature(self.signature_fields(nrefs), short=short)
 
     # -- statistics ------------------------------------------------------------------------------------
     def new_encoder(self) -> CorpusEncoder:
@@ -275,20 +269,6 @@ class BLEU(CorpusScoring):
 
         return total
 
-    def segment_statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
-    ) -> SegmentStatistics:
-        """Per-segment sufficient statistics (the central object every score is computed from).
-
-        ``n_jobs`` > 1 (or -1: every CPU) counts chunks in worker processes (:mod:`bleuscope.core.pool`);
-        the rows are identical to the serial ones."""
-        hyps, streams, present = self.check_inputs(hypotheses, references)
-        if n_jobs is not None:
-            stats = pool.statistics_checked(self, hyps, streams, present, n_jobs)
-        else:
-            stats = self.count_checked(hyps, streams, self.new_encoder())
-        return SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
-
     def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
         """Validated ``(hypotheses, reference streams, presence [S, K])``, with the input warnings."""
         hyps = check_text_list(hypotheses, "hypotheses")
@@ -300,10 +280,30 @@ class BLEU(CorpusScoring):
         streams = check_references(references, len(hyps))
         return hyps, streams, check_reference_presence(streams)
 
-    def count_checked(self, hyps: list, streams: list, encoder: CorpusEncoder | None = None) -> np.ndarray:
+    def count_checked(
+        self, hyps: list, streams: list, present: np.ndarray | None = None, *, encoder: CorpusEncoder | None = None
+    ) -> np.ndarray:
         """Statistics rows of already validated input (see :meth:`check_inputs`); ``encoder`` keeps the
-        tokenization cache across calls (default: the scorer's own, renewed when it grows large)."""
+        tokenization cache (default: this thread's, kept across calls and renewed when it grows large)."""
         return self.counter.count(hyps, streams, encoder=encoder, chunk_segments=CHUNK_SEGMENTS)
+
+    def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
+        """Several systems' rows against the same references: in the compiled core the references are
+        tokenized once for all systems (with threads); otherwise one shared encoder (identical rows)."""
+        counter = self.counter
+        rows = backend.count_text_systems(
+            systems,
+            streams,
+            tokenizer=counter.tokenizer,
+            lowercase=counter.lowercase,
+            order=counter.order,
+            engine=counter.engine,
+            threads=counter.threads,
+        )
+        if rows is None:
+            return super().count_systems(systems, streams, present)
+        n_seg = len(systems[0])
+        return [rows[k * n_seg : (k + 1) * n_seg] for k in range(len(systems))]
 
     def count_ids(self, hyp_ids, ref_ids, present=None) -> np.ndarray:
         """Statistics rows of one chunk of token-id input (see :func:`bleuscope.core.backend.count_ids`)
@@ -324,7 +324,7 @@ class BLEU(CorpusScoring):
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         res = compute_scores(total[None, :], self.config)
         n, cols = self.max_ngram_order, layout(self.stats_order)
-        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        sig = self.signature(nrefs) if nrefs is not None else ""
         return BLEUScore(
             score=float(res.score[0]),
             counts=total[cols.correct_upto(n)].tolist(),
@@ -346,15 +346,14 @@ class BLEU(CorpusScoring):
         if chunks.is_streaming_input(hypotheses, references):
             return self.score_stream(hypotheses, references, n_jobs=n_jobs)
         if n_jobs is None:
-            total = self._native_corpus_total(hypotheses, references)
-            if total is not None:
-                return self.score_from_statistics(total, self._last_nrefs)
+            counted = self._native_corpus_total(hypotheses, references)
+            if counted is not None:
+                return self.score_from_statistics(*counted)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
-        return self.score_from_statistics(seg.stats, self._last_nrefs)
+        return self.score_from_statistics(seg.stats, nrefs_field(seg.nrefs))
 
-    def _native_corpus_total(self, hypotheses, references) -> np.ndarray | None:
-        """The summed statistics row counted in one pass of the compiled core, which also checks the items'
+    def _native_corpus_total(self, hypotheses, references) -> tuple[np.ndarray, str] | None:
+        """The summed statistics row and the ``nrefs`` field, counted in one pass of the compiled core, which also checks the items'
         types, counts the hypotheses ending in " ." and the references per segment while it reads them (no
         per-segment rows, no separate Python passes over the lists). None when the compiled core does not
         count this input, or the input is invalid: :meth:`segment_statistics` then counts it, or raises the
@@ -375,9 +374,8 @@ class BLEU(CorpusScoring):
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # the same warnings, in the same order, as check_inputs
         if not self.force and tokenized_periods >= TOKENIZED_PERIOD_LINES:
             warn_tokenized()
-        present_counts = np.flatnonzero(nref_counts)
-        self._last_nrefs = str(int(present_counts[0])) if len(present_counts) == 1 else "var"
-        return total
+        counts = np.arange(len(nref_counts), dtype=np.int64)  # nref_counts[k]: segments with k references
+        return total, nrefs_value(int(nref_counts.sum()), int(nref_counts @ counts), int(nref_counts @ counts**2))
 
     def _count_native_total(self, hyps: list, streams: list) -> tuple[np.ndarray, np.ndarray, int] | None:
         """:func:`bleuscope.core.backend.native_text_total` with this metric's counting settings."""
@@ -397,14 +395,13 @@ class BLEU(CorpusScoring):
         """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop);
         ``n_jobs`` as in :meth:`segment_statistics`."""
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
         res = compute_scores(seg.stats, self.config)
         return BLEUScores(
             scores=res.score,
             stats=seg.stats,
             precisions=res.precisions,
             bp=res.bp,
-            signature=self.signature(self._last_nrefs),
+            signature=self.signature(nrefs_field(seg.nrefs)),
         )
 
     def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
@@ -412,12 +409,7 @@ class BLEU(CorpusScoring):
         string tokenized once (see :mod:`bleuscope.pairwise`)."""
         from .pairwise import pairwise_scores  # the all-pairs machinery loads when it is used
 
-        scores = pairwise_scores(self, hypotheses, references)
-        self._last_nrefs = "1"
-        return scores
-
-    def __repr__(self) -> str:
-        return f"BLEU({self.signature_fields('?')!r})"
+        return pairwise_scores(self, hypotheses, references)
 
 
 def _shortcut_options(use_effective_order: bool, options: dict) -> dict:

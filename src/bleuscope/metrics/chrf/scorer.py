@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.signature import format_signature, nrefs_field, version_field
-from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
-from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
+from ...core.signature import nrefs_field, version_field
+from ...core.validation import check_bool, check_reference_presence
+from ..base import Metric, ScoreBatch, ScoreText
 from .arithmetic import Mixed, binary, select
 from .counting import match_row, ngram_counters
 
@@ -131,7 +131,7 @@ def _value(x, n_rows: int) -> np.ndarray:
     return np.broadcast_to(x.value if isinstance(x, Mixed) else np.float64(x), (n_rows,)).astype(np.float64)
 
 
-class CHRF(CorpusScoring):
+class CHRF(Metric):
     """chrF / chrF++ scorer with sacreBLEU 2.6.0's options, defaults and numbers (all keyword-only).
 
     ``word_order=2`` is chrF++. ``whitespace=True`` keeps whitespace inside character n-grams.
@@ -161,7 +161,6 @@ class CHRF(CorpusScoring):
         self.whitespace = check_bool(whitespace, "whitespace")
         self.eps_smoothing = check_bool(eps_smoothing, "eps_smoothing")
         self.order = self.char_order + self.word_order
-        self._last_nrefs: str | None = None
 
     @property
     def name(self) -> str:
@@ -173,11 +172,13 @@ class CHRF(CorpusScoring):
         return 3 * self.order
 
     # -- signature -------------------------------------------------------------------------------------
+    #: the short signature names of chrF's fields
+    short_keys = {"nc": "nc", "nw": "nw", "space": "s"}
+
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:bleuscope-...``."""
         if nrefs is None:
-            nrefs = self._last_nrefs
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -187,14 +188,6 @@ class CHRF(CorpusScoring):
             "space": "yes" if self.whitespace else "no",
             "version": version_field(),
         }
-
-    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
-        """``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:bleuscope-...``."""
-        fields = self.signature_fields(nrefs)
-        if short:
-            keys = {"nrefs": "#", "case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s", "version": "v"}
-            return "|".join(f"{keys[k]}:{v}" for k, v in fields.items() if v is not None)
-        return format_signature(fields)
 
     # -- statistics ------------------------------------------------------------------------------------
     def _prepare(self, text: str) -> str:
@@ -232,14 +225,6 @@ class CHRF(CorpusScoring):
         best = np.argmax(f, axis=1)
         return candidates[np.arange(n_seg), best]
 
-    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
-        hyps = check_text_list(hypotheses, "hypotheses")
-        if not hyps:
-            raise ValueError("hypotheses is empty: give at least one segment")
-        streams = check_references(references, len(hyps))
-        return hyps, streams, check_reference_presence(streams)
-
     def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
         """Statistics rows of already validated input, counted in chunks of bounded memory."""
         if present is None:
@@ -252,10 +237,6 @@ class CHRF(CorpusScoring):
         if not parts:
             return np.zeros((0, self.stats_width), dtype=np.int64)
         return np.ascontiguousarray(np.concatenate(parts) if len(parts) > 1 else parts[0])
-
-    def chunk_counter(self) -> ChunkCounter:
-        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
-        return ChunkCounter(self)
 
     def _candidates(self, hyps, streams, present) -> np.ndarray:
         from .native import native_candidate_rows
@@ -274,7 +255,7 @@ class CHRF(CorpusScoring):
         stats = np.asarray(stats, dtype=np.int64)
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         score = float(self.score_rows(total[None, :])[0])
-        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        sig = self.signature(nrefs) if nrefs is not None else ""
         return CHRFScore(score, self.char_order, self.word_order, self.beta, sig, self.name)
 
     def sentence_scores(
@@ -282,12 +263,8 @@ class CHRF(CorpusScoring):
     ) -> CHRFScores:
         """One sentence chrF per segment (same values as ``sentence_score`` in a loop), vectorized."""
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
         return CHRFScores(self.score_rows(seg.stats), seg.stats, self.char_order, self.word_order, self.beta,
-                          self.signature(self._last_nrefs), self.name)
-
-    def __repr__(self) -> str:
-        return f"CHRF({self.signature_fields('?')!r})"
+                          self.signature(nrefs_field(seg.nrefs)), self.name)
 
 
 def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> CHRFScore:

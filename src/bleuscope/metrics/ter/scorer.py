@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.signature import format_signature, nrefs_field, version_field
-from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
-from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
+from ...core.signature import nrefs_field, version_field
+from ...core.validation import check_bool, check_reference_presence
+from ..base import Metric, ScoreBatch, ScoreText
 from .edits import ter_edits
 from .normalizer import TercomNormalizer
 
@@ -33,9 +33,6 @@ REF_LENGTH_SCALE = 720720
 
 #: the most references per segment whose mean length is an exact multiple of 1 / REF_LENGTH_SCALE
 MAX_REFERENCES = 16
-
-_SHORT_KEYS = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "case": "c", "tok": "t", "norm": "nr",
-               "punct": "pn", "asian": "as", "version": "v"}
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ def _ter_values(edits: np.ndarray, ref_length: np.ndarray) -> np.ndarray:
     return np.where(ref_length > 0, score, fallback)
 
 
-class TER(CorpusScoring):
+class TER(Metric):
     """TER scorer with sacreBLEU 2.6.0's options, defaults and numbers (all keyword-only).
 
     ``normalized``: Tercom's tokenization of punctuation (and of CJK text with ``asian_support``);
@@ -104,14 +101,15 @@ class TER(CorpusScoring):
         self.case_sensitive = check_bool(case_sensitive, "case_sensitive")
         self.normalizer = TercomNormalizer(normalized=self.normalized, no_punct=self.no_punct,
                                            asian_support=self.asian_support, case_sensitive=self.case_sensitive)
-        self._last_nrefs: str | None = None
 
     # -- signature -------------------------------------------------------------------------------------
+    #: the short signature names of TER's fields (sacreBLEU's)
+    short_keys = {"tok": "t", "norm": "nr", "punct": "pn", "asian": "as"}
+
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:bleuscope-...``."""
         if nrefs is None:
-            nrefs = self._last_nrefs
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         yes_no = {True: "yes", False: "no"}
         return {
             "nrefs": str(nrefs),
@@ -122,13 +120,6 @@ class TER(CorpusScoring):
             "asian": yes_no[self.asian_support],
             "version": version_field(),
         }
-
-    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
-        """``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:bleuscope-...``."""
-        fields = self.signature_fields(nrefs)
-        if short:
-            return "|".join(f"{_SHORT_KEYS[k]}:{v}" for k, v in fields.items() if v is not None)
-        return format_signature(fields)
 
     # -- statistics ------------------------------------------------------------------------------------
     def edits_rows(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
@@ -148,12 +139,9 @@ class TER(CorpusScoring):
         return out
 
     def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
-        hyps = check_text_list(hypotheses, "hypotheses")
-        if not hyps:
-            raise ValueError("hypotheses is empty: give at least one segment")
-        streams = check_references(references, len(hyps))
-        present = check_reference_presence(streams)
+        """Validated ``(hypotheses, reference streams, presence [S, K])``; at most 16 references per segment
+        (or a count dividing :data:`REF_LENGTH_SCALE`)."""
+        hyps, streams, present = super().check_inputs(hypotheses, references)
         nrefs = present.sum(axis=1)
         if nrefs.max() > MAX_REFERENCES and np.any(REF_LENGTH_SCALE % nrefs):
             bad = int(np.flatnonzero(REF_LENGTH_SCALE % nrefs)[0])
@@ -174,10 +162,6 @@ class TER(CorpusScoring):
         best = np.where(present, rows[:, :, 0], np.iinfo(np.int64).max).min(axis=1)
         ref_total = rows[:, :, 1].sum(axis=1)
         return np.ascontiguousarray(np.stack([best, ref_total * (REF_LENGTH_SCALE // nrefs)], axis=1), dtype=np.int64)
-
-    def chunk_counter(self) -> ChunkCounter:
-        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
-        return ChunkCounter(self)
 
     def _rows(self, hyps, streams, present) -> np.ndarray:
         from .native import native_edits_rows
@@ -214,7 +198,7 @@ class TER(CorpusScoring):
 
     def _score(self, edits: int, ref_length: float, nrefs) -> TERScore:
         score = float(_ter_values(np.array([float(edits)]), np.array([ref_length]))[0])
-        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        sig = self.signature(nrefs) if nrefs is not None else ""
         return TERScore(score, int(edits), float(ref_length), sig)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> TERScore:
@@ -231,12 +215,8 @@ class TER(CorpusScoring):
     ) -> TERScores:
         """One sentence TER per segment (same values as ``sentence_score`` in a loop)."""
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        self._last_nrefs = nrefs_field(seg.nrefs)
         scores = _ter_values(seg.stats[:, 0].astype(np.float64), self.mean_ref_lengths(seg.stats))
-        return TERScores(scores, seg.stats, self.signature(self._last_nrefs))
-
-    def __repr__(self) -> str:
-        return f"TER({self.signature_fields('?')!r})"
+        return TERScores(scores, seg.stats, self.signature(nrefs_field(seg.nrefs)))
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> TERScore:
