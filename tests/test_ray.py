@@ -34,7 +34,8 @@ pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip instal
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow.parquet is not available")
 
 from bleuscope.runtime import shards  # noqa: E402
-from bleuscope.runtime.shards import CorpusTotals, ShardError  # noqa: E402
+from bleuscope.core.stats import Totals  # noqa: E402
+from bleuscope.runtime.shards import ShardError  # noqa: E402
 
 # Token authentication (on by default in Ray 2.60) with a token of our own in the environment: nothing is
 # written to ~/.ray and the `ray start` subprocesses inherit it. Ray reads these variables when it is
@@ -104,20 +105,20 @@ def test_local_shards_equal_in_memory(shard_dir, ende):
             expected.counts, expected.totals, expected.sys_len, expected.ref_len)
     totals = shards.corpus_totals_shards(shard_dir / "*.jsonl", ref_field="refs")
     assert totals.segments == len(hyps) and totals.nrefs() == "2"
-    assert len(totals.shards) == 4
+    assert len(shards.expand_shards(shard_dir / "*.jsonl")) == 4  # every shard was read: the sums above
 
 
 def test_totals_state_round_trip_and_nrefs_var():
     bleu = BLEU()
-    a = CorpusTotals.of(bleu.segment_statistics(["a b c", "d e"], [["a b c", "d"], ["a b", None]]))
-    b = CorpusTotals.of(bleu.segment_statistics(["x y"], [["x y"]]))
-    both = CorpusTotals.from_state(a.state() + b.state())
+    a = Totals.of(bleu.segment_statistics(["a b c", "d e"], [["a b c", "d"], ["a b", None]]))
+    b = Totals.of(bleu.segment_statistics(["x y"], [["x y"]]))
+    both = Totals.from_state(a.state() + b.state())
     assert both.segments == 3 and both.nrefs() == "var"
     local = bleu.corpus_score(["a b c", "d e", "x y"], [["a b c", "d", "x y"], ["a b", None, None]])
     assert both.score(bleu).score == local.score
     assert (a + b).state().tolist() == both.state().tolist()
     with pytest.raises(ValueError, match="columns"):
-        a + CorpusTotals.of(BLEU(max_ngram_order=2).segment_statistics(["a"], [["a"]]))
+        a + Totals.of(BLEU(max_ngram_order=2).segment_statistics(["a"], [["a"]]))
 
 
 @requires_wmt

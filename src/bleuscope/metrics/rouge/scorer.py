@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.signature import format_signature, nrefs_field, version_field
-from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
-from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
+from ...core.signature import nrefs_field, version_field
+from ...core.validation import check_bool, check_reference_presence
+from ..base import Metric, ScoreBatch, ScoreText
 from . import reference
 from .scores import LIMBS, exact_mean, prf, to_limbs
 from .tokenize import TOKENIZERS
@@ -133,7 +133,7 @@ class ROUGEScores(ScoreBatch):
         ]
 
 
-class ROUGE(CorpusScoring):
+class ROUGE(Metric):
     """ROUGE scorer with rouge-score 0.1.2's numbers (all options keyword-only but ``types``).
 
     ``use_stemmer``: NLTK's Porter stemmer on tokens longer than three characters (rouge-score's option).
@@ -162,7 +162,6 @@ class ROUGE(CorpusScoring):
             raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
         self.engine = engine
         self._ngram = np.array([t[5:].isdigit() for t in self.types])
-        self._last_nrefs: str | None = None
 
     @property
     def name(self) -> str:
@@ -173,11 +172,13 @@ class ROUGE(CorpusScoring):
         return 1 + 3 * LIMBS * len(self.types)
 
     # -- signature -------------------------------------------------------------------------------------
+    #: the short signature names of ROUGE's fields
+    short_keys = {"types": "t", "stem": "s", "agg": "a"}
+
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:1|types:rouge1,rouge2,rougeL,rougeLsum|stem:no|tok:default|agg:mean|version:...``."""
         if nrefs is None:
-            nrefs = self._last_nrefs
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "types": ",".join(self.types),
@@ -186,14 +187,6 @@ class ROUGE(CorpusScoring):
             "agg": "mean",
             "version": version_field(),
         }
-
-    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
-        """``nrefs:1|types:rouge1,rouge2,rougeL,rougeLsum|stem:no|tok:default|agg:mean|version:...``."""
-        fields = self.signature_fields(nrefs)
-        if short:
-            keys = {"nrefs": "#", "types": "t", "stem": "s", "tok": "tok", "agg": "a", "version": "v"}
-            return "|".join(f"{keys[k]}:{v}" for k, v in fields.items() if v is not None)
-        return format_signature(fields)
 
     # -- counting --------------------------------------------------------------------------------------
     def pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
@@ -231,14 +224,6 @@ class ROUGE(CorpusScoring):
         typ = np.arange(len(self.types))[None, :]
         return counts[seg, best, typ], values[seg, best, typ]
 
-    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
-        hyps = check_text_list(hypotheses, "hypotheses")
-        if not hyps:
-            raise ValueError("hypotheses is empty: give at least one segment")
-        streams = check_references(references, len(hyps))
-        return hyps, streams, check_reference_presence(streams)
-
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(counts [S, T, 3], prf [S, T, 3])`` of validated input, in chunks of bounded memory."""
         counts, values = [], []
@@ -265,9 +250,6 @@ class ROUGE(CorpusScoring):
             present = check_reference_presence(streams)
         return self.rows_of_values(self.segment_values(hyps, streams, present)[1])
 
-    def chunk_counter(self) -> ChunkCounter:
-        return ChunkCounter(self)
-
     # -- scores ----------------------------------------------------------------------------------------
     def means(self, total: np.ndarray) -> np.ndarray:
         """float64 ``[T, 3]`` mean (P, R, F) per type of one summed row (exact, rounded once)."""
@@ -293,7 +275,7 @@ class ROUGE(CorpusScoring):
         stats = np.asarray(stats, dtype=np.int64)
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         m = self.means(total)
-        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        sig = self.signature(nrefs) if nrefs is not None else ""
         return ROUGEScore(
             float(100 * m[0, 2]), self.types,
             {t: float(m[k, 0]) for k, t in enumerate(self.types)},
@@ -308,9 +290,8 @@ class ROUGE(CorpusScoring):
         """Sentence ROUGE of every segment (rouge-score's ``score`` / ``score_multi`` values)."""
         hyps, streams, present = self.check_inputs(hypotheses, references)
         counts, values = self.segment_values(hyps, streams, present)
-        self._last_nrefs = nrefs_field(present.sum(axis=1))
-        return ROUGEScores(100 * values[:, 0, 2], values, counts, self.types, self.signature(self._last_nrefs),
-                           self.name)
+        return ROUGEScores(100 * values[:, 0, 2], values, counts, self.types,
+                           self.signature(nrefs_field(present.sum(axis=1))), self.name)
 
     def bootstrap_aggregate(
         self, hypotheses, references, *, n_samples: int = 1000, confidence_interval: float = 0.95
@@ -322,9 +303,6 @@ class ROUGE(CorpusScoring):
         values = self.sentence_scores(hypotheses, references).prf
         return bootstrap_aggregate({t: values[:, k, :] for k, t in enumerate(self.types)}, n_samples,
                                    confidence_interval)
-
-    def __repr__(self) -> str:
-        return f"ROUGE({self.signature_fields('?')!r})"
 
 
 def corpus_rouge(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> ROUGEScore:
