@@ -33,8 +33,8 @@ from .conftest import DATA, read_lines, requires_wmt
 pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "bleuscope[parquet]")')
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow.parquet is not available")
 
-from bleuscope.runtime import shards  # noqa: E402
 from bleuscope.core.stats import Totals  # noqa: E402
+from bleuscope.runtime import shards  # noqa: E402
 from bleuscope.runtime.shards import ShardError  # noqa: E402
 
 # Token authentication (on by default in Ray 2.60) with a token of our own in the environment: nothing is

@@ -121,8 +121,9 @@ def test_options_match_nltk(wordnet, nltk_wordnet):
         assert ours.sentence_score(hyp, refs).value == expected
     mixed = METEOR(wordnet=wordnet, tokenize="none", lowercase=False)
     expected = nltk_meteor.meteor_score(refs, hyp, wordnet=nltk_wordnet, preprocess=lambda w: w)
-    assert mixed.sentence_score(hyp, refs).value == expected
-    assert mixed.signature().startswith("nrefs:3|case:mixed|")
+    scored = mixed.sentence_score(hyp, refs)
+    assert scored.value == expected
+    assert scored.signature.startswith("nrefs:3|case:mixed|") and scored.signature == mixed.signature(3)
 
 
 def test_corpus_is_the_mean_of_the_sentences(meteor):

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.signature import format_signature, nrefs_field, version_field
+from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence, check_references
 from ...tokenizers import get_tokenizer
-from ..base import ChunkCounter, CorpusScoring, ScoreBatch, ScoreText
+from ..base import Metric, ScoreBatch, ScoreText
 from ..rouge.scores import LIMBS, exact_mean, to_limbs
 from .alignment import ROW_FIELDS, align, score
 from .lexicon import stem_function, synonym_function
@@ -82,7 +82,7 @@ def _number_field(value) -> str:
     return repr(float(value)).removesuffix(".0") if float(value).is_integer() else repr(float(value))
 
 
-class METEOR(CorpusScoring):
+class METEOR(Metric):
     """METEOR scorer (all options keyword-only).
 
     * ``tokenize``: the tokenizer for raw strings (a bleuscope tokenizer name; default ``"13a"``, sacreBLEU's
@@ -125,7 +125,6 @@ class METEOR(CorpusScoring):
         if wordnet is not None and not isinstance(wordnet, WordNet):
             wordnet = WordNet.load(wordnet)
         self.wordnet = wordnet if wordnet is not None else WordNet.load()
-        self._last_nrefs: str | None = None
         self._lookups()
 
     def _lookups(self) -> None:
@@ -143,11 +142,13 @@ class METEOR(CorpusScoring):
         self._lookups()
 
     # -- signature ---------------------------------------------------------------------------------------
+    #: the short signature names of METEOR's fields
+    short_keys = {"stem": "s", "wn": "wn", "a": "a", "b": "b", "g": "g", "agg": "agg"}
+
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|agg:mean|version:bleuscope-...``."""
         if nrefs is None:
-            nrefs = self._last_nrefs
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: score something first, or pass nrefs=")
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -160,15 +161,6 @@ class METEOR(CorpusScoring):
             "agg": "mean",
             "version": version_field(),
         }
-
-    def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
-        """``nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|agg:mean|version:bleuscope-...``."""
-        fields = self.signature_fields(nrefs)
-        if short:
-            keys = {"nrefs": "#", "case": "c", "tok": "tok", "stem": "s", "wn": "wn", "a": "a", "b": "b", "g": "g",
-                    "agg": "agg", "version": "v"}
-            return "|".join(f"{keys[k]}:{v}" for k, v in fields.items() if v is not None)
-        return format_signature(fields)
 
     # -- input -------------------------------------------------------------------------------------------
     def tokens(self, text, where: str) -> list[str]:
@@ -250,9 +242,6 @@ class METEOR(CorpusScoring):
             present = check_reference_presence(streams)
         return self.rows_of(*self.segment_values(hyps, streams, present))
 
-    def chunk_counter(self) -> ChunkCounter:
-        return ChunkCounter(self)
-
     # -- scores ------------------------------------------------------------------------------------------
     def _check_rows(self, rows: np.ndarray) -> np.ndarray:
         rows = np.asarray(rows, dtype=np.int64)
@@ -280,15 +269,15 @@ class METEOR(CorpusScoring):
         if total[0] <= 0:
             raise ValueError("METEOR's corpus score needs at least one segment")
         value = float(self.mean_values(total)[0])
-        sig = self.signature(nrefs) if (nrefs is not None or self._last_nrefs is not None) else ""
+        sig = self.signature(nrefs) if nrefs is not None else ""
         return METEORScore(100 * value, value, sig, self.name)
 
     def sentence_scores(self, hypotheses: Sequence, references: Sequence[Sequence]) -> METEORScores:
         """One METEOR per segment (``references[k][i]``: reference k of segment i; ``None`` = missing)."""
         hyps, streams, present = self.check_inputs(hypotheses, references)
         alignment, values = self.segment_values(hyps, streams, present)
-        self._last_nrefs = nrefs_field(present.sum(axis=1))
-        return METEORScores(100 * values, values, alignment, self.signature(self._last_nrefs), self.name)
+        return METEORScores(100 * values, values, alignment, self.signature(nrefs_field(present.sum(axis=1))),
+                            self.name)
 
     def sentence_score(self, hypothesis, references: Sequence) -> METEORScore:
         """METEOR of one hypothesis (a string or a token list) against its references (a list of them)."""
@@ -301,8 +290,6 @@ class METEOR(CorpusScoring):
             raise ValueError("references is empty: give at least one reference")
         return self.corpus_score([hypothesis], [[r] for r in refs])
 
-    def __repr__(self) -> str:
-        return f"METEOR({self.signature_fields('?')!r})"
 
 
 def corpus_meteor(hypotheses: Sequence, references: Sequence[Sequence], **options) -> METEORScore:
