@@ -1,10 +1,12 @@
-//! bleuscope's compiled core: text or token ids in, BLEU, chrF and TER statistics rows out. Pure Rust:
+//! bleuscope's compiled core: text or token ids in, BLEU, chrF and TER statistics rows and ROUGE counts out. Pure Rust:
 //! the Python module `bleuscope._core` is the separate `bleuscope-python` crate (rust/python).
 
 pub mod chrf;
 pub mod count;
 pub mod pairwise;
 pub mod par;
+pub mod porter;
+pub mod rouge;
 pub mod score;
 pub mod table;
 pub mod ter;

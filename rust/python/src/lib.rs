@@ -4,6 +4,7 @@
 
 mod chrf;
 mod pairwise;
+mod rouge;
 mod score;
 mod ter;
 mod tok;
@@ -737,6 +738,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::score::register(m)?;
     crate::pairwise::register(m)?;
     crate::chrf::register(m)?;
+    crate::rouge::register(m)?;
     crate::ter::register(m)?;
     Ok(())
 }

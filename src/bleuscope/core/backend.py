@@ -301,6 +301,36 @@ def count_text_systems(
     return core.count_text_systems(systems, ref_streams, name, lowercase, order, threads or 0)
 
 
+def rouge_pair_counts(
+    hyps: list[str],
+    ref_streams: list[list[str | None]],
+    types: tuple[str, ...],
+    *,
+    stem: bool,
+    pretokenized: bool,
+    threads: int | None = None,
+) -> np.ndarray | None:
+    """ROUGE counts int64 ``[S, K, T, 3]`` (matches, hyp_count, ref_count per type) of every hypothesis
+    against each reference stream, from the compiled core; None when it is not built or a string is not
+    UTF-8. ``pretokenized``: tokens separated by spaces and sentences by newlines (already stemmed)."""
+    check_threads(threads)
+    core = _native()
+    if core is None or not hasattr(core, "rouge_pair_counts"):
+        return None
+    flat = core.rouge_pair_counts(hyps, ref_streams, list(types), stem, pretokenized, threads or 0)
+    if flat is None:
+        return None
+    return flat.reshape(len(hyps), len(ref_streams), len(types), 3)
+
+
+def porter_stem(word: str) -> str | None:
+    """The compiled Porter stemmer (NLTK's rules) of an ASCII lowercase word, or None when it is not built."""
+    core = _native()
+    if core is None or not hasattr(core, "porter_stem"):
+        return None
+    return core.porter_stem(word)
+
+
 def libm_map(func, values: np.ndarray) -> np.ndarray | None:
     """``func`` (``math.log`` or ``math.exp``) of every value of a flat float64 array, computed by the
     compiled core with the same C library functions that :mod:`math` calls (so bit-identical), or None
@@ -342,5 +372,7 @@ __all__ = [
     "native_available",
     "native_text_total",
     "native_supports",
+    "porter_stem",
     "resolve_engine",
+    "rouge_pair_counts",
 ]

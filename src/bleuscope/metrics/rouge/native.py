@@ -1,20 +1,47 @@
-"""The compiled core's ROUGE counts (through :mod:`bleuscope.core.backend`), or None when it cannot do the job."""
+"""The compiled core's ROUGE counts (through :mod:`bleuscope.core.backend`), or None when it cannot do the job.
+
+rouge-score's tokenizer and the Porter stemmer run in the core. For the Unicode tokenizers, Python
+tokenizes and stems (their definition is ``unicodedata``'s categories) and the core receives each text as
+its tokens joined by spaces, line by line, which it splits back exactly (those tokens hold no whitespace).
+"""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+
+from .tokenize import tokenize
+
+#: segments from which the default thread policy uses several threads
+MIN_SEGMENTS_PER_THREAD = 2000
+
+
+def _pretokenized(text: str | None, tokenizer: str, stem: bool) -> str | None:
+    if text is None:
+        return None
+    return "\n".join(" ".join(tokenize(line, tokenizer, stem)) for line in text.split("\n"))
 
 
 def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np.ndarray, *, required: bool):
     """int64 ``[S, K, T, 3]`` pair counts from the compiled core, or None (``required``: an error instead)."""
     from ...core import backend
 
-    counter = getattr(backend, "rouge_pair_counts", None)
-    if counter is None or not backend.native_available():
-        if required:
-            raise backend.NativeEngineUnavailableError(
-                "engine='native' was asked for, but the compiled core (bleuscope._core) has no ROUGE counter "
-                "in this installation; use engine='auto' or 'python'"
-            )
-        return None
-    return counter(hyps, streams, present, metric.types, metric.use_stemmer, metric.tokenizer)
+    pretokenized = metric.tokenizer != "default"
+    if pretokenized:
+        hyps = [_pretokenized(h, metric.tokenizer, metric.use_stemmer) for h in hyps]
+        streams = [[_pretokenized(r, metric.tokenizer, metric.use_stemmer) for r in s] for s in streams]
+    threads = metric.threads
+    if threads is None:
+        threads = max(1, min(8, os.cpu_count() or 1)) if len(hyps) >= MIN_SEGMENTS_PER_THREAD else 1
+    out = backend.rouge_pair_counts(hyps, streams, metric.types, stem=metric.use_stemmer and not pretokenized,
+                                    pretokenized=pretokenized, threads=threads)
+    if out is None and required:
+        raise backend.NativeEngineUnavailableError(
+            "engine='native' was asked for, but the compiled core (bleuscope._core) is not built or has no "
+            "ROUGE counter in this installation; use engine='auto' or 'python'"
+        )
+    return out
+
+
+__all__ = ["native_pair_counts"]

@@ -140,7 +140,8 @@ class ROUGE(Metric):
     ``tokenizer``: ``"default"`` (rouge-score's: ``[a-z0-9]`` runs after lowercasing), ``"unicode"`` or
     ``"unicode-cjk"`` (see :mod:`bleuscope.metrics.rouge.tokenize`; recorded in the signature, and not
     comparable with rouge-score). ``engine``: ``"auto"`` (the compiled core when built), ``"native"`` or
-    ``"python"`` (the reference implementation).
+    ``"python"`` (the reference implementation). ``threads``: threads of the compiled core (None: one
+    below 2,000 segments, else every core up to 8); the counts do not depend on it.
     """
 
     higher_is_better = True
@@ -152,6 +153,7 @@ class ROUGE(Metric):
         use_stemmer: bool = False,
         tokenizer: str = "default",
         engine: str = "auto",
+        threads: int | None = None,
     ) -> None:
         self.types = check_types(types)
         self.use_stemmer = check_bool(use_stemmer, "use_stemmer")
@@ -161,6 +163,9 @@ class ROUGE(Metric):
         if engine not in ("auto", "native", "python"):
             raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
         self.engine = engine
+        from ...core.backend import check_threads
+
+        self.threads = check_threads(threads)
         self._ngram = np.array([t[5:].isdigit() for t in self.types])
 
     @property

@@ -1,0 +1,737 @@
+//! ROUGE counts with rouge-score 0.1.2's rules: per (reference, hypothesis) pair and ROUGE type, the
+//! three integers `(matches, hyp_count, ref_count)` from which Python computes precision, recall and F
+//! with rouge-score's arithmetic. The readable definition is `bleuscope/metrics/rouge/reference.py`;
+//! tests compare the two on generated and real text.
+//!
+//! * Tokens: rouge-score's (lowercase; runs of `[a-z0-9]`; KELVIN SIGN lowercases to `k`, capital I with
+//!   dot above to `i` plus a separator), optionally Porter-stemmed (longer than 3 bytes), or "pre-tokenized"
+//!   text (tokens separated by spaces, sentences by newlines) from the Unicode tokenizers in Python. Each
+//!   thread interns token strings as ids (the stem cache is the same table); only ids of one pair are
+//!   ever compared, so the table can be dropped between pairs when it grows.
+//! * rougeN: clipped n-gram matches by sorting packed n-gram codes of pair-local ids.
+//! * rougeL: LCS length by the bit-parallel row recurrence (Allison-Dix/Hyyrö), memory linear in the length.
+//! * rougeLsum: for each reference sentence, the union of its positions on the LCS that rouge-score reads
+//!   back from each hypothesis sentence's table (match: diagonal; else left when the left cell is strictly
+//!   larger than the upper one, else up). The rows are bit vectors; beyond a size limit only every k-th row
+//!   (k = sqrt(rows)) is kept and blocks are recomputed during the read-back, so memory stays
+//!   O(sqrt(rows) * columns / 64). Hits are sum over tokens of min(union occurrences, hypothesis
+//!   occurrences), which is what rouge-score's decrementing counters give.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::porter::stem_into;
+
+/// A ROUGE type: rouge1..rouge9, rougeL, rougeLsum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RougeType {
+    Ngram(usize),
+    Lcs,
+    SummaryLcs,
+}
+
+impl RougeType {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "rougeL" => Some(Self::Lcs),
+            "rougeLsum" => Some(Self::SummaryLcs),
+            _ => {
+                let n = name.strip_prefix("rouge")?;
+                match n.as_bytes() {
+                    [d @ b'1'..=b'9'] => Some(Self::Ngram(usize::from(d - b'0'))),
+                    _ => None,
+                }
+            }
+        }
+    }
+}
+
+/// Multiply-rotate hashing of token bytes (short keys; the table is private to one thread).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().unwrap());
+            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        self.0 = h;
+    }
+}
+
+type WordMap = HashMap<Box<[u8]>, u32, BuildHasherDefault<WordHasher>>;
+
+/// Entries after which a thread's token table is dropped (between pairs).
+const MAX_VOCAB: usize = 1 << 22;
+/// Bit-vector words of stored LCS rows beyond which only checkpoint rows are kept.
+const FULL_TABLE_WORDS: usize = 1 << 20;
+
+/// Token string -> id, with the stem of each new token computed once.
+pub struct Vocab {
+    stem: bool,
+    words: WordMap,
+    stems: WordMap,
+    buf: Vec<u8>,
+}
+
+impl Vocab {
+    pub fn new(stem: bool) -> Self {
+        Vocab {
+            stem,
+            words: WordMap::default(),
+            stems: WordMap::default(),
+            buf: Vec::new(),
+        }
+    }
+
+    fn reset_if_large(&mut self) {
+        if self.words.len() + self.stems.len() > MAX_VOCAB {
+            self.words.clear();
+            self.stems.clear();
+        }
+    }
+
+    /// The id of a token (of its stem when stemming; `u32::MAX` when the stem is empty).
+    fn id(&mut self, word: &[u8], stemmable: bool) -> u32 {
+        if let Some(&id) = self.words.get(word) {
+            return id;
+        }
+        let id = if self.stem && stemmable && word.len() > 3 {
+            stem_into(word, &mut self.buf);
+            if self.buf.is_empty() {
+                u32::MAX
+            } else if let Some(&id) = self.stems.get(self.buf.as_slice()) {
+                id
+            } else {
+                let id = (self.stems.len() + self.words.len()) as u32;
+                self.stems.insert(self.buf.clone().into_boxed_slice(), id);
+                id
+            }
+        } else if let Some(&id) = self.stems.get(word) {
+            id
+        } else {
+            let id = (self.stems.len() + self.words.len()) as u32;
+            self.stems.insert(word.into(), id);
+            id
+        };
+        self.words.insert(word.into(), id);
+        id
+    }
+}
+
+/// Token ids of one text and the end offset of each of its lines.
+#[derive(Default)]
+pub struct Tokens {
+    pub ids: Vec<u32>,
+    pub line_ends: Vec<usize>,
+}
+
+impl Tokens {
+    fn push(&mut self, vocab: &mut Vocab, word: &mut Vec<u8>, stemmable: bool) {
+        if !word.is_empty() {
+            let id = vocab.id(word, stemmable);
+            if id != u32::MAX {
+                self.ids.push(id);
+            }
+            word.clear();
+        }
+    }
+
+    /// rouge-score's tokens of `text` (lines split at '\n').
+    pub fn default_tokens(&mut self, text: &str, vocab: &mut Vocab, word: &mut Vec<u8>) {
+        self.ids.clear();
+        self.line_ends.clear();
+        word.clear();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'a'..=b'z' | b'0'..=b'9' => word.push(b),
+                b'A'..=b'Z' => word.push(b + 32),
+                b'\n' => {
+                    self.push(vocab, word, true);
+                    self.line_ends.push(self.ids.len());
+                }
+                // U+212A KELVIN SIGN lowercases to "k"
+                0xE2 if bytes[i..].starts_with("\u{212A}".as_bytes()) => {
+                    word.push(b'k');
+                    i += 3;
+                    continue;
+                }
+                // U+0130 lowercases to "i" + U+0307, which separates
+                0xC4 if bytes.get(i + 1) == Some(&0xB0) => {
+                    word.push(b'i');
+                    self.push(vocab, word, true);
+                    i += 2;
+                    continue;
+                }
+                _ => self.push(vocab, word, true),
+            }
+            i += 1;
+        }
+        self.push(vocab, word, true);
+        self.line_ends.push(self.ids.len());
+    }
+
+    /// Tokens separated by ' ', lines by '\n' (already tokenized and stemmed in Python).
+    pub fn pretokenized(&mut self, text: &str, vocab: &mut Vocab) {
+        self.ids.clear();
+        self.line_ends.clear();
+        for line in text.split('\n') {
+            for tok in line.split(' ').filter(|t| !t.is_empty()) {
+                let id = vocab.id(tok.as_bytes(), false);
+                self.ids.push(id);
+            }
+            self.line_ends.push(self.ids.len());
+        }
+    }
+
+    /// Non-empty lines as token ranges.
+    fn sentences(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let mut start = 0;
+        self.line_ends.iter().filter_map(move |&end| {
+            let r = (start, end);
+            start = end;
+            (end > r.0).then_some(r)
+        })
+    }
+}
+
+/// Positions of each token of a column sequence, as bit masks: dense for the (at most 64) tokens that
+/// occur more often than the sequence has 64-bit words, else built on the fly from a position list.
+struct Columns {
+    words: usize,
+    len: usize,
+    start: Vec<u32>,
+    pos: Vec<u32>,
+    dense: Vec<Option<Box<[u64]>>>,
+    scratch: Vec<u64>,
+}
+
+impl Columns {
+    fn new() -> Self {
+        Columns {
+            words: 0,
+            len: 0,
+            start: Vec::new(),
+            pos: Vec::new(),
+            dense: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn build(&mut self, seq: &[u32], n_local: usize) {
+        self.len = seq.len();
+        self.words = seq.len().div_ceil(64);
+        self.start.clear();
+        self.start.resize(n_local + 1, 0);
+        for &t in seq {
+            self.start[t as usize + 1] += 1;
+        }
+        for k in 0..n_local {
+            self.start[k + 1] += self.start[k];
+        }
+        self.pos.clear();
+        self.pos.resize(seq.len(), 0);
+        let mut fill: Vec<u32> = self.start[..n_local].to_vec();
+        for (j, &t) in seq.iter().enumerate() {
+            self.pos[fill[t as usize] as usize] = j as u32;
+            fill[t as usize] += 1;
+        }
+        self.dense.clear();
+        self.dense.resize(n_local, None);
+        for t in 0..n_local {
+            let (a, b) = (self.start[t] as usize, self.start[t + 1] as usize);
+            if b - a > self.words {
+                let mut m = vec![0u64; self.words].into_boxed_slice();
+                for &j in &self.pos[a..b] {
+                    m[j as usize / 64] |= 1 << (j % 64);
+                }
+                self.dense[t] = Some(m);
+            }
+        }
+        self.scratch.clear();
+        self.scratch.resize(self.words, 0);
+    }
+
+    /// One row of the recurrence for row token `t`: `U = V & M[t]; V = (V + U) | (V - U)`.
+    fn step(&mut self, v: &mut [u64], t: u32) {
+        let t = t as usize;
+        if t >= self.dense.len() {
+            return;
+        }
+        let (a, b) = (self.start[t] as usize, self.start[t + 1] as usize);
+        if a == b {
+            return; // no column has this token: the row equals the one above
+        }
+        let sparse = self.dense[t].is_none();
+        if sparse {
+            for &j in &self.pos[a..b] {
+                self.scratch[j as usize / 64] |= 1 << (j % 64);
+            }
+        }
+        let mask: &[u64] = match &self.dense[t] {
+            Some(m) => m,
+            None => &self.scratch,
+        };
+        let (mut carry, mut borrow) = (false, false);
+        for (w, &m) in v.iter_mut().zip(mask) {
+            let x = *w;
+            let u = x & m;
+            let (s1, c1) = x.overflowing_add(u);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            let (d1, b1) = x.overflowing_sub(u);
+            let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
+            carry = c1 | c2;
+            borrow = b1 | b2;
+            *w = s2 | d2;
+        }
+        if sparse {
+            for &j in &self.pos[a..b] {
+                self.scratch[j as usize / 64] = 0;
+            }
+        }
+    }
+}
+
+/// LCS length of the first `j` columns in row `v`: the zero bits below `j`.
+fn prefix_lcs(v: &[u64], j: usize) -> usize {
+    let full = j / 64;
+    let mut ones: usize = v[..full].iter().map(|w| w.count_ones() as usize).sum();
+    let rest = j % 64;
+    if rest > 0 {
+        ones += (v[full] & ((1u64 << rest) - 1)).count_ones() as usize;
+    }
+    j - ones
+}
+
+/// Per-thread buffers for counting pairs.
+pub struct PairCounter {
+    types: Vec<RougeType>,
+    pretokenized: bool,
+    vocab: Vocab,
+    word: Vec<u8>,
+    hyp: Tokens,
+    reference: Tokens,
+    stamp: Vec<u32>,
+    local_of: Vec<u32>,
+    generation: u32,
+    h: Vec<u32>,
+    r: Vec<u32>,
+    counts: Vec<i32>,
+    codes_h: Vec<u64>,
+    codes_r: Vec<u64>,
+    cols: Columns,
+    v: Vec<u64>,
+    rows: Vec<u64>,
+    checkpoints: Vec<u64>,
+    union: Vec<bool>,
+    /// stored-row budget of the rougeLsum read-back (a field so that tests can force checkpoints)
+    full_table_words: usize,
+}
+
+impl PairCounter {
+    pub fn new(types: &[RougeType], stem: bool, pretokenized: bool) -> Self {
+        PairCounter {
+            types: types.to_vec(),
+            pretokenized,
+            vocab: Vocab::new(stem),
+            word: Vec::new(),
+            hyp: Tokens::default(),
+            reference: Tokens::default(),
+            stamp: Vec::new(),
+            local_of: Vec::new(),
+            generation: 0,
+            h: Vec::new(),
+            r: Vec::new(),
+            counts: Vec::new(),
+            codes_h: Vec::new(),
+            codes_r: Vec::new(),
+            cols: Columns::new(),
+            v: Vec::new(),
+            rows: Vec::new(),
+            checkpoints: Vec::new(),
+            union: Vec::new(),
+            full_table_words: FULL_TABLE_WORDS,
+        }
+    }
+
+    /// Width of one pair's output: three integers per type.
+    pub fn width(&self) -> usize {
+        3 * self.types.len()
+    }
+
+    fn tokenize_into(&mut self, text: &str, hyp: bool) {
+        let mut tokens = std::mem::take(if hyp {
+            &mut self.hyp
+        } else {
+            &mut self.reference
+        });
+        if self.pretokenized {
+            tokens.pretokenized(text, &mut self.vocab);
+        } else {
+            tokens.default_tokens(text, &mut self.vocab, &mut self.word);
+        }
+        if hyp {
+            self.hyp = tokens;
+        } else {
+            self.reference = tokens;
+        }
+    }
+
+    /// Set the hypothesis of the next pairs (the token table may be dropped here, before any id is kept).
+    pub fn set_hypothesis(&mut self, text: &str) {
+        self.vocab.reset_if_large();
+        self.tokenize_into(text, true);
+    }
+
+    /// Counts of the current hypothesis against `reference`, three integers per type into `out`.
+    pub fn count(&mut self, reference: &str, out: &mut [i64]) {
+        self.tokenize_into(reference, false);
+        let n_local = self.localize();
+        for k in 0..self.types.len() {
+            let t = self.types[k];
+            let (hc, rc) = (self.h.len(), self.r.len());
+            let cell = &mut out[3 * k..3 * k + 3];
+            match t {
+                RougeType::Ngram(n) => {
+                    cell[0] = self.ngram_matches(n, n_local) as i64;
+                    cell[1] = (hc + 1).saturating_sub(n) as i64;
+                    cell[2] = (rc + 1).saturating_sub(n) as i64;
+                }
+                RougeType::Lcs => {
+                    cell[0] = self.lcs_length(n_local) as i64;
+                    cell[1] = hc as i64;
+                    cell[2] = rc as i64;
+                }
+                RougeType::SummaryLcs => {
+                    cell[0] = self.summary_hits(n_local) as i64;
+                    cell[1] = hc as i64;
+                    cell[2] = rc as i64;
+                }
+            }
+        }
+    }
+
+    /// Pair-local ids (dense, first appearance in hypothesis then reference) into `h` and `r`.
+    fn localize(&mut self) -> usize {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        let mut n = 0u32;
+        let (stamp, local_of, generation) = (&mut self.stamp, &mut self.local_of, self.generation);
+        let mut map = |id: u32| -> u32 {
+            let i = id as usize;
+            if i >= stamp.len() {
+                stamp.resize(i + 1, 0);
+                local_of.resize(i + 1, 0);
+            }
+            if stamp[i] != generation {
+                stamp[i] = generation;
+                local_of[i] = n;
+                n += 1;
+            }
+            local_of[i]
+        };
+        self.h.clear();
+        self.h.extend(self.hyp.ids.iter().map(|&id| map(id)));
+        self.r.clear();
+        self.r.extend(self.reference.ids.iter().map(|&id| map(id)));
+        n as usize
+    }
+
+    fn ngram_matches(&mut self, n: usize, n_local: usize) -> usize {
+        if self.h.len() < n || self.r.len() < n {
+            return 0;
+        }
+        if n == 1 {
+            self.counts.clear();
+            self.counts.resize(n_local, 0);
+            for &t in &self.h {
+                self.counts[t as usize] += 1;
+            }
+            let mut matches = 0;
+            for &t in &self.r {
+                let c = &mut self.counts[t as usize];
+                if *c > 0 {
+                    *c -= 1;
+                    matches += 1;
+                }
+            }
+            return matches;
+        }
+        let base = n_local.max(2) as u64;
+        if base.checked_pow(n as u32).is_none() {
+            return ngram_matches_slices(&self.h, &self.r, n);
+        }
+        let pack = |s: &[u32], out: &mut Vec<u64>| {
+            out.clear();
+            out.extend(
+                s.windows(n)
+                    .map(|w| w.iter().fold(0u64, |acc, &t| acc * base + u64::from(t))),
+            );
+            out.sort_unstable();
+        };
+        pack(&self.h, &mut self.codes_h);
+        pack(&self.r, &mut self.codes_r);
+        sorted_matches(&self.codes_h, &self.codes_r)
+    }
+
+    fn lcs_length(&mut self, n_local: usize) -> usize {
+        if self.h.is_empty() || self.r.is_empty() {
+            return 0;
+        }
+        // bits over the shorter sequence
+        let (rows, cols) = if self.h.len() >= self.r.len() {
+            (&self.h, &self.r)
+        } else {
+            (&self.r, &self.h)
+        };
+        self.cols.build(cols, n_local);
+        self.v.clear();
+        self.v.resize(self.cols.words, u64::MAX);
+        for &t in rows.iter() {
+            self.cols.step(&mut self.v, t);
+        }
+        prefix_lcs(&self.v, cols.len())
+    }
+
+    fn summary_hits(&mut self, n_local: usize) -> usize {
+        if self.h.is_empty() || self.r.is_empty() {
+            return 0;
+        }
+        self.union.clear();
+        self.union.resize(self.r.len(), false);
+        let hyp_sents: Vec<(usize, usize)> = self.hyp.sentences().collect();
+        let ref_sents: Vec<(usize, usize)> = self.reference.sentences().collect();
+        let h = std::mem::take(&mut self.h);
+        let r = std::mem::take(&mut self.r);
+        for &(ha, hb) in &hyp_sents {
+            self.cols.build(&h[ha..hb], n_local);
+            for &(ra, rb) in &ref_sents {
+                self.mark_lcs(&r[ra..rb], &h[ha..hb], ra);
+            }
+        }
+        // hits: per token, min(union occurrences, hypothesis occurrences)
+        self.counts.clear();
+        self.counts.resize(n_local, 0);
+        for &t in &h {
+            self.counts[t as usize] += 1;
+        }
+        let mut hits = 0;
+        for (p, &t) in r.iter().enumerate() {
+            if self.union[p] && self.counts[t as usize] > 0 {
+                self.counts[t as usize] -= 1;
+                hits += 1;
+            }
+        }
+        self.h = h;
+        self.r = r;
+        hits
+    }
+
+    /// Marks in `union` (offset `offset`) the positions of `row_seq` on rouge-score's LCS with the
+    /// column sequence in `self.cols` (`col_seq`).
+    fn mark_lcs(&mut self, row_seq: &[u32], col_seq: &[u32], offset: usize) {
+        let (m, n, words) = (row_seq.len(), col_seq.len(), self.cols.words);
+        if m == 0 || n == 0 {
+            return;
+        }
+        let block = if (m + 1) * words <= self.full_table_words {
+            m
+        } else {
+            (m as f64).sqrt().ceil() as usize
+        };
+        let n_blocks = m.div_ceil(block);
+        // checkpoint rows 0, block, 2 * block, ... (only row 0 when there is one block)
+        self.checkpoints.clear();
+        self.checkpoints.resize(words, u64::MAX);
+        if n_blocks > 1 {
+            self.v.clear();
+            self.v.resize(words, u64::MAX);
+            for (i, &t) in row_seq.iter().enumerate() {
+                self.cols.step(&mut self.v, t);
+                if (i + 1) % block == 0 && i + 1 < m {
+                    self.checkpoints.extend_from_slice(&self.v);
+                }
+            }
+        }
+        let (mut i, mut j) = (m, n);
+        let mut first_row = usize::MAX; // row number of rows[0]
+        while i > 0 && j > 0 {
+            if first_row == usize::MAX || i - 1 < first_row {
+                first_row = ((i - 1) / block) * block;
+                self.fill_block(row_seq, first_row, block.min(m - first_row), block, words);
+            }
+            if row_seq[i - 1] == col_seq[j - 1] {
+                self.union[offset + i - 1] = true;
+                i -= 1;
+                j -= 1;
+            } else {
+                let here = &self.rows[(i - first_row) * words..(i - first_row + 1) * words];
+                let above = &self.rows[(i - 1 - first_row) * words..(i - first_row) * words];
+                if prefix_lcs(here, j - 1) > prefix_lcs(above, j) {
+                    j -= 1;
+                } else {
+                    i -= 1;
+                }
+            }
+        }
+    }
+
+    /// Rows `first ..= first + len` of the table into `self.rows`, from the checkpoint row `first`
+    /// (checkpoints are every `block` rows).
+    fn fill_block(
+        &mut self,
+        row_seq: &[u32],
+        first: usize,
+        len: usize,
+        block: usize,
+        words: usize,
+    ) {
+        let at = (first / block) * words;
+        self.rows.clear();
+        self.rows
+            .extend_from_slice(&self.checkpoints[at..at + words]);
+        self.v.clear();
+        self.v.extend_from_slice(&self.checkpoints[at..at + words]);
+        for &t in &row_seq[first..first + len] {
+            self.cols.step(&mut self.v, t);
+            self.rows.extend_from_slice(&self.v);
+        }
+    }
+}
+
+/// Clipped matches of two sorted lists: sum over values of min(count in a, count in b).
+fn sorted_matches<T: Ord>(a: &[T], b: &[T]) -> usize {
+    let (mut i, mut j, mut matches) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                matches += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    matches
+}
+
+/// [`sorted_matches`] on n-gram slices (when packed codes would overflow 64 bits).
+fn ngram_matches_slices(h: &[u32], r: &[u32], n: usize) -> usize {
+    let mut a: Vec<&[u32]> = h.windows(n).collect();
+    let mut b: Vec<&[u32]> = r.windows(n).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    sorted_matches(&a, &b)
+}
+
+/// Counts of every hypothesis against each of its references into `out` (`[S, K, 3 * types]`, row-major;
+/// zero where a reference is None), on `threads` threads (0: the default policy of [`crate::par`]).
+pub fn pair_counts(
+    hyps: &[&str],
+    refs: &[Vec<Option<&str>>],
+    types: &[RougeType],
+    stem: bool,
+    pretokenized: bool,
+    threads: usize,
+    out: &mut [i64],
+) {
+    let width = 3 * types.len();
+    let row = refs.len() * width;
+    crate::par::fill_rows(
+        out,
+        row,
+        threads,
+        || PairCounter::new(types, stem, pretokenized),
+        |counter, i, cells| {
+            counter.set_hypothesis(hyps[i]);
+            for (k, stream) in refs.iter().enumerate() {
+                if let Some(reference) = stream[i] {
+                    counter.count(reference, &mut cells[k * width..(k + 1) * width]);
+                }
+            }
+            true
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(hyp: &str, reference: &str, types: &[RougeType], stem: bool) -> Vec<i64> {
+        counts_with_budget(hyp, reference, types, stem, FULL_TABLE_WORDS)
+    }
+
+    fn counts_with_budget(
+        hyp: &str,
+        reference: &str,
+        types: &[RougeType],
+        stem: bool,
+        budget: usize,
+    ) -> Vec<i64> {
+        let mut c = PairCounter::new(types, stem, false);
+        c.full_table_words = budget;
+        let mut out = vec![0; c.width()];
+        c.set_hypothesis(hyp);
+        c.count(reference, &mut out);
+        out
+    }
+
+    #[test]
+    fn ngram_and_lcs_counts() {
+        let t = [
+            RougeType::Ngram(1),
+            RougeType::Ngram(2),
+            RougeType::Lcs,
+            RougeType::SummaryLcs,
+        ];
+        let out = counts("the cat sat on the mat", "The cat, the mat!", &t, false);
+        // unigrams: the x2, cat, mat -> 4 of 6 / 4; bigrams: "the cat", "the mat" -> 2 of 5 / 3
+        assert_eq!(&out[..6], &[4, 6, 4, 2, 5, 3]);
+        assert_eq!(&out[6..9], &[4, 6, 4]);
+        assert_eq!(&out[9..12], &[4, 6, 4]);
+    }
+
+    #[test]
+    fn kelvin_and_dotted_i() {
+        let mut v = Vocab::new(false);
+        let mut t = Tokens::default();
+        let mut w = Vec::new();
+        t.default_tokens("\u{212A}ey \u{130}stanbul x\ny", &mut v, &mut w);
+        assert_eq!(t.ids.len(), 5); // key, i, stanbul, x, y
+        assert_eq!(t.line_ends, vec![4, 5]);
+    }
+
+    #[test]
+    fn long_pair_uses_checkpoints() {
+        // one sentence each, long enough for the checkpointed read-back; compare with the full table
+        let words: Vec<String> = (0..3000).map(|i| format!("w{}", (i * 7919) % 97)).collect();
+        let hyp = words[..2900].join(" ");
+        let reference = words[50..].join(" ");
+        let t = [RougeType::Lcs, RougeType::SummaryLcs];
+        let full = counts(&hyp, &reference, &t, false);
+        assert!(full[0] > 0 && full[3] > 0 && full[3] <= full[0]);
+        for budget in [1, 64, 1000] {
+            assert_eq!(
+                counts_with_budget(&hyp, &reference, &t, false, budget),
+                full
+            );
+        }
+    }
+}
