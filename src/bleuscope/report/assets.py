@@ -84,7 +84,9 @@ details>summary{cursor:pointer;font-size:12px}
 @media print{
  @page{margin:12mm}
  body{max-width:none;padding:0;font-size:9pt;color:#000;background:#fff}
- nav,.controls,.export,.js-only,button,select,input,.no-js{display:none!important}
+ nav,.controls,.export,.js-only,button:not(.sort),select,input,.no-js{display:none!important}
+ th button.sort::after{content:none!important}
+ .num .muted{display:block}
  .scroll{overflow:visible}
  table{font-size:7.5pt;width:100%;page-break-inside:auto}tr{page-break-inside:avoid}
  th,td{padding:1px 3px;white-space:normal!important;color:#000}
@@ -236,7 +238,9 @@ JS = r"""
     var p = st.ng.split("."), rows = D.ngrams[p[0]];
     if (!rows || !rows[+p[1]] || !rows[+p[1]][+p[2]]) { return null; }
     var r = rows[+p[1]][+p[2]];
-    return {label: "n-gram \u201c" + r[0] + "\u201d", list: r[7].filter(function (i) { return i < N; })};
+    var list = r[7].filter(function (i) { return i < N; });
+    return {label: "n-gram \u201c" + r[0] + "\u201d", list: list,
+            note: list.length < r[7].length ? " of " + r[7].length + "; the page holds the first " + N + " segments" : ""};
   }
   function rows() {
     var out = [], re = makeRe(), sub = subset(), cand = [], i;
@@ -352,7 +356,7 @@ JS = r"""
     var sub = subset(), box = $("subset");
     box.textContent = "";
     if (sub) {
-      box.appendChild(el("span", null, "only " + sub.label + " (" + sub.list.length + ")"));
+      box.appendChild(el("span", null, "only " + sub.label + " (" + sub.list.length + (sub.note || "") + ")"));
       var clear = el("button", null, "show all");
       clear.type = "button";
       clear.addEventListener("click", function () { st.ng = ""; st.seg = -1; st.page = 0; update(); });

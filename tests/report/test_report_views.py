@@ -1,0 +1,216 @@
+"""The report on WMT22 en-de (eight systems, BLEU, chrF and TER) in headless Chromium: the n-gram and
+word-frequency analyses, printing to PDF with the browser's default of no background graphics (the PDF's text
+checked with pdftotext), narrow screens, deep links, keyboard sorting, the exports, dark mode, the A-vs-B
+diff, the scatter linked to the rows, and hostile filters; never a console error or a network request."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from bleuscope.report import report_data
+from bleuscope.report.render import render
+from bleuscope.report.tables import systems_table
+
+from ..conftest import DATA, read_lines, requires_wmt
+from .test_report_browser import CHROMIUM, sync_api
+
+pytestmark = requires_wmt
+BASE = DATA / "generaltest2022" / "en-de"
+
+
+@pytest.fixture(scope="module")
+def wmt(tmp_path_factory):
+    from bleuscope.metrics.chrf import CHRF
+    from bleuscope.metrics.ter import TER
+
+    names = sorted(p.stem for p in (BASE / "sys").glob("*.txt"))
+    systems = {n: read_lines(BASE / "sys" / f"{n}.txt") for n in names}
+    refs = [read_lines(BASE / "ref.A.txt"), read_lines(BASE / "ref.B.txt")]
+    data = report_data(systems, refs, sources=read_lines(BASE / "src.txt"), metrics=[CHRF(), TER()],
+                       n_bootstrap=100, max_segments=None, reference_names=["A", "B"],
+                       title="generaltest2022 en-de")
+    path = tmp_path_factory.mktemp("wmt") / "report.html"
+    path.write_text(render(data), encoding="utf-8")
+    return path, data
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _open(browser, url: str, **context_options):
+    context = browser.new_context(**context_options)
+    pg = context.new_page()
+    pg.problems, pg.requests = [], []
+    pg.on("console", lambda m: pg.problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    pg.on("pageerror", lambda e: pg.problems.append(f"page error: {e}"))
+    pg.on("dialog", lambda d: (pg.problems.append(f"dialog: {d.message}"), d.dismiss()))
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    pg.goto(url)
+    return context, pg
+
+
+@pytest.fixture()
+def page(browser, wmt):
+    path, _ = wmt
+    context, pg = _open(browser, path.as_uri())
+    yield pg
+    assert pg.problems == []
+    assert all(u.startswith(path.as_uri()) or u.startswith("blob:") for u in pg.requests), pg.requests
+    context.close()
+
+
+def _index(data, name: str) -> str:
+    return str(data.systems.index(name))
+
+
+def test_quote_ngrams_lead_online_b_against_lan_bridge(page, wmt):
+    _, data = wmt
+    page.select_option("#ng-a", _index(data, "Online-B"))
+    page.select_option("#ng-b", _index(data, "Lan-Bridge"))
+    first = page.locator("#ngrams-a-body td.ng").all_inner_texts()[:6]
+    assert {"„Wir", "“", "„Ich"} <= set(first), first
+    lan_bridge = page.locator("#ngrams-a-body tr").first.locator("td.num").all_inner_texts()
+    assert lan_bridge[2] == "0"  # B (Lan-Bridge) never matches it: it writes <unk>
+    page.locator("#ngrams-a-body td.ng button", has_text="„Wir").first.click()
+    assert "only n-gram “„Wir”" in page.inner_text("#subset")
+    rows = page.locator("#seg-body tr")
+    assert rows.count() >= 1
+    for text in rows.all_inner_texts():
+        assert "„Wir" in text and "<unk>" in text
+    assert page.locator("#segments th .name-b").inner_text() == "Lan-Bridge"
+
+
+def test_word_accuracy_table(page, wmt):
+    _, data = wmt
+    wa = data.word_accuracy
+    rows = page.locator("#word-accuracy-table tbody tr")
+    assert rows.count() == len(wa.labels) == 9
+    best = data.metrics[0].order[0]
+    cells = rows.nth(len(wa.labels) - 1).locator("td").all_inner_texts()
+    assert cells[0] == ">=1000" and int(cells[1]) == wa.ref_words[-1]
+    assert cells[2].startswith(f"{wa.fmeasure[best][-1]:.3f} [")
+
+
+def test_print_to_pdf_without_backgrounds_keeps_every_column(page, wmt, tmp_path):
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    _, data = wmt
+    pdf = tmp_path / "report.pdf"
+    page.emulate_media(media="print")
+    page.pdf(path=str(pdf), format="A4", print_background=False)
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    flat = " ".join(text.split())
+    for header in ("BLEU 95% CI", "chrF2 95% CI", "TER 95% CI", "TER cluster", "TER rank"):
+        assert header in flat, header
+    systems_part = text[text.index("TER rank"):text.index("BLEU details")]
+    for k, name in enumerate(data.systems):
+        line = next(x for x in systems_part.splitlines() if f" {name} " in f" {x} ")
+        assert f"{data.metrics[2].scores[k]:.2f}" in line, (name, line)  # TER, the last metric: not cut
+    assert "▲" in text and "▼" in text  # significance without colour
+    last = data.metrics[0].order[-1]  # the right-most column of every bucket table
+    for table in (*data.length_buckets, *data.length_diff_buckets):
+        assert f"{table.scores[last][2]:.2f}" in text, table.metric
+    assert "export:" not in flat and "previous" not in flat  # controls do not print
+
+
+@pytest.mark.parametrize("width", [390, 800])
+def test_no_sideways_scroll_on_narrow_screens(browser, wmt, width):
+    path, _ = wmt
+    context, pg = _open(browser, path.as_uri(), viewport={"width": width, "height": 800})
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    pg.select_option("#view", "diff")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    assert pg.problems == []
+    context.close()
+
+
+def test_deep_link_opens_the_same_view(page, browser, wmt):
+    _, data = wmt
+    page.select_option("#sys-a", _index(data, "Online-A"))
+    page.select_option("#sys-b", _index(data, "PROMT"))
+    page.select_option("#metric", "1")
+    page.click('#segments th[data-key="delta"] button')
+    page.click('#segments th[data-key="delta"] button')
+    page.select_option("#field", "ref")
+    page.fill("#filter", "die")
+    page.click("#next")
+    info, first_rows = page.inner_text("#page-info"), page.locator("#seg-body tr").first.inner_text()
+    url = page.url
+    assert "#v:" in url and "q=die" in url
+    context, other = _open(browser, url)
+    assert other.input_value("#sys-a") == _index(data, "Online-A")
+    assert other.input_value("#sys-b") == _index(data, "PROMT")
+    assert other.input_value("#metric") == "1" and other.input_value("#field") == "ref"
+    assert other.input_value("#filter") == "die"
+    assert other.get_attribute('#segments th[data-key="delta"]', "aria-sort") == "descending"
+    assert other.inner_text("#page-info") == info and info.startswith("51–")
+    assert other.locator("#seg-body tr").first.inner_text() == first_rows
+    assert other.problems == []
+    context.close()
+
+
+def test_keyboard_sorting(page):
+    button = page.locator('#segments th[data-key="len"] button')
+    assert button.evaluate("b => b.tabIndex") == 0
+    page.focus("#filter")
+    for _ in range(40):  # Tab from the filter reaches the sort buttons
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('th') && "
+                         "document.activeElement.closest('th').getAttribute('data-key')") == "len":
+            break
+    else:
+        pytest.fail("the len sort button is not reachable with Tab")
+    page.keyboard.press("Enter")
+    assert page.get_attribute('#segments th[data-key="len"]', "aria-sort") == "ascending"
+    page.keyboard.press("Enter")
+    assert page.get_attribute('#segments th[data-key="len"]', "aria-sort") == "descending"
+    lengths = [int(x) for x in page.locator("#seg-body tr td:nth-child(2)").all_inner_texts()]
+    assert lengths == sorted(lengths, reverse=True)
+    page.locator('#systems-table th[data-sort] button', has_text="TER rank").press("Enter")
+    ranks = page.locator("#systems-table tbody tr td:last-child").all_inner_texts()
+    assert [int(r.split("–")[0]) for r in ranks] == sorted(int(r.split("–")[0]) for r in ranks)
+    for control in page.locator("select, input").all():  # every control has a label
+        assert control.evaluate("c => c.labels.length") >= 1
+
+
+def test_export_buttons_download_the_tables(page, wmt):
+    _, data = wmt
+    with page.expect_download() as info:
+        page.click('#systems .export[data-export="systems"] button[data-format="csv"]')
+    download = info.value
+    assert download.suggested_filename == "systems.csv"
+    assert open(download.path(), encoding="utf-8").read() == systems_table(data).csv()
+    with page.expect_download() as info:
+        page.click('#systems .export[data-export="systems"] button[data-format="tex"]')
+    assert "\\begin{tabular}" in open(info.value.path(), encoding="utf-8").read()
+
+
+def test_dark_mode_diff_scatter_and_hostile_filters(browser, wmt):
+    path, data = wmt
+    context, pg = _open(browser, path.as_uri(), color_scheme="dark")
+    assert pg.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(22, 24, 27)"
+    pg.select_option("#view", "diff")
+    assert pg.locator("#seg-body .only-a").count() > 0 and pg.locator("#seg-body .only-b").count() > 0
+    pg.locator("#scatter-svg").click(position={"x": 200, "y": 60})
+    assert pg.inner_text("#subset").startswith("only segment ")
+    assert pg.locator("#seg-body tr").count() == 1 and pg.locator("#scatter-svg .pick").count() == 1
+    pg.click("#subset button")
+    pg.check("#regex")
+    for pattern in ("(", "[", "a{99999999}", "(a+)+$", "<img src=x onerror=alert(1)>"):
+        pg.fill("#filter", pattern)
+    pg.fill("#filter", "(")
+    assert pg.inner_text("#page-info") == "invalid regular expression"
+    pg.fill("#filter", "„W[a-z]+")
+    marks = pg.locator("#seg-body mark").all_text_contents()
+    assert marks and all(m.startswith("„W") for m in marks)
+    assert pg.problems == [] and pg.evaluate("document.querySelectorAll('img').length") == 0
+    context.close()
