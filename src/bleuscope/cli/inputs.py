@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -59,13 +60,30 @@ class _Source:
         items = list(islice(self.items, n))
         return items
 
-    def count_rest(self) -> tuple[int, bool]:
-        """The number of items left (read to the end, nothing kept) and whether they are all empty lines."""
+    def count_rest(self, limit: int | None = None) -> tuple[int, bool]:
+        """The number of items left (read to the end, or ``limit`` at most; nothing kept) and whether they are
+        all empty lines."""
         n, empty = 0, True
-        for item in self.items:
+        for item in self.items if limit is None else islice(self.items, limit):
             n += 1
             empty = empty and item == ""
         return n, empty
+
+    def is_regular_file(self) -> bool:
+        """Whether the input has an end to count to: a regular file (also as stdin), not a pipe, FIFO or device
+        that may never end (``yes | bleuscope ref.txt``)."""
+        try:
+            st = os.fstat(sys.stdin.fileno()) if self.path == bio.STDIN else os.stat(self.path)
+        except (OSError, ValueError, AttributeError):
+            return False
+        return stat.S_ISREG(st.st_mode)
+
+
+class _AtLeast(int):
+    """A line count of an input that was not read to its end: printed as "at least N"."""
+
+    def __format__(self, spec: str) -> str:
+        return f"at least {int(self):{spec}}"
 
 
 def _looks_jsonl(path: str) -> bool:
@@ -208,12 +226,25 @@ class InputStreams:
 
     def _count_error(self, hyp_items, ref_items, start: int) -> InputError:
         """Different line counts: read every file to its end (counting only) to say how many lines each has."""
-        counts, empties = [], []
-        shortest = min(len(x) for x in (*hyp_items, *ref_items))
-        for src, items in zip((*self.hyps, *self.refs), (*hyp_items, *ref_items)):
-            rest, rest_empty = src.count_rest()
-            counts.append(start + len(items) + rest)
-            empties.append(rest_empty and all(item == "" for item in items[shortest:]))
+        sources, chunks = (*self.hyps, *self.refs), (*hyp_items, *ref_items)
+        counts: list[int] = [0] * len(sources)
+        empties = [False] * len(sources)
+        shortest = min(len(x) for x in chunks)
+        # files first, to their end; then streams that may never end (a pipe from `yes`) only as far as needed
+        # to show they are longer than the longest file
+        regular = [src.is_regular_file() for src in sources]
+        for final_pass in (False, True):
+            longest = max((counts[k] for k in range(len(sources)) if regular[k]), default=0)
+            for k, (src, items) in enumerate(zip(sources, chunks)):
+                if regular[k] == final_pass:
+                    continue
+                read = start + len(items)
+                limit = None if regular[k] else max(longest - read, 0) + 1
+                rest, rest_empty = src.count_rest(limit)
+                counts[k] = read + rest
+                empties[k] = rest_empty and all(item == "" for item in items[shortest:])
+                if limit is not None and rest == limit:  # stopped before the end
+                    counts[k], empties[k] = _AtLeast(counts[k]), False
         n_sys = len(self.hyps)
         hyp_counts, ref_counts = counts[:n_sys], counts[n_sys:]
         hyp_empty, ref_empty = empties[:n_sys], empties[n_sys:]
@@ -283,9 +314,10 @@ def _check_every_segment_has_reference(rows: list[list[str | None]], name: str, 
 def _count_message(kind_a, name_a, na, empty_a, kind_b, name_b, nb, empty_b) -> str:
     longer_name, longer_empty = (name_a, empty_a) if na > nb else (name_b, empty_b)
     first_extra = min(na, nb) + 1
+    unread = " and was not read to its end" if isinstance(na if na > nb else nb, _AtLeast) else ""
     msg = (
         f"line counts differ: {kind_a} {name_a} has {na} lines but {kind_b} {name_b} has {nb}; "
-        f"{longer_name}:{first_extra} has no counterpart (nothing is truncated)"
+        f"{longer_name}:{first_extra} has no counterpart (nothing is truncated{unread})"
     )
     if longer_empty:
         msg += f"; the {abs(na - nb)} extra line(s) at the end of {longer_name} are empty"
