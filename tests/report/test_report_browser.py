@@ -4,8 +4,6 @@ systems, keeps injected markup as text, and shows its static parts with JavaScri
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,11 +13,11 @@ from bleuscope import BLEU
 from bleuscope.report import write_report
 
 from ..conftest import read_lines
+from .conftest import CHROMIUM, chromium_available
 
-CHROMIUM = os.environ.get("BLEUSCOPE_CHROMIUM", "/usr/bin/chromium")
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason='Playwright is not installed (pip install -e ".[test]", or pip install playwright)')
-if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+if not chromium_available():
     pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set BLEUSCOPE_CHROMIUM)",
                 allow_module_level=True)
 
@@ -40,14 +38,6 @@ def report(tmp_path_factory):
                  reference_names=["A", "B"], pair=("Online-B", "OpenNMT"))
     sentence = {k: BLEU(effective_order=True).sentence_scores(h, refs).scores for k, h in systems.items()}
     return path, sentence
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()

@@ -15,7 +15,6 @@ from bleuscope.report.render import render
 from bleuscope.report.tables import systems_table
 
 from ..conftest import DATA, read_lines, requires_wmt
-from .test_report_browser import CHROMIUM, sync_api
 
 pytestmark = requires_wmt
 BASE = DATA / "generaltest2022" / "en-de"
@@ -35,14 +34,6 @@ def wmt(tmp_path_factory):
     path = tmp_path_factory.mktemp("wmt") / "report.html"
     path.write_text(render(data), encoding="utf-8")
     return path, data
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _open(browser, url: str, **context_options):
