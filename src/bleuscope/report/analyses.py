@@ -225,9 +225,9 @@ class MatchedNgrams:
         self.segments: list[int] = []
 
     def add(self, segment: int, tokens: Sequence[str], starts: Sequence[Sequence[int]]) -> None:
+        """Record the matches of one segment, given as start positions per order."""
         for n, ss in enumerate(starts, start=1):
-            for s in ss:
-                self.ngrams.append(tuple(tokens[s:s + n]))
+            self.ngrams.extend(tuple(tokens[s:s + n]) for s in ss)
             self.segments.extend([segment] * len(ss))
 
     def totals(self) -> Counter:

@@ -241,25 +241,34 @@ def reference_limits(ref_tokens: Sequence[list[str]], max_order: int) -> list[di
     return out
 
 
-def matched_ngrams(hyp_tokens: list[str], limits: list[dict]) -> list[list[int]]:
+def matched_ngrams(hyp_tokens: list[str], limits: list[dict], grams: list | None = None) -> list[list[int]]:
     """Start positions of the clipped n-gram matches, per order (1..len(limits)).
 
     An n-gram occurring ``c`` times in the hypothesis and at most ``m`` times in any one reference has its
-    first ``min(c, m)`` occurrences matched: the counts per order are BLEU's clipped counts.
+    first ``min(c, m)`` occurrences matched: the counts per order are BLEU's clipped counts. Only positions
+    whose two (n-1)-grams both occur in the references are tried for order n (an n-gram of a reference
+    contains both). ``grams``, when given, receives each matched n-gram (a tuple of tokens), in order.
     """
     out: list[list[int]] = []
+    candidates: Sequence[int] = range(len(hyp_tokens))
     for n, limit in enumerate(limits, start=1):
-        if out and not out[-1]:  # no (n-1)-gram matched, so no n-gram can
-            out.append([])
-            continue
         used: dict = {}
-        starts = []
-        for i, g in enumerate(analyses.ngrams(hyp_tokens, n)):
+        starts, present = [], []
+        for i in candidates:
+            g = tuple(hyp_tokens[i:i + n])
+            m = limit.get(g)
+            if m is None:
+                continue
+            present.append(i)
             u = used.get(g, 0)
-            if u < limit.get(g, 0):
+            if u < m:
                 used[g] = u + 1
                 starts.append(i)
+                if grams is not None:
+                    grams.append(g)
         out.append(starts)
+        found = set(present)
+        candidates = [i for i in present if i + 1 in found]
     return out
 
 
@@ -473,8 +482,9 @@ def compute_report(
         hyp_tokens = _tokenize(bleu, hyps[k])
         row, seg_matches = [], analyses.MatchedNgrams()
         for i in range(n_seg):
-            starts = matched_ngrams(hyp_tokens[i], limits[i])
-            seg_matches.add(i, hyp_tokens[i], starts)
+            before = len(seg_matches.ngrams)
+            starts = matched_ngrams(hyp_tokens[i], limits[i], seg_matches.ngrams)
+            seg_matches.segments.extend([i] * (len(seg_matches.ngrams) - before))
             if i < shown:
                 row.append(highlight(hyps[k][i], hyp_tokens[i], _token_levels(len(hyp_tokens[i]), starts),
                                      bleu.lowercase))

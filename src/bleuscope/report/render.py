@@ -322,8 +322,8 @@ def ngram_section(data: ReportData) -> str:
         from dataclasses import replace
         return [replace(r, a=r.b, b=r.a, lower=-r.upper, upper=-r.lower) for r in rows]
 
-    head = (f"<thead><tr><th>n-gram</th><th class=\"num\">n</th><th class=\"num\">A: {name_a}</th>"
-            f"<th class=\"num\">B: {name_b}</th><th class=\"num\" title=\"occurrences in the references (per segment "
+    head = ("<thead><tr><th>n-gram</th><th class=\"num\">n</th><th class=\"num\" title=\"matches of A\">A</th>"
+            "<th class=\"num\" title=\"matches of B\">B</th><th class=\"num\" title=\"occurrences in the references (per segment "
             "the largest count in one reference)\">ref</th><th class=\"num\" title=\"A − B with a 95% "
             "paired-bootstrap interval\">A − B [95% CI]</th><th class=\"num\">segments</th></tr></thead>")
     return (
