@@ -3,6 +3,7 @@
 //! Rust panic becomes a Python RuntimeError.
 
 mod chrf;
+mod meteor;
 mod pairwise;
 mod rouge;
 mod score;
@@ -740,5 +741,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::chrf::register(m)?;
     crate::rouge::register(m)?;
     crate::ter::register(m)?;
+    crate::meteor::register(m)?;
     Ok(())
 }

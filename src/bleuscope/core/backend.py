@@ -331,6 +331,35 @@ def porter_stem(word: str) -> str | None:
     return core.porter_stem(word)
 
 
+def tokenize_joined(tokenizer: BaseTokenizer, lines: list[str]) -> list[str | None] | None:
+    """Each line's tokens, ``tokenizer(line.rstrip()).split()``, joined by single spaces, from the compiled
+    tokenizer (tokens hold no whitespace: ``.split()`` gives them back); ``None`` in the list for a line it
+    leaves to Python. None when the compiled core does not implement ``tokenizer`` here."""
+    name = native_tokenizer_name(tokenizer)
+    core = _native()
+    if name is None or core is None or not hasattr(core, "tokenize"):
+        return None
+    return core.tokenize(name, False, lines, True)
+
+
+def meteor_available() -> bool:
+    """Whether the compiled core has METEOR's alignment (:func:`meteor_align_pairs`)."""
+    core = _native()
+    return core is not None and hasattr(core, "meteor_align_pairs")
+
+
+def meteor_align_pairs(hyps, refs, pair_hyp, pair_ref, table, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """METEOR's alignment of word-id pairs by the compiled core, in place: ``out[2p], out[2p + 1]`` become the
+    matches and chunks of pair p where ``out[2p]`` is negative, unless the pair needs a stem or synonym set
+    that ``table`` does not have yet. ``hyps`` and ``refs`` are ``(uint32 ids, int64 offsets)``; ``table``
+    has ``stem_of``, ``syn_start``, ``syn_len``, ``syn_ids`` (:class:`bleuscope.metrics.meteor.native.WordTable`).
+    Returns the word ids whose stems and the stem ids whose synonym sets are missing."""
+    return _native().meteor_align_pairs(
+        hyps[0], hyps[1], refs[0], refs[1], pair_hyp, pair_ref, table.stem_of, table.syn_start, table.syn_len,
+        table.syn_ids, out,
+    )
+
+
 def libm_map(func, values: np.ndarray) -> np.ndarray | None:
     """``func`` (``math.log`` or ``math.exp``) of every value of a flat float64 array, computed by the
     compiled core with the same C library functions that :mod:`math` calls (so bit-identical), or None
@@ -369,10 +398,13 @@ __all__ = [
     "count_text",
     "count_text_systems",
     "libm_map",
+    "meteor_align_pairs",
+    "meteor_available",
     "native_available",
     "native_text_total",
     "native_supports",
     "porter_stem",
     "resolve_engine",
     "rouge_pair_counts",
+    "tokenize_joined",
 ]

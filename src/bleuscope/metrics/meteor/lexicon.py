@@ -142,3 +142,18 @@ def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[object],
                 found = build(target)
                 table[obj] = found
     return found
+
+
+def clear_caches() -> None:
+    """Empty every per-word cache of this module (and the ROUGE Porter stemmer's, which the default uses)."""
+    global _default_stem
+    with _lock:
+        _default_stem = None
+        _stem_functions.clear()
+        _synonym_functions.clear()
+        _LazyDefaultSynonyms._instance = None
+    try:
+        from ..rouge.porter import cached_stem
+    except ImportError:
+        return
+    cached_stem.cache_clear()

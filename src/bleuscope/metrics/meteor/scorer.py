@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core import backend
 from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence, check_references
 from ...tokenizers import get_tokenizer
@@ -33,7 +34,11 @@ from ..base import Metric, ScoreBatch, ScoreText
 from ..rouge.scores import LIMBS, exact_mean, to_limbs
 from .alignment import ROW_FIELDS, align, score
 from .lexicon import stem_function, synonym_function
+from .native import WordTable, align_pairs
 from .wordnet import WordNet
+
+#: segments tokenized at a time (bounds the memory of the token lists)
+TOKENIZE_SEGMENTS = 10_000
 
 #: columns of a statistics row: the segment count, the alignment of the best reference, the value's limbs
 STATS_WIDTH = 1 + len(ROW_FIELDS) + LIMBS
@@ -94,6 +99,8 @@ class METEOR(Metric):
     * ``stemmer``: an object with ``stem(word)``; ``None``: NLTK's ``PorterStemmer()`` rules.
     * ``alpha`` in [0, 1], ``beta`` > 0, ``gamma`` in [0, 1]: NLTK's parameters (0.9, 3.0, 0.5); within these
       bounds every value lies in [0, 1] (NLTK accepts any number: use :mod:`bleuscope.nltk` for others).
+    * ``engine``: ``"auto"`` (the compiled core's alignment when it is built), ``"native"`` or ``"python"``
+      (:func:`.alignment.align`, the readable reference); the numbers are the same.
 
     The signature records what changes the numbers: ``nrefs|case|tok|stem|wn|a|b|g|agg|version``.
     """
@@ -112,6 +119,7 @@ class METEOR(Metric):
         alpha: float = 0.9,
         beta: float = 3.0,
         gamma: float = 0.5,
+        engine: str = "auto",
     ) -> None:
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenize = tokenize
@@ -125,16 +133,20 @@ class METEOR(Metric):
         if wordnet is not None and not isinstance(wordnet, WordNet):
             wordnet = WordNet.load(wordnet)
         self.wordnet = wordnet if wordnet is not None else WordNet.load()
+        if engine not in ("auto", "native", "python"):
+            raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
+        self.engine = engine
         self._lookups()
 
     def _lookups(self) -> None:
         self._stem = stem_function(self.stemmer)
         self._synonyms = synonym_function(self.wordnet)
+        self._table: WordTable | None = None
 
     def __getstate__(self) -> dict:
         # what worker processes receive: the cached lookups are rebuilt there
         state = self.__dict__.copy()
-        del state["_stem"], state["_synonyms"]
+        del state["_stem"], state["_synonyms"], state["_table"]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -193,36 +205,72 @@ class METEOR(Metric):
         matches, chunks = align(hyp, ref, self._stem, self._synonyms)
         return matches, len(hyp), len(ref), chunks
 
+    def token_lists(self, items: list, name: str, offset: int = 0) -> list:
+        """:meth:`tokens` of many segments (``None`` stays ``None``: a missing reference); raw strings go through
+        the compiled tokenizer in one call when it implements this tokenizer."""
+        out: list = [None] * len(items)
+        texts = [i for i, x in enumerate(items) if isinstance(x, str)]
+        joined = backend.tokenize_joined(self.tokenizer, [items[i] for i in texts]) if texts else None
+        if joined is not None:
+            lower = self.lowercase
+            for i, line in zip(texts, joined):
+                if line is not None:
+                    # tokens hold no whitespace and lowercasing adds none, so the joined line splits back
+                    out[i] = (line.lower() if lower else line).split()
+        for i, x in enumerate(items):
+            if out[i] is None and x is not None:
+                out[i] = self.tokens(x, f"{name}[{offset + i}]")
+        return out
+
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(alignment int64 [S, 4], values float64 [S])`` of validated input: each segment's best reference."""
         n_seg = len(hyps)
         alignment = np.zeros((n_seg, len(ROW_FIELDS)), dtype=np.int64)
         values = np.zeros(n_seg, dtype=np.float64)
-        ref_cache: list[dict] = [{} for _ in streams]  # a reference repeated across segments is tokenized once
         alpha, beta, gamma = self.alpha, self.beta, self.gamma
-        for i, text in enumerate(hyps):
-            hyp = self.tokens(text, f"hypotheses[{i}]")
-            best_row = None
-            best = None
-            for k, stream in enumerate(streams):
-                if not present[i, k]:
-                    continue
-                ref_text = stream[i]
-                key = ref_text if isinstance(ref_text, str) else None
-                ref = ref_cache[k].get(key) if key is not None else None
-                if ref is None:
-                    ref = self.tokens(ref_text, f"references[{k}][{i}]")
-                    if key is not None:
-                        if len(ref_cache[k]) >= 4096:
-                            ref_cache[k].clear()
-                        ref_cache[k][key] = ref
-                row = self.pair_row(hyp, ref)
-                value = score(*row, alpha, beta, gamma)
-                if best is None or value > best:  # the first reference reaching the maximum, as max() keeps
-                    best, best_row = value, row
-            alignment[i] = best_row
-            values[i] = best
+        stem, synonyms = self._stem, self._synonyms
+        native = self.engine != "python" and backend.meteor_available()
+        if self.engine == "native" and not native:
+            raise backend.NativeEngineUnavailableError("engine='native': the compiled core is not built here")
+        for a in range(0, n_seg, TOKENIZE_SEGMENTS):
+            b = min(n_seg, a + TOKENIZE_SEGMENTS)
+            hyp_tokens = self.token_lists(hyps[a:b], "hypotheses", a)
+            ref_tokens = [self.token_lists(stream[a:b], f"references[{k}]", a) for k, stream in enumerate(streams)]
+            if native:
+                rows = self._native_rows(hyp_tokens, ref_tokens)
+            else:
+                rows = [[None if ref[i] is None else align(hyp, ref[i], stem, synonyms) for ref in ref_tokens]
+                        for i, hyp in enumerate(hyp_tokens)]
+            for i, hyp in enumerate(hyp_tokens):
+                best_row = None
+                best = None
+                hyp_len = len(hyp)
+                for refs, found in zip(ref_tokens, rows[i]):
+                    if found is None:
+                        continue
+                    matches, chunks = found
+                    ref_len = len(refs[i])
+                    value = score(matches, hyp_len, ref_len, chunks, alpha, beta, gamma)
+                    if best is None or value > best:  # the first reference reaching the maximum, as max() keeps
+                        best, best_row = value, (matches, hyp_len, ref_len, chunks)
+                alignment[a + i] = best_row
+                values[a + i] = best
         return alignment, values
+
+    def _native_rows(self, hyp_tokens: list, ref_tokens: list[list]) -> list[list]:
+        """Per segment and reference stream: ``(matches, chunks)`` by the compiled core, None where absent."""
+        n = len(hyp_tokens)
+        present = [(i, k) for k, refs in enumerate(ref_tokens) for i in range(n) if refs[i] is not None]
+        flat_refs = [ref_tokens[k][i] for i, k in present]
+        pair_hyp = np.array([i for i, _ in present], dtype=np.int64)
+        pair_ref = np.arange(len(present), dtype=np.int64)
+        if self._table is None:
+            self._table = WordTable(self._stem, self._synonyms)
+        found = align_pairs(self._table, hyp_tokens, flat_refs, pair_hyp, pair_ref).tolist()
+        rows: list[list] = [[None] * len(ref_tokens) for _ in range(n)]
+        for (i, k), pair in zip(present, found):
+            rows[i][k] = pair
+        return rows
 
     def rows_of(self, alignment: np.ndarray, values: np.ndarray) -> np.ndarray:
         """Statistics rows ``[S, 8]`` of per-segment alignments and values."""
