@@ -578,7 +578,7 @@ def test_error_data_formats(run_main, files):
     (["REF", "-i", "HYP", "HYP"], ["given twice"]),
     (["REF", "-i", "HYP", "-nr", "2", "--ref-field", "x"], ["do not go together"]),
     (["-i", "HYP", "--ref-field", "x"], ["needs --hyp-field"]),
-    (["REF", "-i", "HYP", "-m", "meteor"], ["invalid choice: 'meteor'"]),
+    (["REF", "-i", "HYP", "-m", "bertscore"], ["invalid choice: 'bertscore'"]),
     (["REF", "-i", "HYP", "-tok", "13a", "--spm-model", "REF"], ["--spm-model is only used by"]),
 ])
 def test_usage_errors(run_main, files, argv, fragments):

@@ -99,6 +99,22 @@ def check_wmt(meteor, reader, stride):
 
 
 @requires_wmt
+def test_engines_agree(wordnet):
+    """The compiled core's alignment and tokenization give the Python reference's rows."""
+    pytest.importorskip("bleuscope._core")
+    pairs = list(wmt_segments(97))
+    hyps = [h for h, _ in pairs]
+    streams = [list(s) for s in zip(*(refs for _, refs in pairs))]
+    native = METEOR(wordnet=wordnet, engine="native").segment_statistics(hyps, streams).stats
+    python = METEOR(wordnet=wordnet, engine="python").segment_statistics(hyps, streams).stats
+    assert (native == python).all()
+    greek = ["ΟΔΟΣ ΣΟΦΟΣ. Σ'Α 'ΣΑ ΑΣ'", "ὈΔΥΣΣΕΎΣ ΚΑΙ ΣΑΣ"]
+    refs = [["οδος σοφος", "οδυσσευς και σας"]]
+    assert (METEOR(wordnet=wordnet, engine="native").segment_statistics(greek, refs).stats
+            == METEOR(wordnet=wordnet, engine="python").segment_statistics(greek, refs).stats).all()
+
+
+@requires_wmt
 def test_wmt_sample(meteor, nltk_wordnet):
     """Every 21st segment of the 42,456 WMT22 into-English system outputs (2,022 pairs, two references)."""
     pairs, expected = check_wmt(meteor, nltk_wordnet, 21)

@@ -26,10 +26,12 @@ from .. import io as bio
 from .._version import __version__
 from ..io import CLIError, UsageError
 from . import chrf_ter, sharded
+from . import meteor as cli_meteor
 from . import significance as cli_significance
 from .metrics import get_metric, metric_names
 
 chrf_ter.register()  # -m chrf / -m ter (registered here, so that cli.metrics does not import its users)
+cli_meteor.register()  # -m meteor
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 

@@ -88,7 +88,7 @@ def score_bootstrap_sums(
     n_rows, width = len(sums), stats[0].shape[1]
     sums = sums.reshape(n_rows, len(stats), width)
     out = np.empty((len(stats), n_rows), dtype=np.float64)
-    float32 = precision == "sacrebleu" and hasattr(statistic, "score_float32")
+    float32 = sacrebleu_float32(statistic, precision)
     for k, x in enumerate(stats):
         rows = sums[:, k, :]
         x32 = _float32_rows(statistic, x) if float32 else None
@@ -135,13 +135,21 @@ def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples:
     return np.concatenate(parts, axis=1)
 
 
+def sacrebleu_float32(statistic, precision: str) -> bool:
+    """Are resamples scored with sacreBLEU's float32 arithmetic? Only with ``precision="sacrebleu"``, for a
+    statistic that has it, and not for a metric sacreBLEU does not have (``sacrebleu_arithmetic = False``:
+    ROUGE, METEOR), whose exact fixed-point rows float32 sums would round."""
+    return (precision == "sacrebleu" and hasattr(statistic, "score_float32")
+            and bool(getattr(statistic, "sacrebleu_arithmetic", True)))
+
+
 def sums_are_enough(stats, statistic, precision: str) -> bool:
     """Can the scores be computed from the resample sums alone (no float32 re-accumulation over indices)?
 
     True unless sacreBLEU's float32 sums are asked for and either the metric has float32 rows of its own or
     a sum could pass 2**24 (the bound of :func:`bootstrap_stack`), where :func:`score_bootstrap_sums` reads
     the indices."""
-    if not (precision == "sacrebleu" and hasattr(statistic, "score_float32")):
+    if not sacrebleu_float32(statistic, precision):
         return True
     if any(_float32_rows(statistic, x) is not None for x in stats):
         return False

@@ -75,6 +75,12 @@ class MetricStatistic:
         return None if convert is None else convert(stats)
 
     @property
+    def sacrebleu_arithmetic(self) -> bool:
+        """Whether sacreBLEU has this metric, so that ``precision="sacrebleu"`` reproduces its float32
+        resampling; a metric declares ``sacrebleu_arithmetic = False`` when it has no sacreBLEU counterpart."""
+        return bool(getattr(self.metric, "sacrebleu_arithmetic", True))
+
+    @property
     def bootstrap_scores_float32(self) -> bool:
         """sacreBLEU's resampled scores of this metric are numpy.float32 (chrF, TER), so its means, CI
         half-widths and paired differences run in float32."""

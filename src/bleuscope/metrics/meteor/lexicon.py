@@ -22,18 +22,21 @@ CACHE_LIMIT = 1_000_000
 
 
 def porter_stemmer():
-    """The Porter stemmer METEOR uses by default: NLTK 3.10.4's ``PorterStemmer()`` (its NLTK_EXTENSIONS mode)."""
-    try:
-        from ..rouge.porter import cached_stem
-    except ImportError:
-        cached_stem = None
-    if cached_stem is not None:
-        return _FunctionStemmer(cached_stem)
-    try:
-        from nltk.stem.porter import PorterStemmer
-    except ImportError:
-        raise ImportError("METEOR's Porter stemmer needs NLTK here (pip install nltk)") from None
-    return PorterStemmer()
+    """The Porter stemmer METEOR uses by default: NLTK 3.10.4's ``PorterStemmer()`` rules (its NLTK_EXTENSIONS
+    mode), as ported for ROUGE: the compiled stemmer for ASCII words, the Python port for the others."""
+    from ...core import backend
+    from ..rouge.porter import stem
+
+    if backend.porter_stem("a") is None:
+        return _FunctionStemmer(stem)
+
+    native = backend.porter_stem
+
+    def porter(word: str) -> str:
+        # NLTK lowercases first; for ASCII that keeps the length its two-letter rule looks at
+        return native(word.lower()) if word.isascii() else stem(word)
+
+    return _FunctionStemmer(porter)
 
 
 class _FunctionStemmer:
@@ -145,15 +148,10 @@ def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[object],
 
 
 def clear_caches() -> None:
-    """Empty every per-word cache of this module (and the ROUGE Porter stemmer's, which the default uses)."""
+    """Empty every per-word cache of this module."""
     global _default_stem
     with _lock:
         _default_stem = None
         _stem_functions.clear()
         _synonym_functions.clear()
         _LazyDefaultSynonyms._instance = None
-    try:
-        from ..rouge.porter import cached_stem
-    except ImportError:
-        return
-    cached_stem.cache_clear()

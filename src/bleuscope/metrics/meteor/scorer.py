@@ -107,6 +107,8 @@ class METEOR(Metric):
 
     name = "METEOR"
     higher_is_better = True
+    #: sacreBLEU has no METEOR: resamples are scored from exact sums whatever the significance precision
+    sacrebleu_arithmetic = False
     stats_width = STATS_WIDTH
 
     def __init__(
@@ -210,7 +212,8 @@ class METEOR(Metric):
         the compiled tokenizer in one call when it implements this tokenizer."""
         out: list = [None] * len(items)
         texts = [i for i, x in enumerate(items) if isinstance(x, str)]
-        joined = backend.tokenize_joined(self.tokenizer, [items[i] for i in texts]) if texts else None
+        compiled = texts and self.engine != "python"
+        joined = backend.tokenize_joined(self.tokenizer, [items[i] for i in texts]) if compiled else None
         if joined is not None:
             lower = self.lowercase
             for i, line in zip(texts, joined):
