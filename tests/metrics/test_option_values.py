@@ -4,7 +4,6 @@ token ids beyond 64 bits are named with their position."""
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -57,10 +56,8 @@ def test_wrong_types_stay_type_errors():
     ],
 )
 def test_chrf_orders_are_bounded(options, message):
-    started = time.monotonic()
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message):  # before anything is allocated (no MemoryError)
         CHRF(**options).corpus_score(["a b c"], [["a b c"]])
-    assert time.monotonic() - started < 30  # an error before anything is allocated, not a MemoryError
 
 
 def test_the_highest_orders_still_equal_sacrebleu():

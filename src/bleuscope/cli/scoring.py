@@ -24,9 +24,16 @@ class Progress:
     Nothing is shown before ``min_segments`` are done, so short runs print nothing."""
 
     def __init__(
-        self, total: int | None, stream=None, enabled: bool = True, min_interval: float = 0.1, min_segments: int = 0
+        self,
+        total: int | None,
+        stream=None,
+        enabled: bool = True,
+        min_interval: float = 0.1,
+        min_segments: int = 0,
+        unit: str = "segments",
     ) -> None:
         self.total = total
+        self.unit = unit
         self.stream = stream
         self.enabled = enabled and stream is not None
         self.done = 0
@@ -52,10 +59,10 @@ class Progress:
         if self.total:
             frac = min(1.0, self.done / self.total)
             bar = "#" * int(frac * 30)
-            text = f"{bar:<30} {frac * 100:5.1f}% {self.done}/{self.total} segments"
+            text = f"{bar:<30} {frac * 100:5.1f}% {self.done}/{self.total} {self.unit}"
         else:
             rate = self.done / elapsed if elapsed > 0 else 0.0
-            text = f"{self.done} segments ({rate:,.0f}/s)"
+            text = f"{self.done:,} {self.unit} ({rate:,.0f}/s)"
         self.stream.write(f"\rbleuscope: {text} {elapsed:5.1f}s {self.label[:40]}\x1b[K")
         self.stream.flush()
 

@@ -24,6 +24,10 @@ from ..io import InputError, UsageError
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
 DEFAULT_SEED = 12345
+#: the most resamples or trials (bleuscope.analysis.significance's MAX_RESAMPLES; a test keeps them equal)
+MAX_RESAMPLES = 10_000_000
+#: a progress line appears on a terminal once this many resamples or trials are done
+PROGRESS_MIN_RESAMPLES = 100_000
 
 
 def _typed(convert, accept, what: str):
@@ -42,6 +46,7 @@ def _typed(convert, accept, what: str):
 
 
 _positive_int = _typed(int, lambda n: n >= 1, "a positive integer")
+_resample_count = _typed(int, lambda n: 1 <= n <= MAX_RESAMPLES, f"a whole number from 1 to {MAX_RESAMPLES:,}")
 _alpha_arg = _typed(float, lambda a: 0 < a < 1, "a number between 0 and 1")
 _seed_arg = _typed(
     lambda t: "none" if t.lower() == "none" else int(t),
@@ -59,10 +64,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ci.add_argument(
         "--confidence-n",
         "-cin",
-        type=_positive_int,
+        type=_resample_count,
         default=None,
         metavar="N",
-        help=f"bootstrap resamples for --confidence (default {BOOTSTRAP_SAMPLES})",
+        help=f"bootstrap resamples for --confidence (default {BOOTSTRAP_SAMPLES}, at most {MAX_RESAMPLES:,})",
     )
     pair = parser.add_argument_group("Paired significance tests (the first hypothesis file is the baseline)")
     which = pair.add_mutually_exclusive_group()
@@ -76,18 +81,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     pair.add_argument(
         "--paired-bs-n",
         "-pbsn",
-        type=_positive_int,
+        type=_resample_count,
         default=None,
         metavar="N",
-        help=f"resamples for --paired-bs (default {BOOTSTRAP_SAMPLES})",
+        help=f"resamples for --paired-bs (default {BOOTSTRAP_SAMPLES}, at most {MAX_RESAMPLES:,})",
     )
     pair.add_argument(
         "--paired-ar-n",
         "-parn",
-        type=_positive_int,
+        type=_resample_count,
         default=None,
         metavar="N",
-        help=f"trials for --paired-ar (default {AR_TRIALS})",
+        help=f"trials for --paired-ar (default {AR_TRIALS}, at most {MAX_RESAMPLES:,})",
     )
     pair.add_argument(
         "--paired-jobs",
@@ -212,12 +217,21 @@ def run(args: argparse.Namespace, inputs, scorer, options, warn=None) -> str:
 
     Options that do not go together raise :class:`~bleuscope.io.UsageError` (exit 2), bad data
     :class:`~bleuscope.io.InputError` (exit 1)."""
+    from ..analysis.significance.resampling import reporting_progress
+    from .scoring import Progress, _isatty
+
+    # long runs (a million resamples) show their count on a terminal; Ctrl-C stops them (exit 130)
+    progress = Progress(None, sys.stderr, enabled=not getattr(args, "quiet", False) and _isatty(sys.stderr),
+                        min_segments=PROGRESS_MIN_RESAMPLES, unit="resamples")
     try:
-        return _run(args, inputs.hyp_names, list(inputs.hyps), inputs.refs, scorer, options)
+        with reporting_progress(progress.update):
+            return _run(args, inputs.hyp_names, list(inputs.hyps), inputs.refs, scorer, options)
     except (TypeError, ValueError) as e:
         if isinstance(e, (InputError, UsageError)):
             raise
         raise InputError(str(e)) from None
+    finally:
+        progress.close()
 
 
 def _run(args, hyp_paths, systems, refs, bleu, options) -> str:

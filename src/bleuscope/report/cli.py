@@ -15,6 +15,7 @@ import sys
 import time
 import warnings
 
+from ..analysis.significance.inputs import MAX_RESAMPLES
 from ..io import CLIError, InputError, UsageError, display_name, read_lines, write_atomic
 
 PROG = "bleuscope report"
@@ -88,6 +89,7 @@ def _checked(convert, accept, requirement: str):
 
 
 _positive_int = _checked(int, lambda v: v >= 1, "must be >= 1")
+_resample_count = _checked(int, lambda v: 1 <= v <= MAX_RESAMPLES, f"must be from 1 to {MAX_RESAMPLES:,}")
 _non_negative_int = _checked(int, lambda v: v >= 0, "must be >= 0")
 _alpha = _checked(float, lambda v: 0 < v < 1, "must be strictly between 0 and 1")
 _smooth_value = _checked(float, lambda v: math.isfinite(v) and v >= 0, "must be a finite number >= 0")
@@ -152,8 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--max-segments", type=_max_segments, default=5000, metavar="N",
                    help="texts of the first N segments go into the page (default: 5000; 'all'); "
                         "every score uses all segments")
-    r.add_argument("--n-bootstrap", type=_positive_int, default=1000, metavar="N",
-                   help="bootstrap resamples for the intervals and the pairwise tests (default: 1000)")
+    r.add_argument("--n-bootstrap", type=_resample_count, default=1000, metavar="N",
+                   help=f"bootstrap resamples for the intervals and the pairwise tests (default: 1000, at most "
+                        f"{MAX_RESAMPLES:,})")
     r.add_argument("--seed", type=_non_negative_int, default=12345, help="random seed (default: 12345)")
     r.add_argument("--alpha", type=_alpha, default=0.05, help="significance level of the clusters (default: 0.05)")
     r.add_argument("-q", "--quiet", action="store_true", help="no warnings and no summary line")

@@ -7,6 +7,10 @@ are a multiple of 32 rows). See :mod:`bleuscope.analysis.significance` for the a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 
 #: elements per block of resample indices / count matrix (bounds memory on large corpora)
@@ -17,6 +21,27 @@ FLOAT32_EXACT = 1 << 24
 #: block and its counts stay in cache (a few hundred KB), where one [rows, S] draw and its int64 counts are
 #: tens of MB of fresh memory that a short-lived process (the command line) page-faults through
 SUM_ROWS = 16
+
+
+#: told the number of resamples (or AR trials) each block completes; None: nobody listens
+_progress: ContextVar[Callable[[int], None] | None] = ContextVar("resampling_progress", default=None)
+
+
+@contextmanager
+def reporting_progress(callback: Callable[[int], None]) -> Iterator[None]:
+    """Within the block, every resampling loop calls ``callback(n)`` after each block of ``n`` resamples or
+    trials (the command line shows a progress line on a terminal)."""
+    token = _progress.set(callback)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
+
+
+def _advance(n: int) -> None:
+    callback = _progress.get()
+    if callback is not None:
+        callback(n)
 
 
 def block_rows(n_segments: int, multiple: int = 1) -> int:
@@ -30,6 +55,7 @@ def bootstrap_index_blocks(rng: np.random.Generator, n_segments: int, n_samples:
     for start in range(0, n_samples, block):
         rows = min(block, n_samples - start)
         yield rng.choice(n_segments, size=(rows, n_segments), replace=True)
+        _advance(rows)
 
 
 def _count_matrix(idx: np.ndarray, n_segments: int) -> np.ndarray:
@@ -173,6 +199,7 @@ def bootstrap_sum_blocks(rng: np.random.Generator, stacked: np.ndarray, n_segmen
             counts = np.bincount((idx + offsets[:n]).ravel(), minlength=n * n_segments)
             np.copyto(weights[first : first + n], counts.reshape(n, n_segments), casting="unsafe")
         yield np.rint(weights @ stacked).astype(np.int64)
+        _advance(rows)
 
 
 def ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.Generator) -> dict:
@@ -198,4 +225,5 @@ def ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.Ge
             b = (totals[i] - picked[i]) + picked[j]
             scores = statistic.score(np.concatenate([a, b]))
             out[(i, j)].append(np.abs(scores[:rows] - scores[rows:]))
+        _advance(rows)
     return {p: np.concatenate(v) for p, v in out.items()}
