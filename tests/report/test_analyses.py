@@ -256,3 +256,16 @@ def test_wmt22_en_de_quote_ngrams_top_online_b_vs_lan_bridge():
     assert {"„Wir", "“", "„Ich"} <= set(online_b), online_b
     assert all(r.a == 0 and r.upper < 0 for r in diff.b_better[:6])
     assert sum("<unk>" in h for h in systems["Lan-Bridge"]) == 229
+
+
+def test_palette_and_outlier_chart():
+    from bleuscope.report import charts
+
+    assert len({charts.color(k) for k in range(20)}) == 20  # no colour repeats up to 20 systems
+    # one system far below the rest is an arrow at the edge: the others keep a readable axis
+    svg = charts.difference_chart(["best", "close", "far"], [0, 1, 2], [0.0, -0.8, -40.0], [0.0, -1.5, -42.0],
+                                  [0.0, -0.1, -38.0], "BLEU difference", "BLEU")
+    assert "-40.00 (off the axis)" in svg
+    ticks = [float(t) for t in __import__("re").findall(r'class="tick" x="[^"]+" y="[^"]+" '
+                                                       r'text-anchor="middle">([^<]+)<', svg)]
+    assert min(ticks) > -5  # zoomed to the close systems' intervals, not to -42

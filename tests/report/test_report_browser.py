@@ -30,6 +30,8 @@ INJECTED = ('<script>window.__pwned = 1</script><img src="https://example.invali
 def report(tmp_path_factory):
     systems = {name: read_lines(EXAMPLE / f"hyp.{name}.txt") for name in ("Online-B", "OpenNMT")}
     systems["Online-B"][3] = INJECTED
+    systems["Online-B"][7] = "lang " * 20_000  # a 100,000-character line
+    systems["OpenNMT"][9] += "\r"  # a CRLF line end
     systems["copy<b>"] = list(systems["OpenNMT"])
     systems["copy<b>"][0] = "Sie können uns jederzeit wieder kontaktieren"
     refs = [read_lines(EXAMPLE / "ref.A.txt"), read_lines(EXAMPLE / "ref.B.txt")]
@@ -146,3 +148,13 @@ def test_static_parts_without_javascript(browser, report):
     assert pg.locator("#seg-body tr").count() == 50
     assert pg.locator("p.no-js").is_visible() and not pg.locator("#filter").is_visible()
     context.close()
+
+
+def test_long_lines_fold_and_input_warnings_show(page):
+    row = page.locator('#seg-body tr[data-seg="8"]')
+    assert row.bounding_box()["height"] < 600  # the 100,000 characters scroll inside their cell
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1")
+    warnings = page.inner_text("#warnings")
+    assert "OpenNMT: 1 line(s) end with a carriage return" in warnings
+    assert page.locator('#seg-body tr[data-seg="10"] .ctl').first.inner_text() == "\u240d"
+    assert page.problems == []

@@ -319,10 +319,13 @@ def ngram_differences(matches: Sequence[MatchedNgrams], ref_counts: Counter, res
             if len(idx):
                 sampled[key][start:start + len(counts)] = counts[:, idx] @ vals
 
+    keys = list(sampled)
+    bounds = dict(zip(keys, zip(*percentile_interval(np.stack([sampled[k] for k in keys]), axis=1)))) if keys else {}
+
     def row(a: int, b: int, j: int) -> NgramRow:
         g = vocab[j]
         ma, mb = int(table[a, j]), int(table[b, j])
-        lo, hi = percentile_interval(sampled[(a, b, j)])
+        lo, hi = bounds[(a, b, j)]
         idx, vals = columns[(a, b, j)]
         keep = sorted(range(len(idx)), key=lambda x: (-abs(vals[x]), idx[x]))[:NGRAM_SEGMENTS]
         return NgramRow(" ".join(g), len(g), ma, mb, int(ref_counts.get(g, 0)), (ma + alpha) / (ma + mb + 2 * alpha),

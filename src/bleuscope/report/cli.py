@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--latex", metavar="DIR", help="also write every table as a LaTeX tabular into DIR")
     r.add_argument("--csv", metavar="DIR", help="also write every table as CSV into DIR")
     r.add_argument("--pair", nargs=2, metavar=("A", "B"),
-                   help="the two systems compared by default (names; default: the first two)")
+                   help="the two systems compared by default (names; default: the two best by the first metric)")
     r.add_argument("--max-segments", type=_max_segments, default=5000, metavar="N",
                    help="texts of the first N segments go into the page (default: 5000; 'all'); "
                         "every score uses all segments")

@@ -252,14 +252,11 @@ def matched_ngrams(hyp_tokens: list[str], limits: list[dict], grams: list | None
     out: list[list[int]] = []
     candidates: Sequence[int] = range(len(hyp_tokens))
     for n, limit in enumerate(limits, start=1):
+        grams_n = [(t,) for t in hyp_tokens] if n == 1 else [tuple(hyp_tokens[i:i + n]) for i in candidates]
+        hits = [(i, g, m) for i, g, m in zip(candidates, grams_n, map(limit.get, grams_n)) if m]
         used: dict = {}
-        starts, present = [], []
-        for i in candidates:
-            g = tuple(hyp_tokens[i:i + n])
-            m = limit.get(g)
-            if m is None:
-                continue
-            present.append(i)
+        starts = []
+        for i, g, m in hits:
             u = used.get(g, 0)
             if u < m:
                 used[g] = u + 1
@@ -267,8 +264,8 @@ def matched_ngrams(hyp_tokens: list[str], limits: list[dict], grams: list | None
                 if grams is not None:
                     grams.append(g)
         out.append(starts)
-        found = set(present)
-        candidates = [i for i in present if i + 1 in found]
+        found = {i for i, _, _ in hits}
+        candidates = [i for i, _, _ in hits if i + 1 in found]
     return out
 
 

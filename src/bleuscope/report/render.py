@@ -70,10 +70,6 @@ def highlight_html(h: Highlight) -> str:
     return body
 
 
-def _finite(x: float) -> float:
-    return round(float(x), 4) if np.isfinite(x) else 0.0
-
-
 def page_data(data: ReportData) -> dict:
     """What the script needs: texts and sentence scores of the segments shown, names, defaults, exports."""
     shown = data.shown_segments
@@ -97,7 +93,7 @@ def page_data(data: ReportData) -> dict:
         "len": data.reference_lengths[:shown].tolist(),
         "hyp": [[_pieces(h) for h in row] for row in data.highlights],
         "best": data.best_reference.tolist(),
-        "score": [[[_finite(x) for x in m.sentence_scores[k, :shown]] for k in range(len(data.systems))]
+        "score": [np.round(np.nan_to_num(m.sentence_scores[:, :shown], nan=0.0, posinf=0.0, neginf=0.0), 4).tolist()
                   for m in data.metrics],
         "ngrams": ngrams,
         "exports": exports,
