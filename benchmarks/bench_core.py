@@ -69,7 +69,7 @@ def corpus_paths(n_lines: int = 1_000_000, data_dir: Path | None = None) -> tupl
 
 
 def head(path: Path, n: int) -> list[str]:
-    from bleuscope.streaming import read_lines
+    from bleuscope.core.files import read_lines
 
     return list(islice(read_lines(path), n))
 
@@ -99,7 +99,7 @@ def prepare(tool: str, source: str, n: int, data_dir: str | None):
         from itertools import chain
 
         from bleuscope import BLEU
-        from bleuscope.streaming import read_lines
+        from bleuscope.core.files import read_lines
 
         hyp, ref = corpus_paths(data_dir=Path(data_dir) if data_dir else None)
         reps = max(1, n // 1_000_000)
@@ -110,7 +110,7 @@ def prepare(tool: str, source: str, n: int, data_dir: str | None):
 
         return lambda: BLEU(tokenize="13a", force=True).corpus_score(stream(hyp), [stream(ref)]).score
     if tool == "bleuscope files":
-        from bleuscope.streaming import corpus_score_files
+        from bleuscope.runtime.streaming import corpus_score_files
 
         if source == "wmt":
             return lambda: corpus_score_files(WMT_DIR / "sys" / "Online-B.txt",
@@ -349,10 +349,11 @@ def profile(n: int, data_dir: str | None = None) -> None:
 
     import numpy as np
 
-    from bleuscope import BLEU, engine
-    from bleuscope.bleu import CHUNK_SEGMENTS
-    from bleuscope.scoring import compute_scores
-    from bleuscope.validation import check_reference_presence, check_references, check_text_list
+    from bleuscope import BLEU
+    from bleuscope.core import counting as engine
+    from bleuscope.core.validation import check_reference_presence, check_references, check_text_list
+    from bleuscope.metrics.bleu.scorer import CHUNK_SEGMENTS
+    from bleuscope.metrics.bleu.scoring import compute_scores
 
     hyps, refs = load("big", n, data_dir)
     bleu = BLEU(tokenize="13a")
@@ -367,7 +368,7 @@ def profile(n: int, data_dir: str | None = None) -> None:
     try:
         import warnings
 
-        from bleuscope.bleu import warn_if_tokenized
+        from bleuscope.metrics.bleu.scorer import warn_if_tokenized
         from bleuscope.tokenizers.language import warn_if_mostly_cjk
 
         with warnings.catch_warnings():

@@ -107,7 +107,7 @@ def run(quick: bool = False) -> list[dict]:
 
     from bleuscope.metrics.meteor import METEOR
     from bleuscope.metrics.meteor.wordnet import WordNet
-    from bleuscope.nltk import meteor_score
+    from bleuscope.integrations.nltk import meteor_score
 
     n = 2_000 if quick else 10_000
     hyps, refs = load_segments(n)

@@ -72,7 +72,7 @@ def _same(a, b) -> bool:
 
 
 def run(quick: bool = False) -> list[dict]:
-    from bleuscope import nltk as bn
+    from bleuscope.integrations import nltk as bn
 
     try:
         from nltk.translate import bleu_score as nb

@@ -59,7 +59,7 @@ def run(quick: bool = False) -> list[dict]:
     import sacrebleu
 
     from bleuscope import BLEU
-    from bleuscope.pairwise import expected_utility
+    from bleuscope.analysis.mbr import expected_utility
 
     base = DATA / "generaltest2022" / "en-de"
     if not base.exists():

@@ -5,7 +5,7 @@ human translation B as systems), 2037 segments. Tasks:
 
 * paired bootstrap, 1000 resamples (``sacrebleu --paired-bs``): sacreBLEU's ``PairedTest`` (references
   cached in the metric, as its command does; one process, its default) against
-  ``bleuscope.significance.paired_bootstrap`` -- both from text, statistics extraction included;
+  ``bleuscope.analysis.significance.paired_bootstrap`` -- both from text, statistics extraction included;
 * paired approximate randomization, 10000 trials (``--paired-ar``), the same way;
 * the same two tests from cached statistics: bleuscope from ``SegmentStatistics``; for sacreBLEU, its
   end-to-end time minus its own statistics extraction for the 9 systems (measured separately, shown as a task);
@@ -73,7 +73,7 @@ def run(quick: bool = False) -> list[dict]:
     import sacrebleu
 
     from bleuscope import BLEU
-    from bleuscope.significance import all_pairs, paired_ar, paired_bootstrap, system_statistics
+    from bleuscope.analysis.significance import all_pairs, paired_ar, paired_bootstrap, system_statistics
 
     rows: list[dict] = []
     if not PAIR.exists():

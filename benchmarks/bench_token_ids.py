@@ -78,7 +78,7 @@ def _peak_mb(fn) -> float:
 
 
 def run(quick: bool = False) -> list[dict]:
-    from bleuscope.token_ids import TokenBLEU
+    from bleuscope.metrics.bleu.token_ids import TokenBLEU
 
     if not (DATA / "generaltest2022" / "en-de").exists():
         return []

@@ -246,8 +246,8 @@ requires_native = pytest.mark.skipif(
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
+    from bleuscope.core.validation import check_reference_presence
     from bleuscope.metrics.chrf.native import native_candidate_rows
-    from bleuscope.validation import check_reference_presence
 
     metric = CHRF(**options)
     present = check_reference_presence(refs)

@@ -434,9 +434,9 @@ def test_help_and_version(run_main):
 
 
 def test_significance_goes_through_the_command(run_main, tmp_path):
-    """--paired-bs on two files: sacreBLEU's JSON shape, computed by bleuscope.significance."""
+    """--paired-bs on two files: sacreBLEU's JSON shape, computed by bleuscope.analysis.significance."""
     from bleuscope import BLEU
-    from bleuscope.significance import paired_bootstrap
+    from bleuscope.analysis.significance import paired_bootstrap
 
     (tmp_path / "r").write_text("a b c d\nc d e f\ng h i j\n")
     (tmp_path / "h1").write_text("a b c d\nc\ng h i\n")
@@ -656,7 +656,7 @@ def test_closed_stdin(run_main, files, monkeypatch, capsys):
 def test_sentence_statistics_for_every_smoothing_layout(run_main, files, method):
     """Methods counting (N+1)-grams keep the printed counts/totals to orders 1..N, as the API's scores do."""
     from bleuscope import BLEU
-    from bleuscope.scoring import SMOOTH_DEFAULTS
+    from bleuscope.metrics.bleu.scoring import SMOOTH_DEFAULTS
 
     if method not in SMOOTH_DEFAULTS:
         pytest.skip(f"{method} not available")

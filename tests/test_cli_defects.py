@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU, cli
-from bleuscope import io as bio
+from bleuscope.core import files as bio
 
 EXAMPLE = Path(cli.example_dir())
 HYP_B, HYP_O = str(EXAMPLE / "hyp.Online-B.txt"), str(EXAMPLE / "hyp.OpenNMT.txt")
@@ -312,13 +312,13 @@ def test_help_imports_nothing_heavy():
 
 def test_smoothing_choices_match_the_library():
     from bleuscope.cli.main import SMOOTH_METHODS
-    from bleuscope.scoring import SMOOTH_DEFAULTS
+    from bleuscope.metrics.bleu.scoring import SMOOTH_DEFAULTS
 
     assert list(SMOOTH_METHODS) == list(SMOOTH_DEFAULTS)
 
 
 def test_significance_defaults_match_the_library():
-    from bleuscope import significance
+    from bleuscope.analysis import significance
     from bleuscope.cli import significance as cli_sig
 
     assert (cli_sig.BOOTSTRAP_SAMPLES, cli_sig.AR_TRIALS, cli_sig.DEFAULT_SEED) == (

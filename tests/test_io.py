@@ -1,4 +1,4 @@
-"""Strict readers and the atomic writer of bleuscope.io (used by the command line)."""
+"""The one line reader and the atomic writer of bleuscope.core.files (the library's and the command line's)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope import io as bio
-from bleuscope.io import InputError, UsageError
+from bleuscope.core import files as bio
+from bleuscope.core.files import InputError, UsageError
 
 from .conftest import DATA, read_lines, requires_wmt
 
@@ -50,7 +50,7 @@ def test_split_lines_round_trip(lines):
 def test_control_character_inside_segment_is_kept():
     # wmt24pp/en-ko ref.orig.txt line 17 holds U+001D, which str.splitlines() would split on
     path = DATA / "wmt24pp" / "en-ko" / "ref.orig.txt"
-    lines = bio.read_lines(str(path))
+    lines = list(bio.read_lines(str(path)))
     assert lines == read_lines(path)
     assert len(lines) == 998 and "\x1d" in lines[16]
 
@@ -62,27 +62,27 @@ def test_compressed_files_read_by_extension(tmp_path, ext, module):
     src = DATA / "generaltest2022" / "en-de" / "ref.A.txt"
     data = src.read_bytes()
     path = write(tmp_path / f"ref{ext}", module.compress(data))
-    assert bio.read_lines(path) == read_lines(src)
+    assert list(bio.read_lines(path)) == read_lines(src)
 
 
 @pytest.mark.parametrize("ext", [".gz", ".xz", ".bz2"])
 def test_corrupt_compressed_file_is_an_input_error(tmp_path, ext):
     path = write(tmp_path / f"x{ext}", b"this is not compressed\n")
     with pytest.raises(InputError, match=rf"x\{ext}: not a valid {ext[1:]} file"):
-        bio.read_lines(path)
+        list(bio.read_lines(path))
 
 
 def test_truncated_gzip_is_an_input_error(tmp_path):
     path = write(tmp_path / "x.gz", gzip.compress(b"a\nb\nc\n" * 1000)[:-20])
     with pytest.raises(InputError, match="not a valid gz file or truncated"):
-        bio.read_lines(path)
+        list(bio.read_lines(path))
 
 
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(InputError, match="nope.txt: no such file"):
-        bio.read_lines(str(tmp_path / "nope.txt"))
+        list(bio.read_lines(str(tmp_path / "nope.txt")))
     with pytest.raises(InputError, match="is a directory"):
-        bio.read_lines(str(tmp_path))
+        list(bio.read_lines(str(tmp_path)))
 
 
 def test_unreadable_file(tmp_path, monkeypatch):
@@ -93,14 +93,14 @@ def test_unreadable_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr("builtins.open", deny)
     with pytest.raises(InputError, match="locked.txt: permission denied"):
-        bio.read_lines(path)
+        list(bio.read_lines(path))
 
 
 # -- decoding ---------------------------------------------------------------------------------------------
 def test_invalid_utf8_names_line_column_and_offset(tmp_path):
     path = write(tmp_path / "h.txt", "première\nzweite Zeile \xff\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
     with pytest.raises(InputError) as e:
-        bio.read_lines(path)
+        list(bio.read_lines(path))
     msg = str(e.value)
     offset = (tmp_path / "h.txt").read_bytes().index(b"\xff")
     assert msg.startswith(f"{path}:2: invalid UTF-8")
@@ -119,7 +119,7 @@ def test_invalid_byte_location_is_exact(tmp_path_factory, lines, data):
     raw[pos:pos] = b"\xff"
     path = write(tmp_path_factory.mktemp("u") / "f.txt", bytes(raw))
     with pytest.raises(InputError) as e:
-        bio.read_lines(path)
+        list(bio.read_lines(path))
     line = raw.count(b"\n", 0, pos) + 1
     column = pos - (raw.rfind(b"\n", 0, pos) + 1) + 1
     assert f"{path}:{line}: invalid UTF-8 (byte 0xff at byte offset {pos} of the file, column {column} " in str(e.value)
@@ -128,8 +128,8 @@ def test_invalid_byte_location_is_exact(tmp_path_factory, lines, data):
 def test_encoding_override(tmp_path):
     path = write(tmp_path / "l1.txt", "Grüße\nçà\n".encode("latin-1"))
     with pytest.raises(InputError, match="invalid UTF-8"):
-        bio.read_lines(path)
-    assert bio.read_lines(path, encoding="latin-1") == ["Grüße", "çà"]
+        list(bio.read_lines(path))
+    assert list(bio.read_lines(path, encoding="latin-1")) == ["Grüße", "çà"]
 
 
 def test_unknown_encoding_is_a_usage_error():
@@ -143,10 +143,10 @@ def test_unknown_encoding_is_a_usage_error():
 def test_byte_order_mark_is_kept_with_a_warning(tmp_path):
     path = write(tmp_path / "bom.txt", b"\xef\xbb\xbfa\nb\n")
     seen = []
-    assert bio.read_lines(path, warn=seen.append) == ["\ufeffa", "b"]
+    assert list(bio.read_lines(path, warn=seen.append)) == ["\ufeffa", "b"]
     assert len(seen) == 1 and "byte order mark" in seen[0] and "utf-8-sig" in seen[0]
     seen.clear()
-    assert bio.read_lines(path, encoding="utf-8-sig", warn=seen.append) == ["a", "b"]
+    assert list(bio.read_lines(path, encoding="utf-8-sig", warn=seen.append)) == ["a", "b"]
     assert not seen
 
 

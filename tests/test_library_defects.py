@@ -11,7 +11,7 @@ import pytest
 
 import bleuscope
 from bleuscope import BLEU, TokenBLEU, TokenizedInputWarning
-from bleuscope.streaming import BLEUAccumulator
+from bleuscope.runtime.streaming import BLEUAccumulator
 
 from .conftest import pair_dir, read_lines, requires_wmt
 

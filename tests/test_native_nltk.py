@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bleuscope.nltk as bn
-from bleuscope.compat.nltk import _compiled_token_lists
+import bleuscope.integrations.nltk as bn
 from bleuscope.core.pipeline import count_token_lists
+from bleuscope.integrations.nltk import _compiled_token_lists
 
 core = _compiled_token_lists()
 pytestmark = pytest.mark.skipif(core is None, reason="the compiled core is not built")

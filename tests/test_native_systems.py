@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
+from bleuscope.analysis.significance import system_statistics
 from bleuscope.core import backend
-from bleuscope.significance import system_statistics
 from bleuscope.tokenizers import get_tokenizer
 
 pytestmark = pytest.mark.skipif(not backend.native_available(), reason="the compiled core is not built")

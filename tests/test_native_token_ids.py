@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope.metrics.bleu.scoring import _compiled_scorer
-from bleuscope.token_ids import TokenBLEU
+from bleuscope.metrics.bleu.token_ids import TokenBLEU
 
 core = _compiled_scorer()
 pytestmark = pytest.mark.skipif(

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuscope import nltk as bn
+from bleuscope.integrations import nltk as bn
 from bleuscope.tokenizers import get_tokenizer
 
 from .conftest import DATA, read_lines, requires_wmt

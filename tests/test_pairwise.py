@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope import BLEU, pairwise
-from bleuscope.pairwise import expected_utility, mbr_select, utilities_from_matrix
-from bleuscope.scoring import ScoringConfig, compute_scores
+from bleuscope import BLEU
+from bleuscope.analysis.mbr import expected_utility, mbr_select, utilities_from_matrix
+from bleuscope.metrics.bleu import pairwise
+from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
 from .conftest import DATA, read_lines, requires_wmt
 

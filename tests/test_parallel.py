@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope import BLEU, parallel
-from bleuscope.parallel import resolve_n_jobs, statistics_checked
-from bleuscope.streaming import corpus_score_stream
-from bleuscope.validation import check_reference_presence
+from bleuscope import BLEU
+from bleuscope.core import pool as parallel
+from bleuscope.core.pool import resolve_n_jobs, statistics_checked
+from bleuscope.core.validation import check_reference_presence
+from bleuscope.runtime.streaming import corpus_score_stream
 
 from .conftest import pair_dir, read_lines, requires_wmt
 

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bleuscope.significance as sg
+import bleuscope.analysis.significance as sg
 from bleuscope import BLEU, ScoringConfig
-from bleuscope.significance import all_pairs, confidence_interval, paired_ar, paired_bootstrap
+from bleuscope.analysis.significance import all_pairs, confidence_interval, paired_ar, paired_bootstrap
 
 from .conftest import DATA, all_pairs as data_pairs, pair_dir, read_lines, requires_wmt
 

@@ -11,13 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.streaming import (
-    BLEUAccumulator,
-    corpus_score_files,
-    corpus_score_stream,
-    iter_statistics,
-    read_lines,
-)
+from bleuscope.core.files import read_lines
+from bleuscope.runtime.streaming import BLEUAccumulator, corpus_score_files, corpus_score_stream, iter_statistics
 
 from .conftest import pair_dir, read_lines as read_list, requires_wmt
 
@@ -268,7 +263,7 @@ def test_file_edge_cases(tmp_path):
         corpus_score_files(h, [short])
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"fine\nalso fine\nbroken \xff here\n")
-    with pytest.raises(ValueError, match=r"bad\.txt: line 3 is not valid utf-8"):
+    with pytest.raises(ValueError, match=r"bad\.txt:3: invalid UTF-8"):
         corpus_score_files(bad, [bad])
     with pytest.raises(FileNotFoundError, match="missing.txt"):
         corpus_score_files(h, [tmp_path / "missing.txt"])
@@ -279,7 +274,7 @@ def test_file_edge_cases(tmp_path):
 
 
 def test_stream_gives_the_in_memory_warnings():
-    from bleuscope.bleu import TokenizedInputWarning
+    from bleuscope.metrics.bleu.scorer import TokenizedInputWarning
 
     hyps = ["a b ."] * 120
     refs = [["a b ."] * 120]

@@ -148,17 +148,16 @@ def test_warnings_and_errors_are_those_of_the_rows_path(hyps, refs):
 
 
 def _lines_one_by_one(data: bytes, encoding: str, name: str):
-    """Lines of ``data`` split on b"\\n" and decoded one at a time; the error :func:`read_lines` must give."""
-    pieces = data.split(b"\n")
-    if pieces[-1] == b"":
-        pieces.pop()
-    lines = []
-    for number, raw in enumerate(pieces, 1):
-        try:
-            lines.append(raw.decode(encoding))
-        except UnicodeDecodeError as err:
-            reason = f"({err.reason} at byte {err.start} of the line)"
-            return lines, f"{name}: line {number} is not valid {encoding} {reason}"
+    """Lines of ``data`` decoded whole and split on "\\n", or the start of the error :func:`read_lines` must
+    give: the file and the number of the first line that does not decode."""
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as err:
+        good = data[: err.start].decode(encoding, errors="ignore")
+        return None, f"{name}:{good.count(chr(10)) + 1}: invalid "
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
     return lines, None
 
 
@@ -170,17 +169,19 @@ _bytes = st.lists(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_bytes, st.sampled_from(["utf-8", "ascii", "latin-1", "utf-16-le"]), st.integers(1, 9))
-def test_read_lines_in_blocks_equals_line_by_line(tmp_path, monkeypatch, data, encoding, block):
-    from bleuscope.core import chunks
+def test_read_lines_in_blocks_equals_line_by_line(tmp_path, data, encoding, block):
+    from bleuscope.core import files
 
-    monkeypatch.setattr(chunks, "_BLOCK_BYTES", block)  # lines across block boundaries
     path = tmp_path / "lines.txt"
     path.write_bytes(data)
     expected_lines, expected_error = _lines_one_by_one(data, encoding, str(path))
-    lines, error = [], None
+    lines, error = None, None
     try:
-        for line in chunks.read_lines(path, encoding=encoding):
-            lines.append(line)
+        # small blocks: lines and characters across block boundaries
+        lines = [x for b in files.iter_line_blocks(str(path), encoding, block_bytes=block) for x in b]
     except ValueError as err:
         error = str(err)
-    assert (lines, error) == (expected_lines, expected_error)
+    assert lines == expected_lines
+    assert (error is None) == (expected_error is None)
+    if error is not None:
+        assert error.startswith(expected_error)

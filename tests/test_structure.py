@@ -1,10 +1,12 @@
-"""The package's structure: a light top-level import, the old module paths, the statistics layout, the
+"""The package's structure: a light top-level import, no former module paths, the statistics layout, the
 counting seam and the additive-metric interface that the layers above BLEU use."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,37 +32,66 @@ def test_import_bleuscope_loads_no_numpy_and_no_metric():
         assert getattr(bleuscope, name) is not None
 
 
-@pytest.mark.parametrize(
-    "old,new",
-    [
-        ("bleu", "metrics.bleu.scorer"),
-        ("scoring", "metrics.bleu.scoring"),
-        ("smoothing", "metrics.bleu.smoothing"),
-        ("token_ids", "metrics.bleu.token_ids"),
-        ("streaming", "runtime.streaming"),
-        ("parallel", "core.pool"),
-        ("significance", "analysis.significance"),
-        ("nltk", "compat.nltk"),
-        ("engine", "core.counting"),
-        ("encoding", "core.encoding"),
-        ("signature", "core.signature"),
-        ("validation", "core.validation"),
-    ],
+#: module paths of earlier layouts, deleted (the package is 0.x and unreleased); nothing may import them
+FORMER_PATHS = (
+    "bleu", "compat", "encoding", "engine", "io", "nltk", "pairwise", "parallel", "rouge_score", "scoring",
+    "signature", "significance", "smoothing", "streaming", "token_ids", "validation",
 )
-def test_old_module_paths_are_the_moved_modules(old, new):
-    import importlib
-
-    assert importlib.import_module(f"bleuscope.{old}") is importlib.import_module(f"bleuscope.{new}")
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_old_pairwise_path_reads_and_sets_the_moved_names(monkeypatch):
-    from bleuscope import pairwise
-    from bleuscope.analysis import mbr
-    from bleuscope.metrics.bleu import pairwise as moved
+def _imported_modules(path: Path, package: str | None = None):
+    """(line, absolute module name) of every import in a Python file, relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if package is None:
+        top = ROOT / "src" if path.is_relative_to(ROOT / "src") else ROOT
+        package = ".".join(path.relative_to(top).parent.parts)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            yield node.lineno, base
+            for alias in node.names:  # ``from bleuscope import io``
+                yield node.lineno, f"{base}.{alias.name}"
 
-    assert pairwise.pairwise_statistics is moved.pairwise_statistics and pairwise.mbr_select is mbr.mbr_select
-    monkeypatch.setattr(pairwise, "PAIR_BLOCK", 3)
-    assert moved.PAIR_BLOCK == 3
+
+def test_no_former_paths_are_imported_anywhere():
+    former = {f"bleuscope.{name}" for name in FORMER_PATHS}
+    files = [p for d in ("src", "tests", "benchmarks") for p in (ROOT / d).rglob("*.py")]
+    assert len(files) > 50
+    found = [
+        f"{p.relative_to(ROOT)}:{line}: {module}"
+        for p in files
+        for line, module in _imported_modules(p)
+        if any(module == f or module.startswith(f + ".") for f in former)
+    ]
+    assert found == []
+    for name in FORMER_PATHS:
+        if name in ("nltk", "rouge_score"):
+            continue
+        assert not (ROOT / "src" / "bleuscope" / f"{name}.py").exists()
+        assert not (ROOT / "src" / "bleuscope" / name).exists()
+
+
+def test_the_scan_finds_a_former_path(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("from .. import io as bio\nfrom ..significance import all_pairs\nimport bleuscope.nltk\n")
+    modules = {m for _, m in _imported_modules(probe, "bleuscope.cli")}
+    assert {"bleuscope.io", "bleuscope.significance", "bleuscope.nltk"} <= modules
+
+
+def test_documented_short_names_of_the_drop_ins():
+    """``bleuscope.nltk`` and ``bleuscope.rouge_score`` (attribute access) are the integrations' modules."""
+    from bleuscope.integrations import nltk, rouge_score
+
+    assert bleuscope.nltk is nltk and bleuscope.rouge_score is rouge_score
+    with pytest.raises(AttributeError):
+        bleuscope.significance  # noqa: B018 - a former path: gone
 
 
 def test_layout_names_the_columns():
@@ -136,9 +167,9 @@ def test_bleu_is_an_additive_metric_and_scores_float32_sums_like_significance():
 
 def test_generic_accumulator_with_a_metric_where_lower_is_better():
     """The accumulator and all_pairs only use the Metric contract (a toy error-rate metric here)."""
+    from bleuscope.analysis.significance import all_pairs
     from bleuscope.core.stats import SegmentStatistics
-    from bleuscope.significance import all_pairs
-    from bleuscope.streaming import Accumulator
+    from bleuscope.runtime.streaming import Accumulator
 
     class LengthErrorRate:
         name = "LER"
@@ -177,7 +208,7 @@ def test_generic_accumulator_with_a_metric_where_lower_is_better():
 def test_one_segment_statistics_type_for_every_metric():
     from bleuscope.metrics import base
     from bleuscope.metrics.chrf import CHRF
-    from bleuscope.streaming import Accumulator
+    from bleuscope.runtime.streaming import Accumulator
 
     assert base.SegmentStatistics is bleuscope.SegmentStatistics
     chrf = CHRF()

@@ -238,8 +238,8 @@ requires_native = pytest.mark.skipif(
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
+    from bleuscope.core.validation import check_reference_presence
     from bleuscope.metrics.ter.native import native_edits_rows
-    from bleuscope.validation import check_reference_presence
 
     metric = TER(**options)
     present = check_reference_presence(refs)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.token_ids import TokenBLEU, token_corpus_bleu, token_sentence_bleu
+from bleuscope.metrics.bleu.token_ids import TokenBLEU, token_corpus_bleu, token_sentence_bleu
 
 from .conftest import DATA, read_lines, requires_wmt
 
@@ -206,7 +206,7 @@ def test_padding_errors_and_missing_references():
 
 
 def test_large_batches_are_counted_in_chunks(monkeypatch):
-    import bleuscope.token_ids as token_ids
+    import bleuscope.metrics.bleu.token_ids as token_ids
 
     rng = np.random.default_rng(5)
     hyp = rng.integers(1, 5, size=(7, 9))

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuscope.encoding import CorpusEncoder
+from bleuscope.core.encoding import CorpusEncoder
 from bleuscope.tokenizers import get_tokenizer
 from bleuscope.tokenizers.cjk import CJK_ATTACHED_RANGES, CJK_CHAR_RANGES
 

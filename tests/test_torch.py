@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 from bleuscope import BLEU  # noqa: E402
 from bleuscope.integrations.torch import TokenBLEUMetric, corpus_bleu, sentence_bleu  # noqa: E402
-from bleuscope.token_ids import TokenBLEU  # noqa: E402
+from bleuscope.metrics.bleu.token_ids import TokenBLEU  # noqa: E402
 
 DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 

@@ -45,27 +45,35 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    module = _LAZY.get(name)
-    if module is None:
-        # submodules by attribute (``bleuscope.significance`` after ``import bleuscope``), as before
-        import importlib
+#: documented short names of two drop-in modules (``bleuscope.nltk.corpus_bleu``, ``from bleuscope import nltk``)
+_MODULES = {
+    "nltk": "integrations.nltk",
+    "rouge_score": "integrations.rouge_score",
+}
 
+
+def __getattr__(name: str):
+    import importlib
+
+    module = _LAZY.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f".{_MODULES[name]}", __name__)
+    else:
+        # subpackages by attribute (``bleuscope.metrics`` after ``import bleuscope``)
         try:
             return importlib.import_module(f".{name}", __name__)
         except ModuleNotFoundError as err:
             if err.name != f"{__name__}.{name}":
                 raise
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_MODULES))
 
 
 __all__ = [

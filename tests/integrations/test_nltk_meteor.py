@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuscope import nltk as bnltk
+from bleuscope.integrations import nltk as bnltk
 from bleuscope.metrics.meteor import lexicon
 
 from ..conftest import requires_wmt

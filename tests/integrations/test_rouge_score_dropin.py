@@ -1,4 +1,4 @@
-"""``bleuscope.rouge_score`` against rouge-score 0.1.2: the same results, types and errors."""
+"""``bleuscope.integrations.rouge_score`` against rouge-score 0.1.2: the same results, types and errors."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope.rouge_score import rouge_scorer, scoring
+from bleuscope.integrations.rouge_score import rouge_scorer, scoring
 
 from ..conftest import requires_wmt
 from ..metrics.rouge_data import CORNER_CASES, summaries, wmt_segments

@@ -191,7 +191,7 @@ def test_every_metric_has_tests_clusters_and_sentence_scores(example):
     data = report_data(systems, refs, metrics=[CHRF(), CHRF(word_order=2), TER()], n_bootstrap=100)
     assert [m.name for m in data.metrics] == ["BLEU", "chrF2", "chrF2++", "TER"]
     for m, metric in zip(data.metrics[1:], (CHRF(), CHRF(word_order=2), TER())):
-        expected = bleuscope.significance.all_pairs(systems, refs, metric=metric, n_samples=100)
+        expected = bleuscope.analysis.significance.all_pairs(systems, refs, metric=metric, n_samples=100)
         np.testing.assert_array_equal(m.p_values, expected.p_values)
         assert m.rank_ranges == expected.rank_ranges
         for k, hyps in enumerate(systems.values()):

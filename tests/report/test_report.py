@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleuscope
-from bleuscope import BLEU, significance
+from bleuscope import BLEU
+from bleuscope.analysis import significance
 from bleuscope.report import build_report, report_data, write_report
 from bleuscope.report.cli import main as report_main
 

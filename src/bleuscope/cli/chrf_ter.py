@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..io import UsageError
+from ..core.files import UsageError
 
 
 # -- options and scorers -------------------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace, warn, build) -> str:
     if getattr(args, "shards", None) or getattr(args, "ray", False):
         raise UsageError("sharded inputs (--shards/--ray) are scored with BLEU only in this version")
     scorers = [build(name) for name in names]
-    from .. import io as bio
+    from ..core import files as bio
     from . import significance as cli_significance
     from .inputs import load_inputs
     from .render import RenderOptions

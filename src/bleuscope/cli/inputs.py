@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-from .. import io as bio
-from ..io import InputError, UsageError
+from ..core import files as bio
+from ..core.files import InputError, UsageError
 
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
 TOKENIZED_WARN_LINES = 100
@@ -46,7 +46,7 @@ class _Source:
         self.path = path
         self.name = bio.display_name(path)
         self.kind = kind  # "text", "tsv" or "jsonl"
-        lines = bio.iter_lines(path, args.encoding, warn, max_line_bytes=args.max_line_bytes)
+        lines = bio.read_lines(path, args.encoding, warn, max_line_bytes=args.max_line_bytes)
         if kind == "text":
             self.items: Iterator = lines
         elif kind == "tsv":

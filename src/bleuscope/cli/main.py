@@ -8,7 +8,7 @@ the scorer, numpy and the readers come in with :func:`run`. The steps:
 3. :mod:`~bleuscope.cli.inputs`: hypotheses and references, streamed from files or stdin (exit 1 for bad data);
 4. :mod:`~bleuscope.cli.significance` for ``--confidence`` / ``--paired-*``, otherwise the scores;
 5. :mod:`~bleuscope.cli.render`: json / text / latex / tsv / jsonl, corpus or sentence level;
-6. :func:`bleuscope.io.write_output`: stdout, or ``-o FILE``.
+6. :func:`bleuscope.core.files.write_output`: stdout, or ``-o FILE``.
 
 ``bleuscope report ...`` is handed to ``bleuscope.report.cli:main`` when that module is installed.
 """
@@ -22,9 +22,9 @@ import os
 import sys
 import warnings
 
-from .. import io as bio
 from .._version import __version__
-from ..io import CLIError, UsageError
+from ..core import files as bio
+from ..core.files import CLIError, UsageError
 from . import chrf_ter, sharded
 from . import meteor as cli_meteor
 from . import significance as cli_significance
@@ -35,7 +35,7 @@ cli_meteor.register()  # -m meteor
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 
-#: smoothing methods; a test keeps this equal to ``bleuscope.scoring.SMOOTH_DEFAULTS`` (which imports numpy)
+#: smoothing methods; a test keeps this equal to ``bleuscope.metrics.bleu.scoring.SMOOTH_DEFAULTS`` (which imports numpy)
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp", *(f"chen-cherry-{k}" for k in range(1, 8)))
 
 #: subcommands: the first argument -> the module whose ``main(argv)`` runs it (when installed)

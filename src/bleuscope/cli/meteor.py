@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..io import InputError, UsageError
+from ..core.files import InputError, UsageError
 
 
 def add_meteor_options(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..io import InputError, UsageError
+from ..core.files import InputError, UsageError
 
 Warn = Callable[[str], None]
 
@@ -23,7 +23,7 @@ class MetricSpec:
     """One metric of the command line.
 
     ``name`` is what ``-m`` takes, ``label`` what tables and signatures print. ``build(args, warn)`` returns the
-    scorer for the parsed options (raise :class:`~bleuscope.io.UsageError` for bad options).
+    scorer for the parsed options (raise :class:`~bleuscope.core.files.UsageError` for bad options).
     ``add_arguments(parser)`` adds the metric's own options (called once, while the parser is built; import
     nothing heavy there).
     """
@@ -79,7 +79,7 @@ def target_language(args: argparse.Namespace) -> str | None:
 def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
     """The :class:`bleuscope.BLEU` scorer for the parsed options (tokenizer chosen by ``-l`` as sacreBLEU does)."""
     from .. import BLEU
-    from ..bleu import LANGUAGE_TOKENIZERS
+    from ..metrics.bleu.scorer import LANGUAGE_TOKENIZERS
     from ..tokenizers import available_tokenizers
 
     trg_lang = target_language(args)

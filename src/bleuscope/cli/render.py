@@ -258,7 +258,7 @@ def render_sentences(result, scorer, options: RenderOptions, chunk: int = SENTEN
     """Per-segment scores: text (sacreBLEU's -sl lines), jsonl/json (score and statistics), or tsv.
 
     The text comes in pieces of ``chunk`` segments, so that a million sentence scores are never one string
-    in memory (:func:`bleuscope.io.write_output` writes the pieces as they come)."""
+    in memory (:func:`bleuscope.core.files.write_output` writes the pieces as they come)."""
     fmt, n = options.format, scorer.max_ngram_order
     if fmt == "tsv" and not options.score_only:
         yield tsv(
@@ -279,7 +279,7 @@ def _sentence_piece(result, scorer, options: RenderOptions, start: int, end: int
     import numpy as np
 
     from ..core.stats import layout
-    from ..scoring import compute_scores
+    from ..metrics.bleu.scoring import compute_scores
 
     block = result.stats[start:end]
     res = compute_scores(block, scorer.config)

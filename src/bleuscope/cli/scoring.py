@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..io import InputError
-from ..signature import nrefs_field
+from ..core.files import InputError
+from ..core.signature import nrefs_field
 from .inputs import CHUNK_SEGMENTS, InputStreams
 
 #: a progress line appears on a terminal once this many hypothesis segments (all systems together) are scored
@@ -85,7 +85,7 @@ def chunk_statistics(scorer, hyps: list[list[str]], refs: list[list[str | None]]
 
     A scorer with ``check_inputs`` / ``count_checked`` keeps its tokenization cache from chunk to chunk (each
     distinct word is tokenized once per run, not once per chunk); otherwise several systems share one encoding
-    of the references (``bleuscope.significance.system_statistics``)."""
+    of the references (``bleuscope.analysis.significance.system_statistics``)."""
     try:
         check, count = getattr(scorer, "check_inputs", None), getattr(scorer, "count_checked", None)
         if check is not None and count is not None:
@@ -95,7 +95,7 @@ def chunk_statistics(scorer, hyps: list[list[str]], refs: list[list[str | None]]
                 out.append(count(checked, streams))
             return out
         if len(hyps) > 1 and getattr(scorer, "stats_order", None) == getattr(scorer, "max_ngram_order", None):
-            from ..significance import system_statistics
+            from ..analysis.significance import system_statistics
 
             return [seg.stats for seg in system_statistics(scorer, hyps, refs)]
         return [scorer.segment_statistics(h, refs).stats for h in hyps]

@@ -14,7 +14,7 @@ import argparse
 import glob
 import warnings
 
-from .. import io as bio
+from ..core import files as bio
 
 SHARD_SUFFIXES = (".parquet", ".pq")
 

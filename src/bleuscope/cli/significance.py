@@ -9,7 +9,7 @@ clusters; bootstrap unless ``--paired-ar``), ``--paired-alpha`` (cluster thresho
 ``-cin`` bootstrap resamples, as sacreBLEU's ``n_ar_confidence``).
 
 :func:`add_arguments` and :func:`requested` import nothing heavy (they run for ``--help``); :func:`run` plans
-the tests from the flags, runs them with :mod:`bleuscope.significance` and renders the result with
+the tests from the flags, runs them with :mod:`bleuscope.analysis.significance` and renders the result with
 :mod:`bleuscope.cli.render` (JSON in sacreBLEU's shape, text, latex, tsv, jsonl).
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..io import InputError, UsageError
+from ..core.files import InputError, UsageError
 
-#: sacreBLEU's defaults (a test keeps them equal to bleuscope.significance's)
+#: sacreBLEU's defaults (a test keeps them equal to bleuscope.analysis.significance's)
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
 DEFAULT_SEED = 12345
@@ -215,8 +215,8 @@ def _note(args, message: str) -> None:
 def run(args: argparse.Namespace, inputs, scorer, options, warn=None) -> str:
     """The requested intervals/tests on the read ``inputs`` (:class:`bleuscope.cli.inputs.Inputs`), rendered.
 
-    Options that do not go together raise :class:`~bleuscope.io.UsageError` (exit 2), bad data
-    :class:`~bleuscope.io.InputError` (exit 1)."""
+    Options that do not go together raise :class:`~bleuscope.core.files.UsageError` (exit 2), bad data
+    :class:`~bleuscope.core.files.InputError` (exit 1)."""
     from ..analysis.significance.resampling import reporting_progress
     from .scoring import Progress, _isatty
 
@@ -235,8 +235,8 @@ def run(args: argparse.Namespace, inputs, scorer, options, warn=None) -> str:
 
 
 def _run(args, hyp_paths, systems, refs, bleu, options) -> str:
-    from .. import significance as sig
-    from ..signature import nrefs_field
+    from ..analysis import significance as sig
+    from ..core.signature import nrefs_field
     from . import render
 
     plan = _plan(args, len(systems))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from .. import io as bio
-from ..io import CLIError, InputError, UsageError
+from ..core import files as bio
+from ..core.files import CLIError, InputError, UsageError
 
 INSTALL = 'pip install "bleuscope[testsets]"'
 
@@ -91,7 +91,7 @@ def echo(args: argparse.Namespace) -> str:
         if field not in names:
             raise UsageError(f"test set {what} has no field {field!r} (--echo); it has: {', '.join(names)}")
         paths.append(files[names.index(field)])
-    columns = [bio.iter_lines(p, args.encoding, max_line_bytes=args.max_line_bytes) for p in paths]
+    columns = [bio.read_lines(p, args.encoding, max_line_bytes=args.max_line_bytes) for p in paths]
     return "".join("\t".join(x.rstrip() for x in row) + "\n" for row in zip(*columns))
 
 

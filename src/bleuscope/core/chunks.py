@@ -8,7 +8,6 @@ counts each chunk with a metric's chunk counter (in this process or in a pool of
 
 from __future__ import annotations
 
-import codecs
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,6 +17,7 @@ import numpy as np
 
 from . import pool
 from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
+from .files import read_lines
 from .pipeline import CHUNK_SEGMENTS
 from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
@@ -27,72 +27,6 @@ DEFAULT_CHUNK_SEGMENTS = CHUNK_SEGMENTS
 
 
 # -- reading -----------------------------------------------------------------------------------------------
-def read_lines(path, *, encoding: str = "utf-8") -> Iterator[str]:
-    """Lines of a text file, read lazily; split on ``"\\n"`` only, the ``"\\n"`` removed.
-
-    A last line without a final newline is a line; a final newline does not start an empty line. Other
-    characters (``\\r``, U+2028, U+0085, U+001D, ...) stay inside their line. Bytes that are not valid in
-    ``encoding`` raise :class:`ValueError` naming the file and the line. Compressed files (``.gz``, ``.xz``,
-    ``.bz2``) are decompressed on the fly, as the command line does (:func:`bleuscope.io.iter_lines`).
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
-    from .. import io as bio  # stdlib only: the command line's reader of compressed files
-
-    if os.fspath(path).endswith(tuple(bio.COMPRESSION)):
-        yield from bio.iter_lines(path, encoding)
-        return
-    if codecs.lookup(encoding).name in _BLOCK_DECODABLE:
-        yield from _block_lines(path, encoding)
-        return
-    with open(path, "rb") as f:  # binary iteration splits on b"\n" only
-        for number, raw in enumerate(f, 1):
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            yield _decode_line(raw, encoding, path, number)
-
-
-#: stateless encodings in which byte 0x0A is always "\n" and never part of another character: a block of
-#: whole lines decodes to the lines' decodings joined by "\n", and is valid exactly when every line is
-_BLOCK_DECODABLE = frozenset({"utf-8", "ascii", "iso8859-1"})
-_BLOCK_BYTES = 1 << 18  # 256 KiB: larger blocks cost peak memory and save no time
-
-
-def _decode_line(raw: bytes, encoding: str, path, number: int) -> str:
-    try:
-        return raw.decode(encoding)
-    except UnicodeDecodeError as err:
-        raise ValueError(
-            f"{os.fspath(path)}: line {number} is not valid {encoding} ({err.reason} at byte {err.start} of the line)"
-        ) from None
-
-
-def _block_lines(path, encoding: str) -> Iterator[str]:
-    """:func:`read_lines` for :data:`_BLOCK_DECODABLE` encodings: the whole lines of each block of bytes
-    decoded in one call (a block with invalid bytes is decoded line by line, for the error's line)."""
-    number = 0  # lines yielded so far
-    carry = b""  # the unfinished last line of the previous block
-    with open(path, "rb") as f:
-        while block := f.read(_BLOCK_BYTES):
-            data = carry + block if carry else block
-            cut = data.rfind(b"\n")
-            if cut < 0:
-                carry = data
-                continue
-            head, carry = data[:cut], data[cut + 1 :]
-            try:
-                lines = head.decode(encoding).split("\n")
-            except UnicodeDecodeError:
-                for raw in head.split(b"\n"):
-                    number += 1
-                    yield _decode_line(raw, encoding, path, number)
-                continue
-            number += len(lines)
-            yield from lines
-    if carry:  # a last line without a final newline
-        yield _decode_line(carry, encoding, path, number + 1)
-
-
 def _file_object_lines(f, name: str) -> Iterator[str]:
     """Lines of an open file object, without their final ``"\\n"`` (text or binary mode)."""
     for number, line in enumerate(f, 1):
@@ -123,7 +57,7 @@ class _Stream:
             raise TypeError(f"{name} must be a list or an iterable of strings, got None")
         if isinstance(source, os.PathLike):
             self.name = f"{name} ({os.fspath(source)})"
-            it = read_lines(source, encoding=encoding)
+            it = read_lines(source, encoding)
             self._closer = it.close
             self._yields_str = True
         elif isinstance(source, io.IOBase):
@@ -270,7 +204,7 @@ def iter_statistics(
     segments.
 
     ``hypotheses`` and every reference stream may be a list, any iterable of strings (a generator), a path
-    (:class:`os.PathLike`, read with :func:`read_lines`) or an open file object. Streams of different
+    (:class:`os.PathLike`, read with :func:`bleuscope.core.files.read_lines`) or an open file object. Streams of different
     lengths raise :class:`ValueError` naming the stream that ended first and its last line.
     ``n_jobs > 1`` counts the chunks in worker processes (:mod:`bleuscope.core.pool`) while this process
     reads ahead a bounded number of chunks.
@@ -348,6 +282,5 @@ __all__ = [
     "is_streaming_input",
     "iter_chunks",
     "iter_statistics",
-    "read_lines",
     "sum_statistics",
 ]

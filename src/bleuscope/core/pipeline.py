@@ -6,7 +6,7 @@
   through it, and it pickles as a small spec (tokenizer name, model, case, order, engine) that a worker
   process turns back into a counter of its own.
 * :func:`count_id_chunks` does the same for token ids (:mod:`bleuscope.metrics.bleu.token_ids`) and
-  :func:`count_token_lists` for already tokenized segments (:mod:`bleuscope.compat.nltk`).
+  :func:`count_token_lists` for already tokenized segments (:mod:`bleuscope.integrations.nltk`).
 """
 
 from __future__ import annotations

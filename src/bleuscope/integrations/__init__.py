@@ -1,5 +1,9 @@
-"""Optional integrations with other libraries; each submodule imports its library lazily.
+"""Drop-ins and adapters for other libraries; each submodule imports its library lazily, if it needs one.
 
+* :mod:`bleuscope.integrations.nltk`: ``nltk.translate.bleu_score`` (and ``meteor_score``) with NLTK's very
+  floats, without NLTK (also reachable as ``bleuscope.nltk``);
+* :mod:`bleuscope.integrations.rouge_score`: the rouge-score package's ``rouge_scorer`` and ``scoring`` (also
+  reachable as ``bleuscope.rouge_score``);
 * :mod:`bleuscope.integrations.torch`: token-id BLEU on torch tensors (CPU or CUDA) and an accumulating,
   distributed-aware metric for evaluation loops (``pip install "bleuscope[torch]"``).
 """

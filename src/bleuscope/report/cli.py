@@ -16,7 +16,7 @@ import time
 import warnings
 
 from ..analysis.significance.inputs import MAX_RESAMPLES
-from ..io import CLIError, InputError, UsageError, display_name, read_lines, write_atomic
+from ..core.files import CLIError, InputError, UsageError, display_name, read_lines, write_atomic
 
 PROG = "bleuscope report"
 
@@ -329,7 +329,7 @@ def run(argv: list[str] | None, warn) -> int:
             raise UsageError("--pair needs two different systems")
     if args.output != "-" and os.path.isdir(args.output):
         raise UsageError(f"-o {args.output}: is a directory")
-    refs = [read_lines(p, args.encoding, warn) for p in args.references]
+    refs = [list(read_lines(p, args.encoding, warn)) for p in args.references]
     ref_names = [display_name(p) for p in args.references]
     for name, lines in zip(ref_names, refs):
         if not lines:
@@ -338,14 +338,14 @@ def run(argv: list[str] | None, warn) -> int:
         _check_counts("reference", name, lines, ref_names[0], refs[0])
     hyps = []
     for path in args.input:
-        lines = read_lines(path, args.encoding, warn)
+        lines = list(read_lines(path, args.encoding, warn))
         _check_counts("hypothesis", display_name(path), lines, ref_names[0], refs[0])
         hyps.append(lines)
     sources = None
     if args.source is not None:
-        sources = read_lines(args.source, args.encoding, warn)
+        sources = list(read_lines(args.source, args.encoding, warn))
         _check_counts("source", display_name(args.source), sources, ref_names[0], refs[0])
-    train = read_lines(args.train, args.encoding, warn) if args.train is not None else None
+    train = list(read_lines(args.train, args.encoding, warn)) if args.train is not None else None
     ref_labels = _file_labels(args.references)
     inputs = ([_input_file("reference", p) for p in args.references]
               + [_input_file(f"system {n}", p) for n, p in zip(names, args.input)]

@@ -4,7 +4,7 @@ Everything is derived from each system's per-segment BLEU statistics (``[hyp_len
 total_1..N]`` rows), through the library's public functions only: corpus scores with
 ``BLEU.score_from_statistics``, sentence scores with :func:`bleuscope.compute_scores` under the same options
 with effective order on (sacreBLEU's sentence BLEU), bootstrap intervals and all-pairs tests with
-:mod:`bleuscope.significance`. So every number on the page equals what the library (and so sacreBLEU)
+:mod:`bleuscope.analysis.significance`. So every number on the page equals what the library (and so sacreBLEU)
 gives for the same segments.
 
 Every metric is handled alike through the additive-metric interface (:mod:`bleuscope.metrics.base`):
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import BLEU, BLEUScore, compute_scores, significance
+from .. import BLEU, BLEUScore, compute_scores
+from ..analysis import significance
 from ..analysis.significance.clusters import significance_clusters
 from ..tokenizers.language import cjk_letter_share
 from . import analyses

@@ -26,8 +26,8 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..core.files import InputError, jsonl_record, read_lines
 from ..core.stats import Totals
-from ..io import InputError, iter_lines, jsonl_record
 from ..tokenizers.language import MissingExtraError
 
 #: rows per chunk read from a shard (bounds the memory of one reader)
@@ -253,7 +253,7 @@ def _jsonl_chunks(path, hyp_field, ref_fields, chunk_rows) -> Iterator[ShardChun
     raw: dict = {r: [] for r in ref_fields}
     first = 0
     try:
-        for lineno, line in enumerate(iter_lines(path), 1):
+        for lineno, line in enumerate(read_lines(path), 1):
             hyp, *refs = jsonl_record(line, fields, path, lineno)
             hyps.append(hyp)
             for r, value in zip(ref_fields, refs):

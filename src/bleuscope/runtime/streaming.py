@@ -5,14 +5,14 @@ chunks of segments, each chunk turned into statistics and added to a running tot
 and the tokenizer cache is held in memory. The integers are the same as in one in-memory pass, so the
 score is bit-identical.
 
-* :func:`read_lines` reads a file lazily, one segment per line, splitting on ``"\\n"`` only (never on
-  ``\\r``, U+2028, U+001D or the other characters :meth:`str.splitlines` treats as line breaks).
+* :func:`bleuscope.core.files.read_lines` reads a file lazily, one segment per line, splitting on ``"\\n"``
+  only (never on ``\\r``, U+2028, U+001D or the other characters :meth:`str.splitlines` treats as line breaks).
 * :func:`iter_statistics` yields :class:`~bleuscope.core.stats.SegmentStatistics` chunk by chunk for a hypothesis
   stream and reference streams (lists, generators, paths, open files); streams of different lengths are an
   error naming the stream that ended first and where.
 * :func:`corpus_score_stream` / :func:`corpus_score_files` give the corpus score; ``BLEU.corpus_score``
-  takes the same path (``BLEU.score_stream``) when it receives iterators, open files or paths. The readers
-  live in :mod:`bleuscope.core.chunks`, below the metrics, and are re-exported here.
+  takes the same path (``BLEU.score_stream``) when it receives iterators, open files or paths. The chunk readers
+  live in :mod:`bleuscope.core.chunks`, below the metrics.
 * :class:`Accumulator` (any metric) and :class:`BLEUAccumulator` (``update`` / ``add_statistics`` /
   ``merge`` / ``compute`` / ``reset``) keep the running statistics; its :meth:`~BLEUAccumulator.state` is one int64 vector that can simply be *summed*
   across shards, processes or ranks (e.g. with an all-reduce) and turned back into an accumulator.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.chunks import DEFAULT_CHUNK_SEGMENTS, is_streaming_input, iter_statistics, read_lines
+from ..core.chunks import DEFAULT_CHUNK_SEGMENTS, is_streaming_input, iter_statistics
 from ..core.pipeline import MAX_CACHED_VOCABULARY
 from ..core.stats import SegmentStatistics, Totals
 from ..metrics.base import is_metric
@@ -224,5 +224,4 @@ __all__ = [
     "corpus_score_stream",
     "is_streaming_input",
     "iter_statistics",
-    "read_lines",
 ]

@@ -406,7 +406,7 @@ class BLEU(Metric):
 
     def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
         """float64 [H, R]: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, each
-        string tokenized once (see :mod:`bleuscope.pairwise`)."""
+        string tokenized once (see :mod:`bleuscope.metrics.bleu.pairwise`)."""
         from .pairwise import pairwise_scores  # the all-pairs machinery loads when it is used
 
         return pairwise_scores(self, hypotheses, references)

@@ -20,7 +20,7 @@ The parameter is ``smooth_value`` (``None`` = the paper's default) and is record
 ``smooth:chen-cherry-4[5]``. Methods 5 and 7 need the (N+1)-gram matches, so their statistics carry one
 more order (``BLEU.segment_statistics`` provides it; the counts reported in scores are still 1..N).
 
-Differences from NLTK's ``SmoothingFunction`` (whose exact behaviour is in :mod:`bleuscope.nltk`): the
+Differences from NLTK's ``SmoothingFunction`` (whose exact behaviour is in :mod:`bleuscope.integrations.nltk`): the
 methods are applied to the statistics they are given, so a corpus score smooths the corpus counts (NLTK
 passes the last segment's n-grams to methods 5 and 6); method 4 follows the paper's ``(ln T / K)**k``
 (NLTK: ``ln T / (2**k K)``); method 5 averages counts (NLTK averages precisions and always appends the

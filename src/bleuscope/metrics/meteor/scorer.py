@@ -98,7 +98,7 @@ class METEOR(Metric):
       NLTK data directory), or ``None``: the first one found (see :func:`.wordnet.search_locations`).
     * ``stemmer``: an object with ``stem(word)``; ``None``: NLTK's ``PorterStemmer()`` rules.
     * ``alpha`` in [0, 1], ``beta`` > 0, ``gamma`` in [0, 1]: NLTK's parameters (0.9, 3.0, 0.5); within these
-      bounds every value lies in [0, 1] (NLTK accepts any number: use :mod:`bleuscope.nltk` for others).
+      bounds every value lies in [0, 1] (NLTK accepts any number: use :mod:`bleuscope.integrations.nltk` for others).
     * ``engine``: ``"auto"`` (the compiled core's alignment when it is built), ``"native"`` or ``"python"``
       (:func:`.alignment.align`, the readable reference); the numbers are the same.
 

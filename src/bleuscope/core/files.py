@@ -1,6 +1,7 @@
-"""Strict file input and atomic output for the ``bleuscope`` command.
+"""Files: the one line reader, the input errors and atomic output (the library's and the command line's).
 
-Every reader returns whole lines exactly as stored: lines are split on ``"\\n"`` only (never
+:func:`read_lines` is the one reader of text files: plain or compressed (``.gz``, ``.xz``, ``.bz2``), or
+standard input (``"-"``), read in blocks with bounded memory. It returns whole lines exactly as stored: lines are split on ``"\\n"`` only (never
 ``str.splitlines``, which also splits on U+001C-U+001E, U+0085, U+2028, ... found inside real segments), a final
 ``"\\n"`` ends the last line rather than starting an empty one, and nothing is stripped or normalised.
 Problems are :class:`InputError` (bad data, exit code 1) or :class:`UsageError` (bad options, exit code 2)
@@ -12,7 +13,6 @@ from __future__ import annotations
 import bz2
 import codecs
 import gzip
-import itertools
 import json
 import lzma
 import os
@@ -280,12 +280,21 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
     offset = 0
     while True:
         block = _read_block(stream, block_bytes, path)
+        state = decoder.getstate()  # (bytes of a character begun in the previous block, byte order)
         try:
             text = decoder.decode(block, final=not block)
         except UnicodeError as e:  # UnicodeDecodeError, or utf-16's "stream does not start with BOM"
-            where = f"near byte offset {offset + e.start}" if isinstance(e, UnicodeDecodeError) else str(e)
+            line = lines_done + 1
+            if isinstance(e, UnicodeDecodeError):  # e.start counts from the pending bytes
+                start = offset - len(state[0]) + e.start
+                prefix = codecs.getincrementaldecoder(encoding)(errors="ignore")
+                prefix.setstate(state)
+                line += (carry + prefix.decode(block[: max(0, e.start - len(state[0]))])).count("\n")
+                where = f"near byte offset {start}"
+            else:
+                where = str(e)
             raise InputError(
-                f"{name}:{lines_done + 1}: invalid {encoding} ({where}); pass --encoding ENCODING if the file is "
+                f"{name}:{line}: invalid {encoding} ({where}); pass --encoding ENCODING if the file is "
                 f"not {encoding}"
             ) from None
         offset += len(block)
@@ -308,20 +317,15 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
             return
 
 
-def iter_lines(
+def read_lines(
     path, encoding: str = "utf-8", warn: Warn | None = None, *, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[str]:
-    """The lines of a file one by one (see :func:`iter_line_blocks`); ``path`` may be a str or os.PathLike."""
-    return itertools.chain.from_iterable(
-        iter_line_blocks(os.fspath(path), encoding, warn, max_line_bytes=max_line_bytes)
-    )
-
-
-def read_lines(
-    path: str, encoding: str = "utf-8", warn: Warn | None = None, *, max_line_bytes: int = MAX_LINE_BYTES
-) -> list[str]:
-    """One segment per line of a plain text file (``"-"`` = standard input), as a list."""
-    return list(iter_lines(path, encoding, warn, max_line_bytes=max_line_bytes))
+    """The lines of a file, lazily (see :func:`iter_line_blocks`); ``path`` is a str or os.PathLike (``"-"``:
+    standard input)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    for block in iter_line_blocks(os.fspath(path), encoding, warn, max_line_bytes=max_line_bytes):
+        yield from block  # a generator: close() closes the file
 
 
 def tsv_fields(line: str, n_fields: int, name: str, lineno: int) -> list[str]:
@@ -343,7 +347,7 @@ def read_tsv(path: str, n_fields: int, encoding: str = "utf-8", warn: Warn | Non
     """
     name = display_name(path)
     columns: list[list[str]] = [[] for _ in range(n_fields)]
-    for lineno, line in enumerate(iter_lines(path, encoding, warn), 1):
+    for lineno, line in enumerate(read_lines(path, encoding, warn), 1):
         for column, value in zip(columns, tsv_fields(line, n_fields, name, lineno)):
             column.append(value)
     return columns
@@ -389,7 +393,7 @@ def read_jsonl(
     """Named fields of a JSON Lines file (see :func:`jsonl_record`), one list per field."""
     name = display_name(path)
     out: dict[str, list] = {field: [] for field, _ in fields}
-    for lineno, line in enumerate(iter_lines(path, encoding, warn), 1):
+    for lineno, line in enumerate(read_lines(path, encoding, warn), 1):
         for (field, _), value in zip(fields, jsonl_record(line, fields, name, lineno)):
             out[field].append(value)
     return out

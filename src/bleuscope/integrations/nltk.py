@@ -3,7 +3,7 @@
 A drop-in replacement: the same functions, signatures, argument order and return types, and the very same
 floats (``==``), only much faster on many segments. NLTK itself is never imported::
 
-    from bleuscope.nltk import sentence_bleu, corpus_bleu, SmoothingFunction
+    from bleuscope.integrations.nltk import sentence_bleu, corpus_bleu, SmoothingFunction
     sentence_bleu([reference_tokens], hypothesis_tokens, smoothing_function=SmoothingFunction().method2)
 
 Added beyond NLTK: :func:`sentence_bleu_batch`, the result of ``[sentence_bleu(r, h, ...) for r, h in ...]``
@@ -74,7 +74,7 @@ import numpy as np
 
 from ..core.pipeline import count_token_lists
 from ..core.stats import layout, order_of_width
-from ..integrations.nltk_meteor import meteor_score, single_meteor_score
+from .nltk_meteor import meteor_score, single_meteor_score
 
 __all__ = [
     "Fraction",

@@ -1,1 +1,0 @@
-"""Drop-in replacements for other toolkits' BLEU functions (NLTK)."""
