@@ -42,6 +42,7 @@ _LAZY = {
     "register_tokenizer": "tokenizers",
     "CJKTokenizationWarning": "tokenizers.language",
     "MissingExtraError": "tokenizers.language",
+    "show_config": "core.installation",
 }
 
 
@@ -109,4 +110,5 @@ __all__ = [
     "sentence_chrf",
     "sentence_meteor",
     "sentence_ter",
+    "show_config",
 ]

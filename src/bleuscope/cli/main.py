@@ -22,7 +22,6 @@ import os
 import sys
 import warnings
 
-from .._version import __version__
 from ..core import files as bio
 from ..core.files import CLIError, UsageError
 from . import chrf_ter, sharded
@@ -71,6 +70,19 @@ exit status: 0 success, 1 bad input data (unreadable file, invalid UTF-8, differ
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, no usage dump, exit 2
         raise UsageError(f"{message} (see bleuscope --help)")
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installation report of :mod:`bleuscope.core.installation` (built only when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..core.installation import config_text
+
+        sys.stdout.write(config_text() + "\n")
+        parser.exit()
 
 
 def _non_negative_int(text: str) -> int:
@@ -298,7 +310,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     o.add_argument("-nc", "--no-color", action="store_true", help=argparse.SUPPRESS)  # sacreBLEU's; no colours
     o.add_argument(
-        "-V", "--version", action="version", version=f"bleuscope {__version__} (BLEU identical to sacreBLEU 2.6.0)"
+        "-V",
+        "--version",
+        action=_VersionAction,
+        help="show the version, the compiled core's build, the Python, Unicode and regex versions and which "
+        "tokenizers the compiled core runs (and why not), then exit",
     )
 
     cli_significance.add_arguments(p)

@@ -57,35 +57,127 @@ _NATIVE_TOKENIZERS = {
 }
 
 
-#: compiled tokenizers whose character classes come from the ``regex`` module's tables (the others use
-#: only Python's own Unicode data, through ``str.lower``/``str.split``/``str.isspace``)
+#: the compiled tokenizers that read the ``regex`` module's classes (intl: \\p{N}/\\p{P}/\\p{S}; cjk-char:
+#: \\p{M}); with lowercasing, every tokenizer also reads ``str.lower``'s facts (Python's Unicode database).
+#: Nothing else is version-dependent: ``zh``'s ranges are fixed code points, and Python's whitespace (the
+#: only fact ``none``, ``char``, cased ``13a`` and cased ``zh`` read) is compiled in and checked below.
 _REGEX_TABLE_TOKENIZERS = frozenset({"intl", "cjk-char"})
-_tables_checked: dict[str, bool] = {}
+
+#: Unicode versions whose whitespace (``str.isspace``) the compiled core's is checked against in CI (Python
+#: 3.10 to 3.13); on any other version it is compared once per process (about 0.1 s)
+_CHECKED_WHITESPACE_UNICODE = frozenset({"13.0.0", "14.0.0", "15.0.0", "15.1.0"})
+
+#: (tokenizer name, lowercase) -> (native?, why): decided once per process
+_support: dict[tuple[str, bool], tuple[bool, str]] = {}
+_tables_state: dict[str, object] = {}
 
 
-def _tables_match(name: str) -> bool:
-    """Whether the compiled tokenizer ``name`` was generated from this interpreter's Unicode data (and, for
-    intl/cjk-char, this ``regex`` version): otherwise some characters could be classified differently,
-    and the Python tokenizer is used instead."""
-    if name not in _tables_checked:
+def _whitespace_problem() -> str | None:
+    """Why the compiled core's whitespace is not this Python's, or None when it is."""
+    if "whitespace" not in _tables_state:
         import unicodedata
 
-        tables = getattr(_native(), "TOKENIZER_TABLES", {})
-        ok = tables.get("unidata_version") == unicodedata.unidata_version
-        if ok and name in _REGEX_TABLE_TOKENIZERS:
-            import regex
+        problem = None
+        if unicodedata.unidata_version not in _CHECKED_WHITESPACE_UNICODE:
+            import re
 
-            ok = tables.get("regex_version") == regex.__version__
-        _tables_checked[name] = ok
-    return _tables_checked[name]
+            from .unicode_tables import _all_code_points
+
+            python_ws = [m.start() for m in re.finditer(r"\s", _all_code_points())]
+            if python_ws != list(_native().TOKENIZER_TABLES["whitespace"]):
+                problem = f"Python's whitespace (Unicode {unicodedata.unidata_version}) is not the compiled core's"
+        _tables_state["whitespace"] = problem
+    return _tables_state["whitespace"]  # type: ignore[return-value]
 
 
-def native_tokenizer_name(tokenizer) -> str | None:
+def _derived_tables() -> tuple[bool, str]:
+    """Derives (or loads from the cache) the tables of this interpreter and ``regex`` and hands them to the
+    compiled core, once per process: (done?, how or why not)."""
+    if "derived" not in _tables_state:
+        import regex
+
+        from . import unicode_tables
+
+        try:
+            got = unicode_tables.load_or_derive()
+            f = got.facts
+            _native().use_tokenizer_tables(
+                f.props.tobytes(),
+                f.lower_single.astype("<u4").tobytes(),
+                list(f.lower_multi),
+                f.case_ignorable.astype("<u4").tobytes(),
+                f.cased.astype("<u4").tobytes(),
+                f.unidata_version,
+                f.regex_version,
+            )
+            how = "loaded from" if got.source == "cache" else "derived in"
+            where = f"{got.path}" if got.source == "cache" else f"{got.seconds:.2f} s"
+            note = f"; {got.cache_note}" if got.cache_note else ""
+            result = (True, f"tables of Unicode {f.unidata_version} and regex {f.regex_version}, {how} {where}{note}")
+            _support.clear()  # decided with the built-in tables, which are no longer the ones in use
+        except Exception as err:  # any failure leaves the Python tokenizer in charge, and says why
+            result = (False, f"deriving the Unicode tables for regex {regex.__version__} failed: {err}")
+        _tables_state["derived"] = result
+    return _tables_state["derived"]  # type: ignore[return-value]
+
+
+def tokenizer_support(name: str, lowercase: bool) -> tuple[bool, str]:
+    """Whether the compiled tokenizer ``name`` runs (with ``lowercase``) in this installation, and why
+    (or why not): the reason ``bleuscope --version`` shows."""
+    key = (name, bool(lowercase))
+    if key not in _support:
+        _support[key] = _decide_support(name, bool(lowercase))
+    return _support[key]
+
+
+def _decide_support(name: str, lowercase: bool) -> tuple[bool, str]:
+    core = _native()
+    if core is None:
+        return False, "the compiled core is not built"
+    if name not in _NATIVE_TOKENIZERS.values():
+        return False, "not a compiled tokenizer: tokenized in Python, token ids counted by the compiled core"
+    problem = _whitespace_problem()
+    if problem:
+        return False, problem
+    needs_regex = name in _REGEX_TABLE_TOKENIZERS
+    if not lowercase and not needs_regex:
+        return True, "needs no Unicode table"
+    import unicodedata
+
+    import regex
+
+    builtin = core.TOKENIZER_TABLES
+    if "derived" not in _tables_state and (
+        (not lowercase or builtin["unidata_version"] == unicodedata.unidata_version)
+        and (not needs_regex or builtin["regex_version"] == regex.__version__)
+    ):
+        return True, f"built-in tables (Unicode {builtin['unidata_version']}, regex {builtin['regex_version']})"
+    return _derived_tables()
+
+
+def tokenizer_core_name(registered: str) -> str:
+    """The compiled core's name for the tokenizer registered as ``registered`` (its name when the
+    registry maps it to a class the core implements; else the registered name, which the core lacks)."""
+    from ..tokenizers import registered_factory
+
+    factory = registered_factory(registered)
+    return _NATIVE_TOKENIZERS.get(factory, registered) if isinstance(factory, str) else registered
+
+
+def core_build() -> dict | None:
+    """The compiled core's build (version, profile, target, abi3), or None when it is not built."""
+    core = _native()
+    if core is None:
+        return None
+    return dict(getattr(core, "BUILD", {"version": getattr(core, "__version__", "?")}))
+
+
+def native_tokenizer_name(tokenizer, lowercase: bool = True) -> str | None:
     """The compiled core's name for ``tokenizer`` if it implements exactly this class with the Unicode
-    tables of this installation, else None."""
+    tables of this installation (with lowercasing, if ``lowercase``), else None."""
     cls = type(tokenizer)
     name = _NATIVE_TOKENIZERS.get(f"{cls.__module__}:{cls.__qualname__}")
-    return name if name is not None and _tables_match(name) else None
+    return name if name is not None and tokenizer_support(name, lowercase)[0] else None
 
 
 def native_supports(job: str) -> bool:
@@ -160,7 +252,7 @@ def count_text(
     check_threads(threads)
     native = resolve_engine(engine, "text") == "native"
     if native:
-        name = native_tokenizer_name(tokenizer)
+        name = native_tokenizer_name(tokenizer, lowercase)
         if name is not None:
 
             def python_tokens(lines):  # the rare lines the compiled tokenizer leaves to Python
@@ -199,7 +291,7 @@ def native_text_total(
     check_threads(threads)
     if resolve_engine(engine, "text") != "native":
         return None
-    name = native_tokenizer_name(tokenizer)
+    name = native_tokenizer_name(tokenizer, lowercase)
     if name is None:
         return None
 
@@ -294,7 +386,7 @@ def count_text_systems(
     check_threads(threads)
     if resolve_engine(engine, "text") != "native":
         return None
-    name = native_tokenizer_name(tokenizer)
+    name = native_tokenizer_name(tokenizer, lowercase)
     core = _native()
     if name is None or not hasattr(core, "count_text_systems"):
         return None
@@ -396,6 +488,7 @@ __all__ = [
     "check_threads",
     "count_ids",
     "count_text",
+    "core_build",
     "count_text_systems",
     "libm_map",
     "meteor_align_pairs",
@@ -407,4 +500,6 @@ __all__ = [
     "resolve_engine",
     "rouge_pair_counts",
     "tokenize_joined",
+    "tokenizer_core_name",
+    "tokenizer_support",
 ]

@@ -57,6 +57,11 @@ CJK_ATTACHED_RANGES = (
 )
 
 
+#: the `regex` class of the characters that start a unit, and of the characters attached to it
+CJK_UNIT_START_CLASS = f"[{regex_char_class(CJK_CHAR_RANGES)}]"
+CJK_ATTACHED_CLASS = f"[\\p{{M}}{regex_char_class(CJK_ATTACHED_RANGES)}]"
+
+
 class TokenizerCJKChar(Tokenizer13a):
     """CJK characters (with their combining marks) as single tokens; the rest tokenized like ``13a``."""
 
@@ -65,10 +70,8 @@ class TokenizerCJKChar(Tokenizer13a):
     def __init__(self) -> None:
         import regex
 
-        self._cjk = regex.compile(
-            f"[{regex_char_class(CJK_CHAR_RANGES)}][\\p{{M}}{regex_char_class(CJK_ATTACHED_RANGES)}]*"
-        )
-        self._after_ideographic_space = regex.compile(f"\u3000[\\p{{M}}{regex_char_class(CJK_ATTACHED_RANGES)}]")
+        self._cjk = regex.compile(f"{CJK_UNIT_START_CLASS}{CJK_ATTACHED_CLASS}*")
+        self._after_ideographic_space = regex.compile(f"\u3000{CJK_ATTACHED_CLASS}")
 
     def needs_whole_line(self, line: str) -> bool:
         # U+3000 is both a CJK symbol and whitespace: a mark after it attaches to it in the whole line,

@@ -258,7 +258,7 @@ class BLEU(Metric):
             engine = backend.resolve_engine(self.engine, "text")
         except backend.NativeEngineUnavailableError:
             return None  # the row counter raises it after the input checks, as it always did
-        if engine != "native" or backend.native_tokenizer_name(self.tokenizer) is None:
+        if engine != "native" or backend.native_tokenizer_name(self.tokenizer, self.lowercase) is None:
             return None
 
         def total(hyps: list, streams: list) -> np.ndarray:

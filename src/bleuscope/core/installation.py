@@ -1,0 +1,84 @@
+"""What this installation runs on: the compiled core's build, the Python, Unicode and ``regex`` versions,
+and for each tokenizer whether the compiled core tokenizes it, and why (or why not).
+
+``bleuscope --version`` prints :func:`config_text`; :func:`show_config` prints it from Python.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+import unicodedata
+
+from .._version import __version__
+from . import backend
+
+
+def config() -> dict:
+    """The installation's facts as a dict (JSON-serializable). Asking about the tokenizers prepares their
+    Unicode tables (built in, cached, or derived once: the report says which)."""
+    from ..tokenizers import available_tokenizers
+
+    try:
+        import regex
+
+        regex_version = regex.__version__
+    except ImportError:
+        regex_version = None
+    info = {
+        "bleuscope": __version__,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "unicode": unicodedata.unidata_version,
+        "regex": regex_version,
+        "core": backend.core_build(),
+        "tokenizers": {},
+    }
+    for name in available_tokenizers():
+        entry = {}
+        for lowercase in (False, True):
+            native, why = backend.tokenizer_support(backend.tokenizer_core_name(name), lowercase)
+            entry["lowercase" if lowercase else "cased"] = {"native": native, "why": why}
+        info["tokenizers"][name] = entry
+    return info
+
+
+def config_text(info: dict | None = None) -> str:
+    """:func:`config` as the lines ``bleuscope --version`` prints."""
+    info = config() if info is None else info
+    core = info["core"]
+    if core is None:
+        core_line = "not built (every step runs in Python/numpy)"
+    else:
+        core_line = (
+            f"{core['version']} ({core['profile']}, {core['target']}, "
+            f"{'abi3 wheel ABI, Python >= ' + core['abi3'] if core.get('abi3') else 'version-specific ABI'})"
+        )
+    lines = [
+        f"bleuscope {info['bleuscope']} (BLEU identical to sacreBLEU 2.6.0)",
+        f"compiled core: {core_line}",
+        f"Python:        {info['python']} ({sys.executable})",
+        f"Unicode:       {info['unicode']} (Python's unicodedata)",
+        f"regex:         {info['regex'] or 'not installed'}",
+        "tokenizers (native = tokenized by the compiled core):",
+    ]
+    width = max(map(len, info["tokenizers"]), default=0)
+    for name, entry in info["tokenizers"].items():
+        cased, lower = entry["cased"], entry["lowercase"]
+        if cased == lower:
+            state = f"{'native' if cased['native'] else 'Python'}: {cased['why']}"
+        else:
+            state = "; ".join(
+                f"{label} {'native' if e['native'] else 'Python'}: {e['why']}"
+                for label, e in (("cased", cased), ("lowercased", lower))
+            )
+        lines.append(f"  {name:<{width}}  {state}")
+    return "\n".join(lines)
+
+
+def show_config() -> None:
+    """Prints the compiled core's build, the Python, Unicode and ``regex`` versions and, for each
+    tokenizer, whether the compiled core tokenizes it and why (what ``bleuscope --version`` prints)."""
+    print(config_text())
+
+
+__all__ = ["config", "config_text", "show_config"]
