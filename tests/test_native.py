@@ -323,16 +323,29 @@ def test_libm_log_and_exp_are_bit_identical_to_math(positives, exponents):
     assert backend.libm_map(math.exp, np.concatenate([ex, [1000.0]])) is None
 
 
-def test_tokenizers_with_other_unicode_tables_stay_in_python(monkeypatch):
+def test_tokenizers_whose_tables_cannot_be_had_stay_in_python_and_say_why(monkeypatch):
+    from bleuscope.core import unicode_tables
+
     tok = get_tokenizer("intl")
-    assert backend.native_tokenizer_name(tok) == "intl"
-    monkeypatch.setattr(backend, "_tables_checked", {})
-    monkeypatch.setattr(_core, "TOKENIZER_TABLES", {**_core.TOKENIZER_TABLES, "regex_version": "0"})
-    assert backend.native_tokenizer_name(tok) is None
-    assert backend.native_tokenizer_name(get_tokenizer("13a")) == "13a"
-    monkeypatch.setattr(backend, "_tables_checked", {})
-    monkeypatch.setattr(_core, "TOKENIZER_TABLES", {**_core.TOKENIZER_TABLES, "unidata_version": "0"})
-    assert backend.native_tokenizer_name(get_tokenizer("13a")) is None
+    assert backend.native_tokenizer_name(tok, False) == "intl"
+    # built-in tables of other versions, and a derivation that fails: intl (regex classes) and every
+    # lowercased tokenizer (str.lower) stay in Python, with the reason; the table-free ones stay native
+    monkeypatch.setattr(backend, "_support", {})
+    monkeypatch.setattr(backend, "_tables_state", {})
+    monkeypatch.setattr(
+        _core, "TOKENIZER_TABLES", {**_core.TOKENIZER_TABLES, "regex_version": "0", "unidata_version": "0"}
+    )
+
+    def no_tables(*args, **kwargs):
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(unicode_tables, "load_or_derive", no_tables)
+    assert backend.native_tokenizer_name(tok, False) is None
+    native, why = backend.tokenizer_support("intl", False)
+    assert not native and "no space left on device" in why
+    assert backend.native_tokenizer_name(get_tokenizer("13a"), True) is None
+    for name in ("13a", "none", "char", "zh"):
+        assert backend.tokenizer_support(name, False) == (True, "needs no Unicode table")
     # still counted natively, from the Python tokenizer's ids, with the same rows
     rows = _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "native")
     assert rows.tolist() == _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "numpy").tolist()

@@ -18,6 +18,7 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleuscope.core import backend
 from bleuscope.tokenizers import get_tokenizer
 
 from .conftest import DATA, read_lines, requires_wmt
@@ -28,11 +29,24 @@ if not hasattr(_core, "tokenize"):
 
 NAMES = ["none", "13a", "intl", "char", "zh", "cjk-char"]
 
-#: the tables' provenance (rust/tools/gen_unicode_tables.py): Python's Unicode database for all
-#: tokenizers, and the `regex` module's \p{..} classes for intl (N, P, S) and cjk-char (M)
+#: the built-in tables' provenance (rust/tools/gen_unicode_tables.py); on any other Python or regex the
+#: compiled tokenizers read tables derived from the running ones (bleuscope.core.unicode_tables)
 TABLES = _core.TOKENIZER_TABLES
-REGEX_DEPENDENT = {"intl", "cjk-char"}
-REGEX_MATCHES = regex.__version__ == TABLES["regex_version"]
+BUILTIN_MATCHES = (TABLES["unidata_version"], TABLES["regex_version"]) == (
+    unicodedata.unidata_version,
+    regex.__version__,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tables_of_this_python():
+    """Every compiled tokenizer runs natively on every supported Python and regex: the backend prepares
+    the tables (built in, cached or derived) that ``_core.tokenize`` then reads."""
+    for name in NAMES:
+        for lowercase in (False, True):
+            native, why = backend.tokenizer_support(name, lowercase)
+            assert native, f"{name} lowercase={lowercase}: {why}"
+
 
 #: every code point a Python str can hold in UTF-8 text (surrogates cannot)
 ALL_CHARS = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000]
@@ -45,8 +59,6 @@ def python_joined(name: str, lowercase: bool, lines: list[str]) -> list[str]:
 
 
 def assert_same(name: str, lowercase: bool, lines: list[str]) -> None:
-    if name in REGEX_DEPENDENT and not REGEX_MATCHES:
-        pytest.skip(f"tables from regex {TABLES['regex_version']}, installed {regex.__version__}")
     expected = python_joined(name, lowercase, lines)
     got = _core.tokenize(name, lowercase, lines, joined=True)
     assert len(got) == len(lines)
@@ -287,7 +299,7 @@ _text = st.lists(st.one_of(st.sampled_from(_FRAGMENTS), st.characters(exclude_ca
 
 
 def _compare_all(lines: list[str], lowercase: bool) -> None:
-    for name in NAMES if REGEX_MATCHES else sorted(set(NAMES) - REGEX_DEPENDENT):
+    for name in NAMES:
         assert_same(name, lowercase, lines)
 
 
@@ -305,18 +317,20 @@ def test_arbitrary_unicode_long_run(lines, lowercase):
 
 
 def test_committed_tables_are_what_the_generator_gives():
-    if not REGEX_MATCHES:
-        pytest.skip(f"tables from regex {TABLES['regex_version']}, installed {regex.__version__}")
+    if not BUILTIN_MATCHES:
+        pytest.skip(f"built-in tables from {TABLES['unidata_version']}/regex {TABLES['regex_version']}")
     root = Path(__file__).resolve().parents[1]
     generator = runpy.run_path(str(root / "rust" / "tools" / "gen_unicode_tables.py"))
     committed = (root / "rust" / "core" / "src" / "tok" / "tables.rs").read_text(encoding="utf-8")
     assert generator["render"]() == committed, "regenerate: python rust/tools/gen_unicode_tables.py"
 
 
-def test_tables_are_from_the_installed_python_and_regex():
-    regen = "regenerate: python rust/tools/gen_unicode_tables.py (and rebuild)"
-    assert TABLES["unidata_version"] == unicodedata.unidata_version, regen
-    assert TABLES["regex_version"] == regex.__version__, regen
+def test_tables_in_use_are_from_the_installed_python_and_regex():
+    # the fixture asked for every tokenizer, lowercased too: the built-in tables stay in use only where
+    # they are this setup's, else the derived ones are
+    in_use = _core.tokenizer_tables_in_use()
+    assert in_use["source"] == ("built-in" if BUILTIN_MATCHES else "installed")
+    assert (in_use["unidata_version"], in_use["regex_version"]) == (unicodedata.unidata_version, regex.__version__)
 
 
 # -- the binding itself ---------------------------------------------------------------------------------
@@ -339,7 +353,7 @@ def test_only_lines_with_lone_surrogates_go_back_to_python():
 
 def test_list_and_count_bindings_agree():
     lines = EDGE_LINES * 3
-    for name in NAMES if REGEX_MATCHES else sorted(set(NAMES) - REGEX_DEPENDENT):
+    for name in NAMES:
         expected = [joined.split() for joined in python_joined(name, True, lines)]
         assert _core.tokenize(name, True, lines) == expected
         assert _core.tokenize_count(name, True, lines)[:2] == (sum(map(len, expected)), 0)

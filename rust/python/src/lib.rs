@@ -727,9 +727,37 @@ fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
     run_detached(py, || -> () { panic!("deliberate panic for the tests") })
 }
 
+/// How this module was built: `{"version", "profile", "target", "abi3"}` (`abi3`: the lowest Python of
+/// the stable ABI the module is built for, pyo3's `abi3-py310` feature in Cargo.toml; the extension's
+/// file name says `.abi3.` then).
+fn build_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("version", env!("CARGO_PKG_VERSION"))?;
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    d.set_item("profile", profile)?;
+    let env = if cfg!(target_env = "gnu") {
+        "-gnu"
+    } else if cfg!(target_env = "musl") {
+        "-musl"
+    } else if cfg!(target_env = "msvc") {
+        "-msvc"
+    } else {
+        ""
+    };
+    let target = format!("{}-{}{env}", std::env::consts::ARCH, std::env::consts::OS);
+    d.set_item("target", target)?;
+    d.set_item("abi3", "3.10")?;
+    Ok(d)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("BUILD", build_info(m.py())?)?;
     m.add_function(wrap_pyfunction!(count_text, m)?)?;
     m.add_function(wrap_pyfunction!(count_text_total, m)?)?;
     m.add_function(wrap_pyfunction!(count_ids, m)?)?;

@@ -90,6 +90,20 @@ def _whitespace_problem() -> str | None:
     return _tables_state["whitespace"]  # type: ignore[return-value]
 
 
+def use_unicode_tables(facts) -> None:
+    """Hands ``facts`` (:class:`~bleuscope.core.unicode_tables.UnicodeFacts`) to the compiled core, whose
+    tokenizers read them from then on; a ValueError says what the core refuses (nothing changes then)."""
+    _native().use_tokenizer_tables(
+        facts.props.tobytes(),
+        facts.lower_single.astype("<u4").tobytes(),
+        list(facts.lower_multi),
+        facts.case_ignorable.astype("<u4").tobytes(),
+        facts.cased.astype("<u4").tobytes(),
+        facts.unidata_version,
+        facts.regex_version,
+    )
+
+
 def _derived_tables() -> tuple[bool, str]:
     """Derives (or loads from the cache) the tables of this interpreter and ``regex`` and hands them to the
     compiled core, once per process: (done?, how or why not)."""
@@ -101,15 +115,7 @@ def _derived_tables() -> tuple[bool, str]:
         try:
             got = unicode_tables.load_or_derive()
             f = got.facts
-            _native().use_tokenizer_tables(
-                f.props.tobytes(),
-                f.lower_single.astype("<u4").tobytes(),
-                list(f.lower_multi),
-                f.case_ignorable.astype("<u4").tobytes(),
-                f.cased.astype("<u4").tobytes(),
-                f.unidata_version,
-                f.regex_version,
-            )
+            use_unicode_tables(f)
             how = "loaded from" if got.source == "cache" else "derived in"
             where = f"{got.path}" if got.source == "cache" else f"{got.seconds:.2f} s"
             note = f"; {got.cache_note}" if got.cache_note else ""
@@ -147,7 +153,8 @@ def _decide_support(name: str, lowercase: bool) -> tuple[bool, str]:
     import regex
 
     builtin = core.TOKENIZER_TABLES
-    if "derived" not in _tables_state and (
+    derived_in_use = _tables_state.get("derived", (False, ""))[0]
+    if not derived_in_use and (
         (not lowercase or builtin["unidata_version"] == unicodedata.unidata_version)
         and (not needs_regex or builtin["regex_version"] == regex.__version__)
     ):
@@ -170,6 +177,13 @@ def core_build() -> dict | None:
     if core is None:
         return None
     return dict(getattr(core, "BUILD", {"version": getattr(core, "__version__", "?")}))
+
+
+def tables_in_use() -> dict | None:
+    """Which Unicode tables the compiled tokenizers read now (``source``: "built-in" or "installed", and
+    their Unicode and regex versions), or None when the compiled core is not built."""
+    core = _native()
+    return None if core is None else dict(core.tokenizer_tables_in_use())
 
 
 def native_tokenizer_name(tokenizer, lowercase: bool = True) -> str | None:
@@ -500,6 +514,8 @@ __all__ = [
     "resolve_engine",
     "rouge_pair_counts",
     "tokenize_joined",
+    "tables_in_use",
+    "use_unicode_tables",
     "tokenizer_core_name",
     "tokenizer_support",
 ]

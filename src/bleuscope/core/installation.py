@@ -39,6 +39,11 @@ def config() -> dict:
             native, why = backend.tokenizer_support(backend.tokenizer_core_name(name), lowercase)
             entry["lowercase" if lowercase else "cased"] = {"native": native, "why": why}
         info["tokenizers"][name] = entry
+    from .unicode_tables import cache_dir
+
+    directory = cache_dir()
+    info["unicode_tables"] = backend.tables_in_use()
+    info["unicode_tables_cache"] = None if directory is None else str(directory)
     return info
 
 
@@ -51,7 +56,7 @@ def config_text(info: dict | None = None) -> str:
     else:
         core_line = (
             f"{core['version']} ({core['profile']}, {core['target']}, "
-            f"{'abi3 wheel ABI, Python >= ' + core['abi3'] if core.get('abi3') else 'version-specific ABI'})"
+            f"{'stable ABI (abi3) for Python >= ' + core['abi3'] if core.get('abi3') else 'one Python version'})"
         )
     lines = [
         f"bleuscope {info['bleuscope']} (BLEU identical to sacreBLEU 2.6.0)",
@@ -59,8 +64,16 @@ def config_text(info: dict | None = None) -> str:
         f"Python:        {info['python']} ({sys.executable})",
         f"Unicode:       {info['unicode']} (Python's unicodedata)",
         f"regex:         {info['regex'] or 'not installed'}",
-        "tokenizers (native = tokenized by the compiled core):",
     ]
+    tables = info.get("unicode_tables")
+    if tables is not None:
+        source = "built in" if tables["source"] == "built-in" else "derived from this Python and regex"
+        cache = info.get("unicode_tables_cache") or "none"
+        lines.append(
+            f"Unicode tables: {source} (Unicode {tables['unidata_version']}, regex {tables['regex_version']});"
+            f" cache: {cache}"
+        )
+    lines.append("tokenizers (native = tokenized by the compiled core):")
     width = max(map(len, info["tokenizers"]), default=0)
     for name, entry in info["tokenizers"].items():
         cased, lower = entry["cased"], entry["lowercase"]

@@ -4,6 +4,7 @@
 use super::mteval::{tokenize_13a, words_13a, Sim};
 use super::tables::{CJK_CONT, CJK_START, ZH};
 use super::unicode::{decode, props, py_lstrip};
+use super::unidata::active;
 use super::Out;
 
 /// `text` with " unit " for every unit, written to `spaced`; `false` when there is none (then `spaced`
@@ -63,14 +64,15 @@ pub fn tokenize_zh(text: &str, spaced: &mut String, sim: &mut Sim, out: &mut Out
 /// `text` with " unit " for every CJK unit (a CJK character and the attached characters after it), as
 /// the Python pattern's `sub` does (no attached character is ASCII).
 fn space_cjk(text: &str, spaced: &mut String) -> bool {
+    let t = active();
     space_units(text, spaced, 0x80, |b, i, c, len| {
-        if props(c) & CJK_START == 0 {
+        if t.props(c) & CJK_START == 0 {
             return None;
         }
         let mut end = i + len;
         while end < b.len() && b[end] >= 0x80 {
             let (c, len) = decode(b, end);
-            if props(c) & CJK_CONT == 0 {
+            if t.props(c) & CJK_CONT == 0 {
                 break;
             }
             end += len;

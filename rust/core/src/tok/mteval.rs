@@ -7,8 +7,9 @@
 //! holding no character any rule acts on is its own token and is never copied; the other words go
 //! through an exact simulation of the substitutions (left-to-right, non-overlapping, as `re.sub`).
 
-use super::tables::{ASCII_PROPS, INTL_MASK, INTL_N, INTL_P, INTL_S, WS};
-use super::unicode::{decode, non_ascii_ws_len, props, skip_py_space};
+use super::tables::{INTL_MASK, INTL_N, INTL_P, INTL_S, WS};
+use super::unicode::{decode, non_ascii_ws_len, skip_py_space};
+use super::unidata::{active, UnicodeTables};
 use super::Out;
 
 /// Byte classes of the 13a scanner.
@@ -332,6 +333,7 @@ fn intl_class(p: u8) -> u8 {
 
 /// Tokens of a (lowercased, right-stripped) line under mteval-v14's international tokenization.
 pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
+    let t = active();
     out.set_text(text);
     let b = text.as_bytes();
     let n = b.len();
@@ -347,10 +349,10 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
         let mut prev = O;
         while i < n {
             let (p, len) = if b[i] < 0x80 {
-                (ASCII_PROPS[b[i] as usize], 1)
+                (t.ascii_props(b[i]), 1)
             } else {
                 let (c, len) = decode(b, i);
-                (props(c), len)
+                (t.props(c), len)
             };
             if p & WS != 0 {
                 break;
@@ -365,9 +367,9 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
         if !special {
             out.push(&text[start..i]);
         } else if !adjacent_p {
-            split_separate_puncts(text, start, i, left, right, out);
+            split_separate_puncts(t, text, start, i, left, right, out);
         } else {
-            simulate_intl(text, start, i, left, right, sim, out);
+            simulate_intl(t, text, start, i, left, right, sim, out);
         }
     }
 }
@@ -378,6 +380,7 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
 /// before it exists and is not \p{N} (rule 1) or the one after it does (rule 2), else it stays
 /// attached. A missing neighbour is the line's edge; a padded side has a space there.
 fn split_separate_puncts(
+    t: &UnicodeTables,
     text: &str,
     start: usize,
     end: usize,
@@ -389,13 +392,13 @@ fn split_separate_puncts(
     let mut run = start;
     let mut before = if left { Some(O) } else { None };
     let (c, mut len) = decode(b, start);
-    let mut class = intl_class_of(c);
+    let mut class = intl_class_of(t, c);
     let mut i = start;
     while i < end {
         let next = i + len;
         let (after, next_len) = if next < end {
             let (c, len) = decode(b, next);
-            (Some(intl_class_of(c)), len)
+            (Some(intl_class_of(t, c)), len)
         } else {
             (right.then_some(O), 0)
         };
@@ -420,18 +423,20 @@ fn split_separate_puncts(
 }
 
 #[inline(always)]
-fn intl_class_of(c: u32) -> u8 {
+fn intl_class_of(t: &UnicodeTables, c: u32) -> u8 {
     intl_class(if c < 0x80 {
-        ASCII_PROPS[c as usize]
+        t.ascii_props(c as u8)
     } else {
-        props(c)
+        t.props(c)
     })
 }
 
 const O: u8 = 0; // a class that is neither N, P nor S (whitespace, letters, inserted spaces)
 
 /// The three `intl` substitutions on the word `text[start..end]`, exactly as the `regex` module's `sub`.
+#[allow(clippy::too_many_arguments)]
 fn simulate_intl(
+    t: &UnicodeTables,
     text: &str,
     start: usize,
     end: usize,
@@ -450,7 +455,7 @@ fn simulate_intl(
     let mut i = start;
     while i < end {
         let (c, len) = decode(b, i);
-        x.push((i as u32, (i + len) as u32, intl_class_of(c)));
+        x.push((i as u32, (i + len) as u32, intl_class_of(t, c)));
         i += len;
     }
     if right {

@@ -1,12 +1,12 @@
-//! Python's view of Unicode, from the generated tables: whitespace (`str.split`/`str.rstrip`), the
-//! `regex` module's classes, and `str.lower` including the final-sigma rule.
+//! Python's view of Unicode: whitespace (`str.split`/`str.rstrip`, fixed: from the built-in tables) and
+//! `str.lower` including the final-sigma rule (from the tables in use, [`super::unidata::active`]).
 
-use super::tables::{
-    BLOCK_MASK, BLOCK_SHIFT, CASED, CASE_IGNORABLE, LOWER, LOWER_MULTI, LOWER_SINGLE, STAGE1,
-    STAGE2, WS,
-};
+use super::tables::{BLOCK_MASK, BLOCK_SHIFT, LOWER, STAGE1, STAGE2, WS};
+use super::unidata::{active, Lowered, UnicodeTables};
 
-/// Property bits (see `tables.rs`) of code point `c` (< 0x110000).
+/// Built-in property bits (see `tables.rs`) of code point `c` (< 0x110000): read only for the facts
+/// that are the same in every Unicode version the tokenizers accept (whitespace, `zh`'s ranges); the
+/// others come from [`UnicodeTables::props`].
 #[inline(always)]
 pub fn props(c: u32) -> u8 {
     let block = STAGE1[(c >> BLOCK_SHIFT) as usize] as usize;
@@ -112,32 +112,27 @@ pub fn py_lstrip(s: &str) -> &str {
     &s[skip_py_space(s.as_bytes(), 0)..]
 }
 
-fn in_ranges(table: &[(u32, u32)], c: u32) -> bool {
-    let i = table.partition_point(|&(_, last)| last < c);
-    i < table.len() && table[i].0 <= c
-}
-
 const CAPITAL_SIGMA: char = '\u{3a3}';
 
 /// Python's final-sigma rule (`handle_capital_sigma` in CPython): the 'Σ' at byte `pos` of `s` lowers
 /// to 'ς' when a cased character precedes it and none follows, case-ignorable characters skipped.
-fn final_sigma(s: &str, pos: usize) -> bool {
+fn final_sigma(t: &UnicodeTables, s: &str, pos: usize) -> bool {
     let mut result = false;
     for c in s[..pos].chars().rev() {
         let c = c as u32;
-        if in_ranges(&CASE_IGNORABLE, c) {
+        if t.is_case_ignorable(c) {
             continue;
         }
-        result = in_ranges(&CASED, c);
+        result = t.is_cased(c);
         break;
     }
     if result {
         for c in s[pos + CAPITAL_SIGMA.len_utf8()..].chars() {
             let c = c as u32;
-            if in_ranges(&CASE_IGNORABLE, c) {
+            if t.is_case_ignorable(c) {
                 continue;
             }
-            result = !in_ranges(&CASED, c);
+            result = !t.is_cased(c);
             break;
         }
     }
@@ -145,27 +140,26 @@ fn final_sigma(s: &str, pos: usize) -> bool {
 }
 
 /// Appends Python's `c.lower()` for a single character `c` (not 'Σ', whose result needs context).
-fn push_lower(c: u32, out: &mut String) {
-    if let Ok(i) = LOWER_SINGLE.binary_search_by_key(&c, |&(k, _)| k) {
-        out.push(char::from_u32(LOWER_SINGLE[i].1).expect("generated table holds characters"));
-    } else if let Some(&(_, low)) = LOWER_MULTI.iter().find(|&&(k, _)| k == c) {
-        out.push_str(low);
-    } else {
-        // a LOWER bit without a table entry cannot come out of the generator; keep the character
-        out.push(char::from_u32(c).expect("decoded from a str"));
+fn push_lower(t: &UnicodeTables, c: u32, out: &mut String) {
+    match t.lower(c) {
+        Some(Lowered::One(low)) => out.push(low),
+        Some(Lowered::Several(low)) => out.push_str(low),
+        // a LOWER bit without a mapping is refused when tables are built; keep the character
+        None => out.push(char::from_u32(c).expect("decoded from a str")),
     }
 }
 
 /// Python `s.lower()` written to `out` (cleared first). Returns `false` (and leaves `out` alone) when
 /// lowercasing changes nothing, so the caller can go on with `s` itself.
 pub fn py_lower_into(s: &str, out: &mut String) -> bool {
+    let t = active();
     let b = s.as_bytes();
     // Is there a non-ASCII character that lowercasing changes? If not, only ASCII letters change,
     // and copying then lowercasing ASCII in place (vectorized) is exact.
     let first = if s.is_ascii() {
         None
     } else {
-        next_changed(b, 0)
+        next_changed(t, b, 0)
     };
     let Some(mut changed) = first else {
         if !b.iter().any(u8::is_ascii_uppercase) {
@@ -183,16 +177,16 @@ pub fn py_lower_into(s: &str, out: &mut String) -> bool {
         let (i, c, len) = changed;
         push_ascii_lower(&s[run..i], out);
         if c == CAPITAL_SIGMA as u32 {
-            out.push(if final_sigma(s, i) {
+            out.push(if final_sigma(t, s, i) {
                 '\u{3c2}'
             } else {
                 '\u{3c3}'
             });
         } else {
-            push_lower(c, out);
+            push_lower(t, c, out);
         }
         run = i + len;
-        match next_changed(b, run) {
+        match next_changed(t, b, run) {
             Some(next) => changed = next,
             None => break,
         }
@@ -203,14 +197,14 @@ pub fn py_lower_into(s: &str, out: &mut String) -> bool {
 
 /// The next non-ASCII character at or after byte `i` (a character start) that `str.lower` changes:
 /// its position, code point and length.
-fn next_changed(b: &[u8], mut i: usize) -> Option<(usize, u32, usize)> {
+fn next_changed(t: &UnicodeTables, b: &[u8], mut i: usize) -> Option<(usize, u32, usize)> {
     while i < b.len() {
         if b[i] < 0x80 {
             i += 1;
             continue;
         }
         let (c, len) = decode(b, i);
-        if props(c) & LOWER != 0 {
+        if t.props(c) & LOWER != 0 {
             return Some((i, c, len));
         }
         i += len;
@@ -313,8 +307,8 @@ mod tests {
             ["3", "11"]
         );
         assert_eq!(tables::UNIDATA_VERSION, "14.0.0");
-        assert!(LOWER_SINGLE.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(CASED.windows(2).all(|w| w[0].1 < w[1].0));
-        assert!(CASE_IGNORABLE.windows(2).all(|w| w[0].1 < w[1].0));
+        assert!(tables::LOWER_SINGLE.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(tables::CASED.windows(2).all(|w| w[0].1 < w[1].0));
+        assert!(tables::CASE_IGNORABLE.windows(2).all(|w| w[0].1 < w[1].0));
     }
 }
