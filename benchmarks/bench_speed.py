@@ -1,0 +1,151 @@
+"""The speed targets on several Pythons side by side, in one run (the table of the speed issue).
+
+    python benchmarks/bench_speed.py [--python PY ...] [--lines N] [--quick]
+
+For each interpreter given (default: this one; each must import bleuscope, e.g. a venv with the wheel, or
+PYTHONPATH=src with the abi3 extension built in src/), it prints the Python, Unicode and ``regex`` versions
+and which tokenizers the compiled core runs, then times, in fresh child processes (bench_native's jobs: CPU
+seconds of the call only, inputs read before the clock starts):
+
+* ``sentence_scores`` on 100,000 segments against a sacreBLEU ``sentence_score`` loop (on a prefix,
+  extrapolated);
+* corpus BLEU 13a on N (1,000,000) lines, 1 thread, against the CPU of ``wc -w`` on the same two files; the
+  same on the long-tail corpus (``make_corpus.py --long-tail``); the same from paths (streamed) against
+  lists, with the peak memory; 2 threads against 1 (wall);
+
+and the ratio of every row to the first interpreter's. Corpora are built outside the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_native import _CHILD, MAKE_CORPUS, wc_words  # noqa: E402
+
+_VERSIONS = r"""
+import json, platform, unicodedata, regex
+from bleuscope.core import backend
+from bleuscope.core.installation import config
+info = config()
+native = sorted(n for n, e in info["tokenizers"].items() if e["cased"]["native"] and e["lowercase"]["native"])
+print(json.dumps({"python": platform.python_version(), "unicode": unicodedata.unidata_version,
+                  "regex": regex.__version__, "native": native, "tables": info.get("unicode_tables")}))
+"""
+
+
+def run_child(python: str, job: str, hyp: Path, ref: Path, n: int, threads: int = 1) -> dict:
+    out = subprocess.run(
+        [python, "-c", _CHILD, job, str(hyp), str(ref), str(n), str(threads)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def best(repeats: int, fn, key: str = "cpu") -> dict:
+    return min((fn() for _ in range(repeats)), key=lambda r: r[key])
+
+
+def corpus(directory: Path, lines: int, long_tail: bool) -> tuple[Path, Path]:
+    hyp, ref = directory / "hyp.txt", directory / "ref.txt"
+    if not (hyp.exists() and ref.exists()):
+        cmd = [sys.executable, str(MAKE_CORPUS), str(directory), str(lines)] + (["--long-tail"] if long_tail else [])
+        subprocess.run(cmd, check=True)
+    return hyp, ref
+
+
+def measure(python: str, plain, tail, lines: int, repeats: int) -> dict:
+    info = json.loads(subprocess.run([python, "-c", _VERSIONS], check=True, capture_output=True, text=True).stdout)
+    hyp, ref = plain
+    sent_n = min(100_000, lines)
+    sent_prefix = sent_n // 10
+    r = {"info": info}
+    r["sentences"] = best(repeats, lambda: run_child(python, "sentences", hyp, ref, sent_n))
+    r["sacrebleu_sentences"] = run_child(python, "sacrebleu-sentences", hyp, ref, sent_prefix)
+    r["sacrebleu_sentences"]["cpu"] *= sent_n / sent_prefix
+    r["lists"] = best(repeats, lambda: run_child(python, "lists", hyp, ref, lines))
+    r["lists_wall"] = best(repeats, lambda: run_child(python, "lists", hyp, ref, lines), key="wall")
+    r["lists2"] = best(repeats, lambda: run_child(python, "lists", hyp, ref, lines, 2), key="wall")
+    r["paths"] = best(repeats, lambda: run_child(python, "paths", hyp, ref, lines))
+    r["tail"] = best(repeats, lambda: run_child(python, "lists", tail[0], tail[1], lines))
+    return r
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python", action="append", help="an interpreter to measure (repeatable)")
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--corpus-dir", type=Path, default=Path("/tmp"))
+    parser.add_argument("--quick", action="store_true", help="100,000 lines, one repeat")
+    args = parser.parse_args()
+    lines = 100_000 if args.quick else args.lines
+    repeats = 1 if args.quick else 3
+    plain = corpus(args.corpus_dir / f"corpus-{lines}", lines, False)
+    tail = corpus(args.corpus_dir / f"corpus-{lines}-long-tail", lines, True)
+    wc_plain, wc_tail = wc_words(list(plain), repeats), wc_words(list(tail), repeats)
+    pythons = args.python or [sys.executable]
+    results = [measure(py, plain, tail, lines, repeats) for py in pythons]
+
+    print(f"CPU cores visible: {os.cpu_count()}; load average {os.getloadavg()[0]:.1f} at the end")
+    for py, r in zip(pythons, results):
+        i = r["info"]
+        tables = i.get("tables") or {}
+        print(
+            f"Python {i['python']} ({py}): Unicode {i['unicode']}, regex {i['regex']}; native tokenizers: "
+            f"{', '.join(i['native'])}; Unicode tables {tables.get('source')}"
+        )
+    rows = [
+        (
+            "sentence_scores 100k: sacreBLEU loop / bleuscope (CPU)",
+            lambda r: r["sacrebleu_sentences"]["cpu"] / r["sentences"]["cpu"],
+            ">= 50",
+        ),
+        ("corpus 13a 1 thread: CPU / wc -w CPU", lambda r: r["lists"]["cpu"] / wc_plain["cpu"], "<= 1.2"),
+        ("corpus 13a long tail: CPU / wc -w CPU", lambda r: r["tail"]["cpu"] / wc_tail["cpu"], "<= 1.5"),
+        ("corpus from paths / from lists (CPU)", lambda r: r["paths"]["cpu"] / r["lists"]["cpu"], "<= 1.2"),
+        ("corpus from paths: peak MB", lambda r: r["paths"]["peak_mb"], "<= 200"),
+        ("2 threads vs 1 (wall speed-up)", lambda r: r["lists_wall"]["wall"] / r["lists2"]["wall"], ">= 1.8"),
+    ]
+    head = " | ".join(f"Python {r['info']['python']}" for r in results)
+    print(f"\n| work (lines: {lines:,}) | {head} | target |")
+    print("|---|" + "---:|" * len(results) + "---|")
+    for name, value, target in rows:
+        cells = []
+        for r in results:
+            v = value(r)
+            op, bound = target.split()
+            met = v <= float(bound) if op == "<=" else v >= float(bound)
+            cells.append(f"{v:.2f} ({'met' if met else 'missed'})")
+        print(f"| {name} | {' | '.join(cells)} | {target} |")
+    if len(results) > 1:
+        base = results[0]
+        print(f"\nCPU seconds relative to Python {base['info']['python']} (target: within 10%):")
+        for key, label in (
+            ("sentences", "sentence_scores"),
+            ("lists", "corpus 13a lists"),
+            ("tail", "long tail"),
+            ("paths", "paths"),
+        ):
+            ratios = ", ".join(f"{r['info']['python']}: {r[key]['cpu'] / base[key]['cpu']:.2f}x" for r in results[1:])
+            print(f"  {label}: {base[key]['cpu']:.2f} CPU-s; {ratios}")
+    print(f"\nwc -w CPU: plain {wc_plain['cpu']:.2f} s, long tail {wc_tail['cpu']:.2f} s")
+    for r in results:
+        print(
+            f"Python {r['info']['python']}: lists {r['lists']['cpu']:.2f} CPU-s, paths {r['paths']['cpu']:.2f} CPU-s "
+            f"(peak {r['paths']['peak_mb']:.0f} MB), long tail {r['tail']['cpu']:.2f} CPU-s, sentences "
+            f"{r['sentences']['cpu']:.2f} CPU-s vs sacreBLEU {r['sacrebleu_sentences']['cpu']:.1f} (extrapolated); "
+            f"wall 1 thread {r['lists_wall']['wall']:.2f} s, 2 threads {r['lists2']['wall']:.2f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()
