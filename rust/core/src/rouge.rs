@@ -17,9 +17,6 @@
 //!   O(sqrt(rows) * columns / 64). Hits are sum over tokens of min(union occurrences, hypothesis
 //!   occurrences), which is what rouge-score's decrementing counters give.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::porter::stem_into;
 
 /// A ROUGE type: rouge1..rouge9, rougeL, rougeLsum.
@@ -46,40 +43,119 @@ impl RougeType {
     }
 }
 
-/// Multiply-rotate hashing of token bytes (short keys; the table is private to one thread).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
+/// Hash of token bytes: 8 bytes at a time, with a final mix so that the low bits (the table index) depend
+/// on every byte.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h ^ u64::from_le_bytes(c.try_into().unwrap()))
+            .wrapping_mul(K)
+            .rotate_left(31);
     }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().unwrap());
-            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-        for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        }
-        self.0 = h;
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(last))
+            .wrapping_mul(K)
+            .rotate_left(31);
     }
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 32)
 }
 
-type WordMap = HashMap<Box<[u8]>, u32, BuildHasherDefault<WordHasher>>;
+/// Token bytes -> a u32 value, open addressing over one byte arena (no allocation per token). A slot
+/// holds the high 32 bits of the hash beside the entry number, so a probe touches one cache line until the
+/// bytes are compared.
+#[derive(Default)]
+struct Interner {
+    slots: Vec<(u32, u32)>,
+    entries: Vec<(u32, u32, u32)>,
+    arena: Vec<u8>,
+}
+
+impl Interner {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn clear(&mut self) {
+        self.slots.clear();
+        self.entries.clear();
+        self.arena.clear();
+    }
+
+    /// The slot of `word`: its entry + 1, or 0 where it would go.
+    fn slot(&self, word: &[u8], hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let tag = (hash >> 32) as u32;
+        let mut i = hash as usize & mask;
+        loop {
+            let (t, e) = self.slots[i];
+            if e == 0 {
+                return i;
+            }
+            if t == tag {
+                let (start, len, _) = self.entries[(e - 1) as usize];
+                if &self.arena[start as usize..(start + len) as usize] == word {
+                    return i;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn get(&self, word: &[u8], hash: u64) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        match self.slots[self.slot(word, hash)] {
+            (_, 0) => None,
+            (_, e) => Some(self.entries[(e - 1) as usize].2),
+        }
+    }
+
+    fn insert(&mut self, word: &[u8], hash: u64, value: u32) {
+        if 2 * (self.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let i = self.slot(word, hash);
+        self.entries
+            .push((self.arena.len() as u32, word.len() as u32, value));
+        self.arena.extend_from_slice(word);
+        self.slots[i] = ((hash >> 32) as u32, self.entries.len() as u32);
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); size]);
+        let mask = size - 1;
+        for (tag, e) in old.into_iter().filter(|&(_, e)| e != 0) {
+            let (start, len, _) = self.entries[(e - 1) as usize];
+            let mut i =
+                hash_bytes(&self.arena[start as usize..(start + len) as usize]) as usize & mask;
+            while self.slots[i].1 != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (tag, e);
+        }
+    }
+}
 
 /// Entries after which a thread's token table is dropped (between pairs).
 const MAX_VOCAB: usize = 1 << 22;
 /// Bit-vector words of stored LCS rows beyond which only checkpoint rows are kept.
 const FULL_TABLE_WORDS: usize = 1 << 20;
 
-/// Token string -> id, with the stem of each new token computed once.
+/// Token string -> id, with the stem of each new token computed once (the table is the stem cache).
 pub struct Vocab {
     stem: bool,
-    words: WordMap,
-    stems: WordMap,
+    words: Interner,
+    stems: Interner,
+    next: u32,
     buf: Vec<u8>,
 }
 
@@ -87,43 +163,64 @@ impl Vocab {
     pub fn new(stem: bool) -> Self {
         Vocab {
             stem,
-            words: WordMap::default(),
-            stems: WordMap::default(),
+            words: Interner::default(),
+            stems: Interner::default(),
+            next: 0,
             buf: Vec::new(),
         }
     }
 
     fn reset_if_large(&mut self) {
-        if self.words.len() + self.stems.len() > MAX_VOCAB {
+        if self.words.len() + self.stems.len() > MAX_VOCAB
+            || self.words.arena.len() > (u32::MAX / 2) as usize
+        {
             self.words.clear();
             self.stems.clear();
+            self.next = 0;
         }
     }
 
     /// The id of a token (of its stem when stemming; `u32::MAX` when the stem is empty).
     fn id(&mut self, word: &[u8], stemmable: bool) -> u32 {
-        if let Some(&id) = self.words.get(word) {
+        let hash = hash_bytes(word);
+        if let Some(id) = self.words.get(word, hash) {
             return id;
         }
         let id = if self.stem && stemmable && word.len() > 3 {
             stem_into(word, &mut self.buf);
             if self.buf.is_empty() {
                 u32::MAX
-            } else if let Some(&id) = self.stems.get(self.buf.as_slice()) {
-                id
             } else {
-                let id = (self.stems.len() + self.words.len()) as u32;
-                self.stems.insert(self.buf.clone().into_boxed_slice(), id);
-                id
+                let stem_hash = hash_bytes(&self.buf);
+                match self.stems.get(&self.buf, stem_hash) {
+                    Some(id) => id,
+                    None => {
+                        let id = self.next;
+                        self.next += 1;
+                        let stem = std::mem::take(&mut self.buf);
+                        self.stems.insert(&stem, stem_hash, id);
+                        self.buf = stem;
+                        id
+                    }
+                }
             }
-        } else if let Some(&id) = self.stems.get(word) {
-            id
+        } else if self.stem {
+            // unstemmed tokens share the stems' id space ("run" and the stem of "running")
+            match self.stems.get(word, hash) {
+                Some(id) => id,
+                None => {
+                    let id = self.next;
+                    self.next += 1;
+                    self.stems.insert(word, hash, id);
+                    id
+                }
+            }
         } else {
-            let id = (self.stems.len() + self.words.len()) as u32;
-            self.stems.insert(word.into(), id);
+            let id = self.next;
+            self.next += 1;
             id
         };
-        self.words.insert(word.into(), id);
+        self.words.insert(word, hash, id);
         id
     }
 }

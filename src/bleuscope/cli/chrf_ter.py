@@ -105,6 +105,10 @@ def handles(args: argparse.Namespace) -> bool:
     return list(args.metrics) != ["bleu"]
 
 
+def _as_list(built) -> list:
+    return built if isinstance(built, list) else [built]
+
+
 def run(args: argparse.Namespace, warn, build) -> str:
     """The rendered result of ``-m`` with chrF/TER (alone or with BLEU). ``build(name)`` builds a scorer."""
     names = sorted(args.metrics)  # sacreBLEU prints its metrics sorted by name
@@ -112,7 +116,10 @@ def run(args: argparse.Namespace, warn, build) -> str:
         raise UsageError(f"-sl scores one metric at a time (as sacreBLEU); got -m {' '.join(args.metrics)}")
     if getattr(args, "shards", None) or getattr(args, "ray", False):
         raise UsageError("sharded inputs (--shards/--ray) are scored with BLEU only in this version")
-    scorers = [build(name) for name in names]
+    # a metric may build several scorers (ROUGE: one per type), each its own column
+    scorers = [s for name in names for s in _as_list(build(name))]
+    if args.sentence_level and len(scorers) > 1:
+        raise UsageError(f"-sl scores one metric at a time; -m {' '.join(args.metrics)} gives {len(scorers)}")
     from ..core import files as bio
     from . import significance as cli_significance
     from .inputs import load_inputs

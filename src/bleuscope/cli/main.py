@@ -26,11 +26,13 @@ from ..core import files as bio
 from ..core.files import CLIError, UsageError
 from . import chrf_ter, sharded
 from . import meteor as cli_meteor
+from . import rouge as cli_rouge
 from . import significance as cli_significance
 from .metrics import get_metric, metric_names
 
 chrf_ter.register()  # -m chrf / -m ter (registered here, so that cli.metrics does not import its users)
 cli_meteor.register()  # -m meteor
+cli_rouge.register()  # -m rouge
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 
