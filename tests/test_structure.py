@@ -61,7 +61,9 @@ def _imported_modules(path: Path, package: str | None = None):
 
 
 def test_no_former_paths_are_imported_anywhere():
-    former = {f"bleuscope.{name}" for name in FORMER_PATHS}
+    # bleuscope.nltk and bleuscope.rouge_score stay importable: the drop-ins' documented import paths
+    # (bleuscope._drop_ins serves them; no module files of those names)
+    former = {f"bleuscope.{name}" for name in FORMER_PATHS if name not in ("nltk", "rouge_score")}
     files = [p for d in ("src", "tests", "benchmarks") for p in (ROOT / d).rglob("*.py")]
     assert len(files) > 50
     found = [

@@ -53,6 +53,9 @@ _MODULES = {
 }
 
 
+from . import _drop_ins  # noqa: E402,F401 - ``from bleuscope.rouge_score import ...`` (the drop-ins' paths)
+
+
 def __getattr__(name: str):
     import importlib
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope.integrations.rouge_score import rouge_scorer, scoring
+from bleuscope.rouge_score import rouge_scorer, scoring
 
 from ..conftest import requires_wmt
 from ..metrics.rouge_data import CORNER_CASES, summaries, wmt_segments
@@ -51,6 +51,14 @@ def test_generated_score_multi(hyp, targets):
     ours = rouge_scorer.RougeScorer(["rouge1", "rouge3", "rougeL", "rougeLsum"])
     peer = peer_scorer.RougeScorer(["rouge1", "rouge3", "rougeL", "rougeLsum"])
     same_result(ours.score_multi(targets, hyp), peer.score_multi(targets, hyp))
+
+
+def test_documented_import_path_is_the_integration():
+    import bleuscope
+    import bleuscope.integrations.rouge_score as integration
+
+    assert bleuscope.rouge_score is integration
+    assert rouge_scorer is integration.rouge_scorer and scoring is integration.scoring
 
 
 def test_errors_as_rouge_score():

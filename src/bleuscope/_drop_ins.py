@@ -1,0 +1,41 @@
+"""The drop-ins' documented import paths: ``from bleuscope.rouge_score import rouge_scorer, scoring`` and
+``from bleuscope.nltk import corpus_bleu`` import the modules of :mod:`bleuscope.integrations` under the
+short names that ``bleuscope._MODULES`` lists (as its attribute access does), without module files of
+those names. Importing this module installs the finder once (``bleuscope/__init__`` does); it imports the
+integrations only by name, when such a path is imported, so the package layers stay as they are."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+
+class DropInFinder:
+    """A meta path finder and loader for ``bleuscope.<short name>``: the loaded module *is* the integration's
+    module (``bleuscope.rouge_score is bleuscope.integrations.rouge_score``)."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        package, _, name = fullname.rpartition(".")
+        if package != "bleuscope":
+            return None
+        from bleuscope import _MODULES
+
+        if name not in _MODULES:
+            return None
+        return importlib.util.spec_from_loader(fullname, DropInFinder)
+
+    @staticmethod
+    def create_module(spec):
+        from bleuscope import _MODULES
+
+        return importlib.import_module(f"bleuscope.{_MODULES[spec.name.rpartition('.')[2]]}")
+
+    @staticmethod
+    def exec_module(module) -> None:
+        """Nothing to run: the integration's module was imported by :meth:`create_module`."""
+
+
+if not any(f is DropInFinder or getattr(f, "__name__", "") == "DropInFinder" for f in sys.meta_path):
+    sys.meta_path.append(DropInFinder)
