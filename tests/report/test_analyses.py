@@ -92,11 +92,14 @@ def test_matched_ngrams_record_every_clipped_occurrence(example):
     systems, refs = example
     hyps = systems["OpenNMT"]
     tok = BLEU().tokenizer
-    matched = analyses.MatchedNgrams()
+    vocabulary: dict = {}
+    matched = analyses.MatchedNgrams(vocabulary)
     for i, hyp in enumerate(hyps):
-        h = tok(hyp).split()
-        matched.add(i, h, matched_ngrams(h, reference_limits([tok(r[i]).split() for r in refs], 4)))
-    assert matched.totals() == sum(_clipped(hyps, refs), Counter())
+        grams: list = []
+        matched_ngrams(tok(hyp).split(), reference_limits([tok(r[i]).split() for r in refs], 4), grams)
+        matched.add(i, grams)
+    totals = matched.totals()
+    assert {g: int(totals[j]) for g, j in vocabulary.items() if totals[j]} == sum(_clipped(hyps, refs), Counter())
 
 
 def test_word_accuracy_worked_by_hand():
@@ -269,3 +272,15 @@ def test_palette_and_outlier_chart():
     ticks = [float(t) for t in __import__("re").findall(r'class="tick" x="[^"]+" y="[^"]+" '
                                                        r'text-anchor="middle">([^<]+)<', svg)]
     assert min(ticks) > -5  # zoomed to the close systems' intervals, not to -42
+
+
+def test_segment_blocks_change_nothing(example, data, monkeypatch):
+    """Tokens and clipping limits are handled in blocks of segments: any block size gives the same page."""
+    from bleuscope.report import compute
+
+    systems, refs = example
+    monkeypatch.setattr(compute, "SEGMENT_BLOCK", 64)
+    blocked = report_data(systems, refs, n_bootstrap=N_BOOT, reference_names=["A", "B"])
+    assert blocked.ngram_differences == data.ngram_differences
+    assert blocked.word_accuracy == data.word_accuracy and blocked.highlights == data.highlights
+    assert np.array_equal(blocked.reference_lengths, data.reference_lengths)

@@ -33,6 +33,8 @@ from . import analyses
 DEFAULT_MAX_SEGMENTS = 5000
 #: wins and losses listed per direction
 TOP_DIFFERENCES = 10
+#: segments tokenized and matched at a time (bounds the memory of the clipping limits)
+SEGMENT_BLOCK = 20_000
 
 
 @dataclass(frozen=True)
@@ -451,44 +453,62 @@ def compute_report(
     else:
         pair_idx = (names.index(pair[0]), names.index(pair[1]))
 
-    # tokens of every segment: reference lengths, matched n-grams, word accuracy
-    ref_tokens = [_tokenize(bleu, [x if x is not None else "" for x in s]) for s in streams]
-    first_ref_tokens = [next((ref_tokens[r][i] for r, s in enumerate(streams) if s[i] is not None), [])
-                        for i in range(n_seg)]
-    ref_len = np.array([len(t) for t in first_ref_tokens], dtype=np.int64)
+    # tokens of every segment, in blocks of segments (the clipping limits of a block are dropped after it):
+    # reference lengths and word frequencies first, then matched n-grams, highlights and word matches
     shown = n_seg if max_segments is None else min(n_seg, max_segments)
     order = bleu.max_ngram_order
-    limits = [reference_limits([ref_tokens[r][i] for r in range(len(streams)) if streams[r][i] is not None], order)
-              for i in range(n_seg)]
-    ref_counts: Counter = Counter()
-    for lim in limits:
-        for per_order in lim:
-            ref_counts.update(per_order)
+    blocks = [(lo, min(n_seg, lo + SEGMENT_BLOCK)) for lo in range(0, n_seg, SEGMENT_BLOCK)]
+
+    def reference_tokens(lo: int, hi: int) -> list[list[list[str]]]:
+        return [_tokenize(bleu, [x if x is not None else "" for x in s[lo:hi]]) for s in streams]
+
+    def first_present(tokens, lo: int, hi: int) -> list[list[str]]:
+        return [next((tokens[r][i - lo] for r, s in enumerate(streams) if s[i] is not None), [])
+                for i in range(lo, hi)]
+
+    ref_len = np.zeros(n_seg, dtype=np.int64)
+    reference_frequency: Counter = Counter()
+    kept = None
+    for lo, hi in blocks:
+        tokens = reference_tokens(lo, hi)
+        firsts = first_present(tokens, lo, hi)
+        ref_len[lo:hi] = [len(t) for t in firsts]
+        for toks in firsts:
+            reference_frequency.update(toks)
+        if len(blocks) == 1:
+            kept = tokens
     if train is not None:
         frequency: Counter = Counter()
         for toks in _tokenize(bleu, list(train)):
             frequency.update(toks)
         freq_source = train_name
     else:
-        frequency = Counter()
-        for toks in first_ref_tokens:
-            frequency.update(toks)
-        freq_source = "the reference"
-    vocabulary: dict = {}
-    highlights, matches, word_rows = [], [], []
-    for k in range(len(names)):
-        hyp_tokens = _tokenize(bleu, hyps[k])
-        row, seg_matches = [], analyses.MatchedNgrams()
-        for i in range(n_seg):
-            before = len(seg_matches.ngrams)
-            starts = matched_ngrams(hyp_tokens[i], limits[i], seg_matches.ngrams)
-            seg_matches.segments.extend([i] * (len(seg_matches.ngrams) - before))
-            if i < shown:
-                row.append(highlight(hyps[k][i], hyp_tokens[i], _token_levels(len(hyp_tokens[i]), starts),
-                                     bleu.lowercase))
-        highlights.append(tuple(row))
-        matches.append(seg_matches)
-        word_rows.append(analyses.word_match_rows(hyp_tokens, first_ref_tokens, frequency, vocabulary=vocabulary))
+        frequency, freq_source = reference_frequency, "the reference"
+    word_vocabulary: dict = {}
+    ngram_vocabulary: dict = {}
+    matches = [analyses.MatchedNgrams(ngram_vocabulary) for _ in names]
+    highlights: list[list[Highlight]] = [[] for _ in names]
+    word_blocks: list[list[np.ndarray]] = [[] for _ in names]
+    ref_counts: Counter = Counter()
+    for lo, hi in blocks:
+        tokens = kept if kept is not None else reference_tokens(lo, hi)
+        firsts = first_present(tokens, lo, hi)
+        limits = [reference_limits([tokens[r][i - lo] for r, s in enumerate(streams) if s[i] is not None], order)
+                  for i in range(lo, hi)]
+        for lim in limits:
+            for per_order in lim:
+                ref_counts.update(per_order)
+        for k in range(len(names)):
+            hyp_tokens = _tokenize(bleu, hyps[k][lo:hi])
+            for i in range(lo, hi):
+                grams: list = []
+                toks = hyp_tokens[i - lo]
+                starts = matched_ngrams(toks, limits[i - lo], grams)
+                matches[k].add(i, grams)
+                if i < shown:
+                    highlights[k].append(highlight(hyps[k][i], toks, _token_levels(len(toks), starts), bleu.lowercase))
+            word_blocks[k].append(analyses.word_match_rows(hyp_tokens, firsts, frequency, vocabulary=word_vocabulary))
+    word_rows = [np.concatenate(w) for w in word_blocks]
 
     resampler = analyses.Resampler(n_seg, n_bootstrap, seed)
     length_groups = analyses.bucket_of(ref_len, analyses.LENGTH_CUTOFFS)
@@ -514,7 +534,7 @@ def compute_report(
         length_diff_buckets=tuple(diff_tables), best_differences=tuple(best), ngram_differences=ngram_tables,
         word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),
-        shown_segments=shown, highlights=tuple(highlights),
+        shown_segments=shown, highlights=tuple(tuple(h) for h in highlights),
         best_reference=_best_references(bleu, hyps, streams, shown), n_bootstrap=n_bootstrap, seed=seed,
         alpha=alpha, holm=holm, warnings=tuple(notes), command=command, inputs=tuple(inputs), created=created,
     )
