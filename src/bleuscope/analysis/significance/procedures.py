@@ -153,7 +153,7 @@ def paired_bootstrap(
 
     ``systems`` maps names to hypotheses (or statistics), or is a list of ``(name, system)`` pairs; the
     baseline is ``baseline`` or the first system. Per system: the actual score, the resampled mean and 95% CI
-    and p = (#{|Δ*| - mean|Δ*| > |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-bs``'s numbers for the same seed.
+    and ``p = (#{|Δ*| - mean|Δ*| > |Δ|} + 1) / (N + 1)`` -- sacreBLEU ``--paired-bs``'s numbers for the same seed.
     ``strict=False`` is the conservative rule: resamples that tie count as at least as large (``>=``).
     """
     return _paired(
@@ -184,7 +184,7 @@ def paired_ar(
     """Paired approximate randomization (Riezler & Maxwell 2005) of a baseline against every other system.
 
     Each trial swaps every segment's statistics between the two systems with probability 1/2;
-    p = (#{|Δ_shuffled| > |Δ|} + 1) / (N + 1) -- sacreBLEU ``--paired-ar``'s numbers for the same seed;
+    ``p = (#{|Δ_shuffled| > |Δ|} + 1) / (N + 1)`` -- sacreBLEU ``--paired-ar``'s numbers for the same seed;
     ``strict=False`` is the conservative rule (ties count as at least as large, ``>=``). Ties are common with
     TER, whose statistic is a ratio of small integers; a :class:`TiesWarning` says how many there were.
     ``confidence_n`` adds bootstrap CIs as sacreBLEU's ``PairedTest(n_ar_confidence=...)`` does.
