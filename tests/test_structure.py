@@ -4,6 +4,7 @@ counting seam and the additive-metric interface that the layers above BLEU use."
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,8 @@ FORMER_PATHS = (
     "bleu", "compat", "encoding", "engine", "io", "nltk", "pairwise", "parallel", "rouge_score", "scoring",
     "signature", "significance", "smoothing", "streaming", "token_ids", "validation",
 )
+#: the drop-ins' documented short names (``bleuscope.nltk.corpus_bleu``), attributes of the package only
+SHORT_NAMES = ("nltk", "rouge_score")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -58,13 +61,17 @@ def _imported_modules(path: Path, package: str | None = None):
             yield node.lineno, base
             for alias in node.names:  # ``from bleuscope import io``
                 yield node.lineno, f"{base}.{alias.name}"
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):  # "ignore::bleuscope.io.X"
+            for name in re.findall(r"(?<![\w.])bleuscope(?:\.\w+)+", node.value):
+                if name.split(".")[1] not in SHORT_NAMES:  # text may name the documented short names
+                    yield node.lineno, name
 
 
 def test_no_former_paths_are_imported_anywhere():
     # bleuscope.nltk and bleuscope.rouge_score stay importable: the drop-ins' documented import paths
     # (bleuscope._drop_ins serves them; no module files of those names)
-    former = {f"bleuscope.{name}" for name in FORMER_PATHS if name not in ("nltk", "rouge_score")}
-    files = [p for d in ("src", "tests", "benchmarks") for p in (ROOT / d).rglob("*.py")]
+    former = {f"bleuscope.{name}" for name in FORMER_PATHS if name not in SHORT_NAMES}
+    files = [p for d in ("src", "tests", "benchmarks") for p in (ROOT / d).rglob("*.py") if p != Path(__file__)]
     assert len(files) > 50
     found = [
         f"{p.relative_to(ROOT)}:{line}: {module}"
@@ -74,7 +81,7 @@ def test_no_former_paths_are_imported_anywhere():
     ]
     assert found == []
     for name in FORMER_PATHS:
-        if name in ("nltk", "rouge_score"):
+        if name in SHORT_NAMES:
             continue
         assert not (ROOT / "src" / "bleuscope" / f"{name}.py").exists()
         assert not (ROOT / "src" / "bleuscope" / name).exists()
@@ -82,9 +89,13 @@ def test_no_former_paths_are_imported_anywhere():
 
 def test_the_scan_finds_a_former_path(tmp_path):
     probe = tmp_path / "probe.py"
-    probe.write_text("from .. import io as bio\nfrom ..significance import all_pairs\nimport bleuscope.nltk\n")
+    probe.write_text(
+        "from .. import io as bio\nfrom ..significance import all_pairs\nimport bleuscope.nltk\n"
+        "FILTER = 'ignore::bleuscope.streaming.Warning'\nTEXT = 'see bleuscope.nltk.corpus_bleu'\n"
+    )
     modules = {m for _, m in _imported_modules(probe, "bleuscope.cli")}
-    assert {"bleuscope.io", "bleuscope.significance", "bleuscope.nltk"} <= modules
+    assert {"bleuscope.io", "bleuscope.significance", "bleuscope.nltk", "bleuscope.streaming.Warning"} <= modules
+    assert "bleuscope.nltk.corpus_bleu" not in modules  # text naming a documented short name
 
 
 def test_documented_short_names_of_the_drop_ins():

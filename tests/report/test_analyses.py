@@ -227,7 +227,7 @@ def test_exports_and_command_options(tmp_path, capsys):
     assert (tmp_path / "csv" / "ngrams-0-1.csv").exists() and (tmp_path / "tex" / "word-accuracy.tex").exists()
 
 
-@pytest.mark.filterwarnings("ignore::bleuscope.significance.TiesWarning")
+@pytest.mark.filterwarnings("ignore::bleuscope.analysis.significance.TiesWarning")
 def test_warnings_panel():
     hyps = ["the cat\r", "a dog"]
     data = report_data({"a": hyps, "b": list(hyps), "empty": ["", ""]}, [["the cat", ""]], n_bootstrap=20)

@@ -19,12 +19,11 @@ from itertools import islice
 
 from ..core import files as bio
 from ..core.files import InputError, UsageError
+from ..core.pipeline import CHUNK_SEGMENTS
 
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
 TOKENIZED_WARN_LINES = 100
 
-#: segments read (per file) and counted at a time
-CHUNK_SEGMENTS = 50_000
 
 
 @dataclass

@@ -4,7 +4,7 @@ Every path (the scorer, significance, streaming, the process pool, token ids, th
 turns its input into statistics through :func:`count_text` or :func:`count_ids`, one chunk at a time
 (:mod:`bleuscope.core.pipeline` owns the chunk loop). The engine is chosen here:
 
-* ``"numpy"``: the reference implementation (:mod:`bleuscope.core.encoding` + :mod:`bleuscope.core.counting`);
+* ``"numpy"``: the reference implementation (:mod:`bleuscope.core.encoding` + :mod:`bleuscope.core.reference.counting`);
 * ``"native"``: the compiled core (``bleuscope._core``); an error when it is not built;
 * ``"auto"``: the compiled core when it is available and can do the job, numpy otherwise.
 
@@ -273,8 +273,8 @@ def count_text(
                 return tokenizer.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
 
             return _native().count_text(hyps, ref_streams, name, lowercase, order, threads or 0, python_tokens)
-    from .counting import segment_statistics
     from .encoding import CorpusEncoder
+    from .reference.counting import segment_statistics
 
     if encoder is None:
         encoder = CorpusEncoder(tokenizer, lowercase)
@@ -334,8 +334,8 @@ def count_ids(
     check_threads(threads)
     import numpy as np
 
-    from .counting import common_id_dtype, segment_statistics
     from .encoding import EncodedLines
+    from .reference.counting import common_id_dtype, segment_statistics
 
     if resolve_engine(engine, "ids") == "native":
         # the compiled counter compares ids as 64-bit patterns: int64 ids are viewed as uint64

@@ -22,9 +22,6 @@ from .pipeline import CHUNK_SEGMENTS
 from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
 
-#: segments read and counted at a time when streaming
-DEFAULT_CHUNK_SEGMENTS = CHUNK_SEGMENTS
-
 
 # -- reading -----------------------------------------------------------------------------------------------
 def _file_object_lines(f, name: str) -> Iterator[str]:
@@ -150,7 +147,7 @@ def _length_error(streams: list[_Stream], lengths: list[int], start: int) -> Val
 
 def check_chunk_size(chunk_size) -> int:
     if chunk_size is None:
-        return DEFAULT_CHUNK_SEGMENTS
+        return CHUNK_SEGMENTS
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)):
         raise TypeError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     if chunk_size < 1:
@@ -277,7 +274,6 @@ def is_streaming_input(hypotheses, references) -> bool:
 
 
 __all__ = [
-    "DEFAULT_CHUNK_SEGMENTS",
     "check_chunk_size",
     "is_streaming_input",
     "iter_chunks",

@@ -19,7 +19,8 @@ import numpy as np
 from . import backend
 from .encoding import CorpusEncoder, EncodedLines, slice_lines
 
-#: segments per counting call: bounds the memory of one pass of the numpy engine
+#: segments read, counted or scored at a time, everywhere (streams, shards, metrics' counting passes, the
+#: command line): bounds the memory of one pass
 CHUNK_SEGMENTS = 50_000
 
 #: tokens (hypothesis + references) per counting call for token-id input: the engine's sorts and gathers

@@ -72,7 +72,7 @@ from itertools import chain
 
 import numpy as np
 
-from ..core.pipeline import count_token_lists
+from ..core.pipeline import CHUNK_SEGMENTS, count_token_lists
 from ..core.stats import layout, order_of_width
 from .nltk_meteor import meteor_score, single_meteor_score
 
@@ -91,8 +91,6 @@ __all__ = [
 
 FLOAT_MIN = sys.float_info.min
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
-#: segments per engine pass (bounds the memory of one counting pass)
-CHUNK_SEGMENTS = 10_000
 _METHOD_NAMES = tuple(f"method{i}" for i in range(8))
 _NLTK_MODULE = "nltk.translate.bleu_score"
 

@@ -95,6 +95,11 @@ class Metric(ABC):
         """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
         return ChunkCounter(self)
 
+    def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
+        """float64 sentence-level score of every per-segment row (the metric's ``score_rows``; BLEU scores a
+        sentence with effective order, as sacreBLEU's sentence BLEU does)."""
+        return np.asarray(self.score_rows(np.atleast_2d(rows)), dtype=np.float64)
+
     def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
         """The statistics rows of several systems' validated hypotheses against the same references, counted
         with one shared cache (BLEU: every word tokenized once); identical to separate counts."""

@@ -180,11 +180,10 @@ def holm_bonferroni(p: np.ndarray) -> np.ndarray:
 
 
 def _sentence_scorer(metric):
-    """Sentence scores: BLEU with effective order on (sacreBLEU's sentence BLEU), else the metric's rows."""
-    if isinstance(metric, BLEU):
-        config = dataclasses.replace(metric.config, effective_order=True)
-        return lambda rows: compute_scores(rows, config).score
-    return _row_scorer(metric)
+    """Sentence scores: the metric's ``sentence_score_rows`` (BLEU: with effective order, as sacreBLEU's
+    sentence BLEU), else its ``score_rows``."""
+    score = getattr(metric, "sentence_score_rows", None)
+    return score if score is not None else _row_scorer(metric)
 
 
 def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: int, seed: int, alpha: float,
@@ -198,7 +197,7 @@ def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: in
     score_rows = _row_scorer(metric)
     name = getattr(metric, "name", type(metric).__name__)
     higher = bool(getattr(metric, "higher_is_better", True))
-    statistic = metric if isinstance(metric, BLEU) else significance.MetricStatistic(metric)
+    statistic = significance.as_statistic(metric)
     corpus = tuple(float(x) for x in score_rows(stats.sum(axis=1)))
     sentence = np.stack([np.asarray(_sentence_scorer(metric)(s), dtype=np.float64) for s in stats])
     try:
@@ -326,10 +325,7 @@ def _tokenize(bleu: BLEU, lines: Sequence[str]) -> list[list[str]]:
 # the whole report
 # ---------------------------------------------------------------------------------------------------------
 def _statistics(metric, hyps, references, names) -> tuple[np.ndarray, str]:
-    if isinstance(metric, BLEU):
-        segs = significance.system_statistics(metric, hyps, references, names=list(names))
-    else:
-        segs = [metric.segment_statistics(h, references) for h in hyps]
+    segs = significance.system_statistics(metric, hyps, references, names=list(names))
     return np.stack([s.stats for s in segs]), _nrefs(segs[0].nrefs)
 
 

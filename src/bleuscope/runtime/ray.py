@@ -29,10 +29,10 @@ import warnings
 
 import numpy as np
 
+from ..core.pipeline import CHUNK_SEGMENTS
 from ..core.stats import Totals
 from ..tokenizers.language import MissingExtraError
 from .shards import (
-    CHUNK_ROWS,
     ShardChunk,
     ShardError,
     check_arrow_fields,
@@ -292,7 +292,7 @@ def _map_batches(ds, fn, *, max_retries: int, **options):
 
 
 def corpus_totals(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref", path_field: str | None = "path",
-                  batch_size: int = BATCH_ROWS, chunk_rows: int = CHUNK_ROWS, num_cpus: float | None = None,
+                  batch_size: int = BATCH_ROWS, chunk_rows: int = CHUNK_SEGMENTS, num_cpus: float | None = None,
                   max_in_flight: int | None = None, max_retries: int = MAX_RETRIES) -> Totals:
     """Summed statistics (:class:`~bleuscope.core.stats.Totals`) of a Ray Dataset or of shards.
 
@@ -390,7 +390,7 @@ def corpus_score(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref", 
 
 
 def sentence_scores(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref", score_field: str | None = None,
-                    path_field: str | None = "path", batch_size: int = BATCH_ROWS, chunk_rows: int = CHUNK_ROWS,
+                    path_field: str | None = "path", batch_size: int = BATCH_ROWS, chunk_rows: int = CHUNK_SEGMENTS,
                     keep_columns: bool = True, num_cpus: float | None = None, max_retries: int = MAX_RETRIES):
     """A lazy Ray Dataset: the rows of ``data`` with a float64 column of sentence scores (``score_field``,
     default the metric's name, e.g. ``"BLEU"``), for filtering (``.filter(expr=...)``) or writing out.
@@ -420,7 +420,7 @@ def sentence_scores(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref
 
 
 def read_shards(shards, *, hyp_field: str = "hyp", ref_field="ref", keep_columns: bool = True,
-                chunk_rows: int = CHUNK_ROWS, num_cpus: float | None = None, max_retries: int = MAX_RETRIES,
+                chunk_rows: int = CHUNK_SEGMENTS, num_cpus: float | None = None, max_retries: int = MAX_RETRIES,
                 _score=None):
     """A lazy Ray Dataset of the rows of Parquet / JSON Lines shards, read one shard per task with each
     shard's schema checked (see the module docstring), with ``path`` and ``row`` columns."""

@@ -27,11 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..core.files import InputError, jsonl_record, read_lines
+from ..core.pipeline import CHUNK_SEGMENTS
 from ..core.stats import Totals
 from ..tokenizers.language import MissingExtraError
-
-#: rows per chunk read from a shard (bounds the memory of one reader)
-CHUNK_ROWS = 50_000
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 JSONL_SUFFIXES = tuple(f"{name}{packed}" for name in (".jsonl", ".ndjson", ".json") for packed in ("", ".gz", ".xz", ".bz2"))
@@ -276,7 +274,7 @@ def _jsonl_chunk(path, first, hyps, raw, ref_fields) -> ShardChunk:
     return chunk
 
 
-def iter_shard(path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_ROWS, keep_columns: bool = False
+def iter_shard(path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_SEGMENTS, keep_columns: bool = False
                ) -> Iterator[ShardChunk]:
     """The rows of one shard in chunks of at most ``chunk_rows``; ``keep_columns`` (Parquet) keeps every
     column of the shard in ``chunk.table``."""
@@ -302,7 +300,7 @@ def chunk_statistics(metric, chunk: ShardChunk):
         raise ShardError(f"{chunk.span()}: {type(e).__name__}: {e}") from e
 
 
-def shard_totals(metric, path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_ROWS) -> Totals:
+def shard_totals(metric, path, hyp_field: str, ref_field, *, chunk_rows: int = CHUNK_SEGMENTS) -> Totals:
     """Summed statistics of one shard."""
     total = None
     for chunk in iter_shard(path, hyp_field, ref_field, chunk_rows=chunk_rows):
@@ -333,7 +331,7 @@ def default_metric(metric):
 
 
 def corpus_totals_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_field="ref",
-                         chunk_rows: int = CHUNK_ROWS) -> Totals:
+                         chunk_rows: int = CHUNK_SEGMENTS) -> Totals:
     """Summed statistics of every shard of ``shards`` (paths, globs), read here, one shard after another."""
     metric = default_metric(metric)
     total = None
@@ -344,7 +342,7 @@ def corpus_totals_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_fie
 
 
 def corpus_score_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_field="ref",
-                        chunk_rows: int = CHUNK_ROWS):
+                        chunk_rows: int = CHUNK_SEGMENTS):
     """Corpus score of Parquet / JSON Lines shards read locally in bounded memory (no Ray)."""
     metric = default_metric(metric)
     return corpus_totals_shards(shards, metric, hyp_field=hyp_field, ref_field=ref_field,
@@ -352,7 +350,6 @@ def corpus_score_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_fiel
 
 
 __all__ = [
-    "CHUNK_ROWS",
     "ShardChunk",
     "ShardError",
     "corpus_score_shards",

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.chunks import DEFAULT_CHUNK_SEGMENTS, is_streaming_input, iter_statistics
+from ..core.chunks import is_streaming_input, iter_statistics
 from ..core.pipeline import MAX_CACHED_VOCABULARY
 from ..core.stats import SegmentStatistics, Totals
 from ..metrics.base import is_metric
@@ -219,7 +219,6 @@ __all__ = [
     "Accumulator",
     "BLEUAccumulator",
     "MAX_CACHED_VOCABULARY",
-    "DEFAULT_CHUNK_SEGMENTS",
     "corpus_score_files",
     "corpus_score_stream",
     "is_streaming_input",

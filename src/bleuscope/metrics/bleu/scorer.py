@@ -7,6 +7,7 @@ needs later (bootstrap, significance, streaming, distributed sums) works on the 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import os
@@ -317,6 +318,10 @@ class BLEU(Metric):
         """BLEU (0-100) of every statistics row, float64; ``float32=True``: sacreBLEU's arithmetic on
         float32 resample sums (see :func:`~bleuscope.metrics.bleu.scoring.compute_scores`)."""
         return compute_scores(rows, self.config, float32=float32).score
+
+    def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Sentence BLEU of every per-segment row with effective order on (sacreBLEU's sentence BLEU)."""
+        return compute_scores(rows, dataclasses.replace(self.config, effective_order=True)).score
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> BLEUScore:
         """Corpus BLEU from per-segment statistics (summed) or one already summed row."""

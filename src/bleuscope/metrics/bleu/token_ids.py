@@ -29,9 +29,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core import backend, pipeline
-from ...core.counting import common_id_dtype
 from ...core.encoding import EncodedLines, expand_ranges
 from ...core.pipeline import CHUNK_SEGMENTS, CHUNK_TOKENS
+from ...core.reference.counting import common_id_dtype
 from ...core.signature import nrefs_field
 from .scorer import BLEU, BLEUScore
 from .scoring import _compiled_scorer, compute_scores

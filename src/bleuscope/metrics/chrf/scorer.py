@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
@@ -24,10 +25,6 @@ from .counting import match_row, ngram_counters
 
 #: sacreBLEU's epsilon for orders without hypothesis or reference n-grams
 EPSILON = 1e-16
-
-#: segments per counting pass: bounds the memory of the candidate rows
-CHUNK_SEGMENTS = 50_000
-
 
 @dataclass(frozen=True)
 class CHRFScore(ScoreText):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
@@ -36,8 +37,6 @@ from .tokenize import TOKENIZERS
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
-#: segments per counting pass: bounds the memory of the per-reference count arrays
-CHUNK_SEGMENTS = 50_000
 
 _TYPE_RE = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
 

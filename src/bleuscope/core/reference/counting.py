@@ -25,8 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .encoding import EncodedLines, expand_ranges
-from .stats import layout, stats_width
+from ..encoding import EncodedLines, expand_ranges
+from ..stats import layout, stats_width
 
 _INT64_MAX = np.iinfo(np.int64).max
 
