@@ -13,12 +13,14 @@ import pytest
 
 import bleuscope
 from bleuscope import BLEU
+from bleuscope.analysis import significance
 from bleuscope.report import analyses, report_data
 from bleuscope.report.cli import main as report_main
 from bleuscope.report.compute import holm_bonferroni, matched_ngrams, reference_limits
 from bleuscope.report.tables import all_tables, latex_escape, p_text
 
 from ..conftest import DATA, read_lines, requires_wmt
+from .conftest import EXAMPLE
 
 N_BOOT = 200
 
@@ -284,3 +286,27 @@ def test_segment_blocks_change_nothing(example, data, monkeypatch):
     assert blocked.ngram_differences == data.ngram_differences
     assert blocked.word_accuracy == data.word_accuracy and blocked.highlights == data.highlights
     assert np.array_equal(blocked.reference_lengths, data.reference_lengths)
+
+
+def test_rouge_and_meteor_plug_in_through_the_metric_interface(example, tmp_path, capsys):
+    """No metric is special-cased: ROUGE (and METEOR where WordNet is installed) get the same views."""
+    from bleuscope.metrics.rouge import ROUGE
+
+    systems, refs = example
+    metrics = [ROUGE()]
+    try:
+        from bleuscope.metrics.meteor import METEOR
+
+        metrics.append(METEOR())
+    except (ImportError, OSError, LookupError):
+        pass
+    data = report_data(systems, refs, metrics=metrics, n_bootstrap=50)
+    for m, metric in zip(data.metrics[1:], metrics):
+        expected = significance.all_pairs(systems, refs, metric=metric, n_samples=50)
+        np.testing.assert_array_equal(m.p_values, expected.p_values)
+        assert m.scores == pytest.approx(expected.scores, abs=1e-12)
+    assert {t.name for t in all_tables(data)} >= {f"length-{m.name}" for m in data.metrics}
+    out = tmp_path / "r.html"
+    assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-m", "rouge", "-o",
+                        str(out), "-q", "--n-bootstrap", "20"]) == 0, capsys.readouterr().err
+    assert 'data-metric="ROUGE-1"' in out.read_text(encoding="utf-8")

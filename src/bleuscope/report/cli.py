@@ -34,6 +34,8 @@ METRICS = {
     "ter": ("bleuscope.metrics.ter:TER", {"normalized": "ter_normalized", "no_punct": "ter_no_punct",
                                           "asian_support": "ter_asian_support",
                                           "case_sensitive": "ter_case_sensitive"}),
+    "rouge": ("bleuscope.metrics.rouge:ROUGE", {}),
+    "meteor": ("bleuscope.metrics.meteor:METEOR", {}),
 }
 
 #: metric options: (flags, attribute, kind, default, help); kind "int" or "flag"
@@ -128,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--force", action="store_true", help="do not warn about hypotheses that look tokenized")
     b.add_argument("-m", "--metrics", nargs="+", choices=list(METRICS), default=["bleu"], metavar="METRIC",
                    help="metrics of the report, each with intervals, significance, clusters, rank ranges and "
-                        "sentence scores: bleu (always), chrf, chrf++, ter")
+                        "sentence scores: bleu (always), chrf, chrf++, ter, rouge, meteor (default options)")
     mo = p.add_argument_group("chrF and TER options (as in the main command)")
     for flags, dest, kind, default, text in METRIC_OPTIONS:
         if kind == "flag":
@@ -241,6 +243,8 @@ def _extra_metrics(names: list[str], args) -> list:
             raise UsageError(f"-m {name}: this metric is not available in this installation ({e})") from None
         except (ValueError, TypeError) as e:
             raise UsageError(f"-m {name}: {e}") from None
+        except (OSError, LookupError) as e:  # e.g. METEOR's WordNet data not found
+            raise InputError(f"-m {name}: {e}") from None
     return out
 
 
