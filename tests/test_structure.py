@@ -105,6 +105,15 @@ def test_documented_short_names_of_the_drop_ins():
     assert bleuscope.nltk is nltk and bleuscope.rouge_score is rouge_score
     with pytest.raises(AttributeError):
         bleuscope.significance  # noqa: B018 - a former path: gone
+    code = (
+        "import importlib, pickle, bleuscope.integrations.nltk as real\n"
+        "from bleuscope.nltk import corpus_bleu\nfrom bleuscope.rouge_score import rouge_scorer\n"
+        "import bleuscope.integrations.rouge_score as rs\n"
+        "assert real.corpus_bleu is corpus_bleu and rs.rouge_scorer is rouge_scorer\n"
+        "assert (real.__spec__.name, rs.__spec__.name) == (real.__name__, rs.__name__), real.__spec__\n"
+        "importlib.reload(real)\nassert pickle.loads(pickle.dumps(real.corpus_bleu)) is real.corpus_bleu\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)  # a fresh interpreter: nothing imported before
 
 
 def test_layout_names_the_columns():

@@ -46,14 +46,8 @@ _LAZY = {
 }
 
 
-#: documented short names of two drop-in modules (``bleuscope.nltk.corpus_bleu``, ``from bleuscope import nltk``)
-_MODULES = {
-    "nltk": "integrations.nltk",
-    "rouge_score": "integrations.rouge_score",
-}
-
-
-from . import _drop_ins  # noqa: E402,F401 - ``from bleuscope.rouge_score import ...`` (the drop-ins' paths)
+# the drop-ins' documented short names (``bleuscope.nltk``, ``from bleuscope.rouge_score import ...``)
+from ._drop_ins import SHORT_NAMES as _MODULES  # noqa: E402 - installs their import paths
 
 
 def __getattr__(name: str):

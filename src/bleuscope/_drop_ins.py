@@ -1,14 +1,21 @@
 """The drop-ins' documented import paths: ``from bleuscope.rouge_score import rouge_scorer, scoring`` and
 ``from bleuscope.nltk import corpus_bleu`` import the modules of :mod:`bleuscope.integrations` under the
-short names that ``bleuscope._MODULES`` lists (as its attribute access does), without module files of
+short names :data:`SHORT_NAMES` lists (as the package's attribute access does), without module files of
 those names. Importing this module installs the finder once (``bleuscope/__init__`` does); it imports the
 integrations only by name, when such a path is imported, so the package layers stay as they are."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import importlib.util
 import sys
+
+#: short name -> the integration's module, below ``bleuscope``
+SHORT_NAMES = {
+    "nltk": "integrations.nltk",
+    "rouge_score": "integrations.rouge_score",
+}
 
 
 class DropInFinder:
@@ -20,21 +27,21 @@ class DropInFinder:
         package, _, name = fullname.rpartition(".")
         if package != "bleuscope":
             return None
-        from bleuscope import _MODULES
-
-        if name not in _MODULES:
+        if name not in SHORT_NAMES:
             return None
         return importlib.util.spec_from_loader(fullname, DropInFinder)
 
     @staticmethod
     def create_module(spec):
-        from bleuscope import _MODULES
-
-        return importlib.import_module(f"bleuscope.{_MODULES[spec.name.rpartition('.')[2]]}")
+        return importlib.import_module(f"bleuscope.{SHORT_NAMES[spec.name.rpartition('.')[2]]}")
 
     @staticmethod
     def exec_module(module) -> None:
-        """Nothing to run: the integration's module was imported by :meth:`create_module`."""
+        """Nothing to run: the integration's module was imported by :meth:`create_module`. The import system
+        has just set its ``__spec__`` to the short name's; give it back its own (``importlib.reload`` and
+        ``pickle`` use it)."""
+        parent = sys.modules[module.__name__.rpartition(".")[0]]
+        module.__spec__ = importlib.machinery.PathFinder.find_spec(module.__name__, parent.__path__)
 
 
 if not any(f is DropInFinder or getattr(f, "__name__", "") == "DropInFinder" for f in sys.meta_path):

@@ -7,7 +7,7 @@ import abc
 import collections
 
 from ...metrics.rouge.aggregate import bootstrap_aggregate, check_aggregator_options
-from ...metrics.rouge.scorer import AggregateScore, Score
+from ...metrics.rouge.scores import AggregateScore, Score
 
 __all__ = ["AggregateScore", "BaseScorer", "BootstrapAggregator", "Score", "fmeasure"]
 

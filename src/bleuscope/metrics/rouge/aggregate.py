@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .scorer import AggregateScore, Score
+from .scores import AggregateScore, Score
 
 
 def check_aggregator_options(confidence_interval, n_samples) -> None:

@@ -21,7 +21,6 @@ type, on the 0-100 scale of BLEU, chrF and TER; ``precision`` / ``recall`` / ``f
 from __future__ import annotations
 
 import re
-from collections import namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -32,21 +31,13 @@ from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
 from . import reference
-from .scores import LIMBS, exact_mean, prf, to_limbs
+from .scores import LIMBS, AggregateScore, Score, exact_mean, prf, to_limbs
 from .tokenize import TOKENIZERS
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
 _TYPE_RE = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
-
-
-class Score(namedtuple("Score", ["precision", "recall", "fmeasure"])):
-    """Precision, recall and F of one ROUGE type (rouge-score's ``scoring.Score``)."""
-
-
-class AggregateScore(namedtuple("AggregateScore", ["low", "mid", "high"])):
-    """A bootstrap interval of :class:`Score` values (rouge-score's ``scoring.AggregateScore``)."""
 
 
 def check_types(types) -> tuple[str, ...]:

@@ -18,6 +18,8 @@ float64. (``numpy.mean`` of the same values may differ from it in the last bit.)
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 #: value * 2**SCALE_BITS is an integer for every per-segment value
@@ -73,3 +75,11 @@ def exact_mean(hi, mid, lo, count) -> float:
     if count <= 0:
         return 0.0
     return limb_total(hi, mid, lo) / (count << SCALE_BITS)
+
+
+class Score(namedtuple("Score", ["precision", "recall", "fmeasure"])):
+    """Precision, recall and F of one ROUGE type (rouge-score's ``scoring.Score``)."""
+
+
+class AggregateScore(namedtuple("AggregateScore", ["low", "mid", "high"])):
+    """A bootstrap interval of :class:`Score` values (rouge-score's ``scoring.AggregateScore``)."""
