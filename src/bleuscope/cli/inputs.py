@@ -10,6 +10,7 @@ as a hypothesis, tokenized-looking hypotheses).
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import stat
 import sys
@@ -158,7 +159,10 @@ class InputStreams:
         at the end."""
         start = 0
         while True:
-            hyp_items = [src.take(size) for src in self.hyps]
+            try:
+                hyp_items = [src.take(size) for src in self.hyps]
+            except InputError as e:
+                raise self._with_reference_encoding(e) from None
             ref_items = [src.take(size) for src in self.refs]
             if start == 0:
                 self._check_not_empty(hyp_items, ref_items)
@@ -210,6 +214,30 @@ class InputStreams:
                     _check_every_segment_has_reference(rows, src.name, start)
                     refs.extend(bio.ref_streams(rows))
         return hyps, refs
+
+    def _with_reference_encoding(self, error: InputError) -> InputError:
+        """A hypothesis that is invalid in the ``--encoding`` given: name the references that are not in that
+        encoding either (it applies to every input file, and they are read after the hypotheses)."""
+        encoding = self.args.encoding
+        if encoding in ("utf-8", "utf-8-sig") or "invalid" not in str(error):
+            return error
+        wrong, utf8 = [], []
+        for src in self.refs:
+            if src.path == bio.STDIN:
+                continue
+            head = _head_bytes(src.path)
+            if head is None or _decodes(head, encoding):
+                continue
+            wrong.append(src.name)
+            if _decodes(head, "utf-8"):
+                utf8.append(src.name)
+        if not wrong:
+            return error
+        one = len(wrong) == 1
+        note = f"; the reference{'' if one else 's'} {', '.join(wrong)} {'is' if one else 'are'} not {encoding} either"
+        if utf8:
+            note += f" ({', '.join(utf8)} {'looks' if len(utf8) == 1 else 'look'} like UTF-8)"
+        return InputError(f"{error}{note}: --encoding applies to every input file")
 
     def _check_not_empty(self, hyp_items, ref_items) -> None:
         args = self.args
@@ -294,6 +322,29 @@ class InputStreams:
                         f"{name}: {n_tok} lines end in ' .' - is it tokenized? BLEU expects detokenized text "
                         "(--force silences this)"
                     )
+
+
+def _head_bytes(path: str, size: int = 1 << 16) -> bytes | None:
+    """The first ``size`` (decompressed) bytes of a file; None when it cannot be read."""
+    try:
+        stream = bio.open_binary(path)
+    except InputError:
+        return None
+    try:
+        return stream.read(size)
+    except (OSError, EOFError, ValueError):
+        return None
+    finally:
+        stream.close()
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    """Whether ``data`` (possibly cut inside a character at the end) is valid in ``encoding``."""
+    try:
+        codecs.getincrementaldecoder(encoding)(errors="strict").decode(data, final=False)
+    except UnicodeError:
+        return False
+    return True
 
 
 def _merge(parts) -> list[str | None]:

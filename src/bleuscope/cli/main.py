@@ -427,11 +427,7 @@ def check_options(args: argparse.Namespace) -> None:
         seen.add(path)
     if bio.STDIN in args.ref_paths and (bio.STDIN in args.hyp_paths):
         raise UsageError("stdin ('-') cannot be both the hypotheses and a reference")
-    if args.output is not None:
-        out = os.path.realpath(args.output)
-        for path in (*args.hyp_paths, *args.ref_paths):
-            if path != bio.STDIN and os.path.realpath(path) == out:
-                raise UsageError(f"-o {args.output} would overwrite an input file")
+    bio.check_output_not_input(args.output, [*args.hyp_paths, *args.ref_paths])
     if len(set(args.metrics)) != len(args.metrics):
         raise UsageError(f"-m names a metric twice: {' '.join(args.metrics)}")
 

@@ -16,9 +16,11 @@ import gzip
 import json
 import lzma
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 
@@ -365,6 +367,11 @@ def jsonl_record(line: str, fields: list[tuple[str, str]], name: str, lineno: in
         obj = json.loads(line)
     except json.JSONDecodeError as e:
         raise InputError(f"{name}:{lineno}: invalid JSON at column {e.colno}: {e.msg}") from None
+    except RecursionError:  # the decoder recurses once per level of [ or {
+        raise InputError(
+            f"{name}:{lineno}: JSON nested too deeply (arrays or objects inside each other thousands of levels "
+            "deep); a field holds a string or a list of strings"
+        ) from None
     if not isinstance(obj, dict):
         raise InputError(f"{name}:{lineno}: expected a JSON object, found {_json_kind(obj)}")
     values = []
@@ -418,6 +425,28 @@ def ref_streams(rows: list[list[str | None]]) -> list[list[str | None]]:
     """Per-segment reference lists (from JSON) -> streams ``refs[k][i]``, ``None`` where a segment has fewer."""
     width = max((len(r) for r in rows), default=0)
     return [[r[k] if k < len(r) else None for r in rows] for k in range(width)]
+
+
+def check_output_not_input(output: str | None, inputs: Iterable[str], option: str = "-o") -> None:
+    """Refuse (:class:`UsageError`) an output that is one of the inputs: the same file by device and inode, so
+    also when named through a symbolic or hard link (or given on stdin). Replacing it would destroy the input.
+    Outputs that are not regular files (``/dev/null``, a FIFO, a terminal) and new names cannot be an input."""
+    if output is None or output == STDIN:
+        return
+    try:
+        out = os.stat(output)
+    except OSError:
+        return
+    if not stat.S_ISREG(out.st_mode):
+        return
+    for path in inputs:
+        try:
+            st = os.fstat(sys.stdin.fileno()) if path == STDIN else os.stat(path)
+        except (OSError, ValueError, AttributeError):
+            continue
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            same = "" if path == output else f" ({display_name(path)} is the same file)"
+            raise UsageError(f"{option} {output} would overwrite an input file{same}")
 
 
 class StdoutClosed(Exception):
@@ -531,7 +560,9 @@ def write_atomic(
         raise InputError(f"{name}: cannot write the output: directory {directory} does not exist")
     fd = None
     tmp = None
+    terminated = _RemoveOnTerminate()
     try:
+        terminated.__enter__()
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
         # surrogateescape: file names from the command line may hold undecodable bytes
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
@@ -554,3 +585,34 @@ def write_atomic(
             os.close(fd)
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        terminated.__exit__()
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while a temporary output file existed (raised to run the clean-up)."""
+
+
+class _RemoveOnTerminate:
+    """While a temporary output file exists, SIGTERM unwinds like Ctrl-C (so ``finally`` removes the file),
+    then terminates the process by the signal's default action as if nothing had been caught."""
+
+    def __enter__(self) -> None:
+        self.previous = None
+        self.received = False
+        if threading.current_thread() is not threading.main_thread():
+            return  # signal handlers belong to the main thread; a worker keeps the default
+        try:
+            self.previous = signal.signal(signal.SIGTERM, self._handle)
+        except (ValueError, OSError):  # no signals here (an embedded interpreter)
+            self.previous = None
+
+    def _handle(self, signum, frame) -> None:
+        self.received = True
+        raise _Terminated()
+
+    def __exit__(self) -> None:
+        if self.previous is None:
+            return
+        signal.signal(signal.SIGTERM, self.previous)
+        if self.received:
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler the program had (by default: terminate)

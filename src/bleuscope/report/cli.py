@@ -16,7 +16,17 @@ import time
 import warnings
 
 from ..analysis.significance.inputs import MAX_RESAMPLES
-from ..core.files import CLIError, InputError, UsageError, display_name, read_lines, write_atomic
+from ..core.files import (
+    CLIError,
+    InputError,
+    StdoutClosed,
+    UsageError,
+    check_output_not_input,
+    display_name,
+    read_lines,
+    write_file,
+    write_output,
+)
 
 PROG = "bleuscope report"
 
@@ -311,7 +321,7 @@ def write_tables(data, latex: str | None, csv: str | None) -> list[str]:
         for table in all_tables(data):
             stem = re.sub(r"[^A-Za-z0-9+._-]", "_", table.name)
             path = os.path.join(directory, f"{stem}.{ext}")
-            write_atomic(path, table.latex() if ext == "tex" else table.csv())
+            write_file(path, table.latex() if ext == "tex" else table.csv())
             written.append(path)
     return written
 
@@ -333,6 +343,8 @@ def run(argv: list[str] | None, warn) -> int:
             raise UsageError("--pair needs two different systems")
     if args.output != "-" and os.path.isdir(args.output):
         raise UsageError(f"-o {args.output}: is a directory")
+    # the main command's output rules: never an input, never a read-only file, symlinks/FIFOs/devices kept
+    check_output_not_input(args.output, [p for p in (*args.references, *args.input, args.source, args.train) if p])
     refs = [list(read_lines(p, args.encoding, warn)) for p in args.references]
     ref_names = [display_name(p) for p in args.references]
     for name, lines in zip(ref_names, refs):
@@ -369,14 +381,11 @@ def run(argv: list[str] | None, warn) -> int:
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None
     write_tables(data, args.latex, args.csv)
-    if args.output == "-":
-        sys.stdout.write(page)
-        sys.stdout.flush()
-    else:
-        write_atomic(args.output, page)
+    write_output(page, None if args.output == "-" else args.output)
     if not args.quiet:
         size = len(page.encode("utf-8"))
-        print(f"{PROG}: wrote {display_name(args.output)} ({size / 1e6:.2f} MB; {len(names)} system{'s' if len(names) > 1 else ''}, "
+        where = "the page to standard output" if args.output == "-" else display_name(args.output)
+        print(f"{PROG}: wrote {where} ({size / 1e6:.2f} MB; {len(names)} system{'s' if len(names) > 1 else ''}, "
               f"{len(refs[0])} segments) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return 0
 
@@ -404,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except StdoutClosed:  # `-o - | head`: the reader needs no more
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
