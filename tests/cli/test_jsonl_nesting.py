@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bleuscope.cli import main
-from bleuscope.io import InputError, jsonl_record
+from bleuscope.core.files import InputError, jsonl_record
 
 DEPTH = 100_000
 MESSAGE = "JSON nested too deeply (arrays or objects inside each other thousands of levels deep)"
