@@ -26,6 +26,7 @@ import numpy as np
 from .. import BLEU, BLEUScore, compute_scores
 from ..analysis import significance
 from ..analysis.significance.clusters import significance_clusters
+from ..core.signature import nrefs_field
 from ..tokenizers.language import cjk_letter_share
 from . import analyses
 
@@ -326,7 +327,7 @@ def _tokenize(bleu: BLEU, lines: Sequence[str]) -> list[list[str]]:
 # ---------------------------------------------------------------------------------------------------------
 def _statistics(metric, hyps, references, names) -> tuple[np.ndarray, str]:
     segs = significance.system_statistics(metric, hyps, references, names=list(names))
-    return np.stack([s.stats for s in segs]), _nrefs(segs[0].nrefs)
+    return np.stack([s.stats for s in segs]), nrefs_field(segs[0].nrefs)
 
 
 def _best_references(bleu: BLEU, hyps, streams, shown: int) -> np.ndarray:
@@ -534,10 +535,6 @@ def compute_report(
         best_reference=_best_references(bleu, hyps, streams, shown), n_bootstrap=n_bootstrap, seed=seed,
         alpha=alpha, holm=holm, warnings=tuple(notes), command=command, inputs=tuple(inputs), created=created,
     )
-
-
-def _nrefs(counts: np.ndarray) -> str:
-    return str(int(counts[0])) if len(counts) and counts.min() == counts.max() else "var"
 
 
 def top_differences(sentence: np.ndarray, a: int, b: int, n: int = TOP_DIFFERENCES) -> tuple[list[int], list[int]]:
