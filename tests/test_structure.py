@@ -3,8 +3,6 @@ counting seam and the additive-metric interface that the layers above BLEU use."
 
 from __future__ import annotations
 
-import ast
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +16,8 @@ from bleuscope.core import backend
 from bleuscope.core.encoding import EncodedLines
 from bleuscope.core.stats import layout, order_of_width
 from bleuscope.metrics.base import Metric
+
+from .import_contracts import SHORT_NAMES, imported_modules
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -38,33 +38,14 @@ FORMER_PATHS = (
     "bleu", "compat", "encoding", "engine", "io", "nltk", "pairwise", "parallel", "rouge_score", "scoring",
     "signature", "significance", "smoothing", "streaming", "token_ids", "validation",
 )
-#: the drop-ins' documented short names (``bleuscope.nltk.corpus_bleu``), attributes of the package only
-SHORT_NAMES = ("nltk", "rouge_score")
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _imported_modules(path: Path, package: str | None = None):
-    """(line, absolute module name) of every import in a Python file, relative imports resolved."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     if package is None:
         top = ROOT / "src" if path.is_relative_to(ROOT / "src") else ROOT
         package = ".".join(path.relative_to(top).parent.parts)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node.lineno, alias.name
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(parts + ([base] if base else []))
-            yield node.lineno, base
-            for alias in node.names:  # ``from bleuscope import io``
-                yield node.lineno, f"{base}.{alias.name}"
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):  # "ignore::bleuscope.io.X"
-            for name in re.findall(r"(?<![\w.])bleuscope(?:\.\w+)+", node.value):
-                if name.split(".")[1] not in SHORT_NAMES:  # text may name the documented short names
-                    yield node.lineno, name
+    return imported_modules(path, package)
 
 
 def test_no_former_paths_are_imported_anywhere():
