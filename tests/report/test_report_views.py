@@ -110,6 +110,10 @@ def test_print_to_pdf_without_backgrounds_keeps_every_column(page, wmt, tmp_path
     last = data.metrics[0].order[-1]  # the right-most column of every bucket table
     for table in (*data.length_buckets, *data.length_diff_buckets):
         assert f"{table.scores[last][2]:.2f}" in text, table.metric
+    bleu = data.metrics[0]  # the p-value matrix's right-most column
+    best, worst = bleu.order[0], bleu.order[-1]
+    assert f"{bleu.scores[best] - bleu.scores[worst]:+.2f}" in text
+    assert text.count("A − B [95% CI]") >= 2 and flat.count(" segments ") >= 2  # both n-gram tables, whole
     assert "export:" not in flat and "previous" not in flat  # controls do not print
 
 

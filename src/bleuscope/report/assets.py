@@ -88,6 +88,7 @@ details>summary{cursor:pointer;font-size:12px}
  th button.sort::after{content:none!important}
  .num .muted{display:block}
  .scroll{overflow:visible}
+ .wl{grid-template-columns:minmax(0,1fr)}
  table{font-size:7.5pt;width:100%;page-break-inside:auto}tr{page-break-inside:avoid}
  th,td{padding:1px 3px;white-space:normal!important;color:#000}
  td.num,th.num{white-space:nowrap!important}
