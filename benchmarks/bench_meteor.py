@@ -158,8 +158,21 @@ def run(quick: bool = False) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="2,000 segments instead of 10,000")
+    ap.add_argument("--save", action="store_true",
+                    help="also write the run to benchmarks/results/meteor/latest.json (the docs' METEOR table)")
     args = ap.parse_args(argv)
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = run(quick=args.quick)
+    if args.save:
+        import json
+
+        import bench  # beside this script: the machine and versions recorded with every run
+
+        out = Path(__file__).resolve().parent / "results" / "meteor" / "latest.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        run_data = {"started": started, "quick": args.quick, "machine": bench.machine(),
+                    "environment": bench.environment(), "rows": rows}
+        out.write_text(json.dumps(run_data, indent=1) + "\n", encoding="utf-8")
     ref = {r["task"]: r["seconds"] for r in rows if r["tool"] == "bleuscope"}
     print(f"{'task':44} {'tool':12} {'seconds':>9} {'x bleuscope':>12}  note")
     for r in rows:

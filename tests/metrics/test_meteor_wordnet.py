@@ -3,10 +3,13 @@ the WMT English data, morphy's edge cases, NLTK's zip layout, and clear errors."
 
 from __future__ import annotations
 
+import re
 import zipfile
 from itertools import chain
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleuscope.metrics.meteor import WordNet, WordNetFormatError, WordNetNotFoundError
 from bleuscope.metrics.meteor import wordnet as wordnet_module
@@ -136,3 +139,9 @@ def test_index_and_data_disagree(tmp_path, nltk_data_dir):
     wn = WordNet(tmp_path)
     with pytest.raises(WordNetFormatError, match=r"data\.adv, byte \d+: no synset starts there"):
         wn.synonyms("quickly")
+
+
+@given(st.text(alphabet="ab()_", max_size=10))
+def test_marker_removal_is_nltks_pattern(word):
+    """NLTK removes an adjective marker with ``(.*?)(\\([^()]*\\))?$``."""
+    assert wordnet_module._without_marker(word) == re.match(r"(.*?)(\([^()]*\))?$", word).group(1)

@@ -460,10 +460,10 @@ def meteor_align_pairs(hyps, refs, pair_hyp, pair_ref, table, out: np.ndarray) -
     that ``table`` does not have yet. ``hyps`` and ``refs`` are ``(uint32 ids, int64 offsets)``; ``table``
     has ``stem_of``, ``syn_start``, ``syn_len``, ``syn_ids`` (:class:`bleuscope.metrics.meteor.native.WordTable`).
     Returns the word ids whose stems and the stem ids whose synonym sets are missing."""
-    return _native().meteor_align_pairs(
-        hyps[0], hyps[1], refs[0], refs[1], pair_hyp, pair_ref, table.stem_of, table.syn_start, table.syn_len,
-        table.syn_ids, out,
-    )
+    import numpy as np
+
+    arrays = [np.ascontiguousarray(x) for x in (hyps[0], hyps[1], refs[0], refs[1], pair_hyp, pair_ref)]
+    return _native().meteor_align_pairs(*arrays, table.stem_of, table.syn_start, table.syn_len, table.syn_ids, out)
 
 
 def libm_map(func, values: np.ndarray) -> np.ndarray | None:

@@ -134,3 +134,26 @@ def score(matches, hyp_len, ref_len, chunks, alpha=0.9, beta=3.0, gamma=0.5):
         return 0.0
     penalty = gamma * frag_frac**beta
     return (1 - penalty) * fmean
+
+
+def score_array(rows, alpha=0.9, beta=3.0, gamma=0.5):
+    """:func:`score` of many rows ``[matches, hyp_len, ref_len, chunks]`` (int64 [P, 4]) at once, equal to it
+    row by row: numpy's float64 division, multiplication and addition round as Python's floats do, and the
+    power is taken by Python's ``float.__pow__`` (numpy's may use another ``pow``). A row where :func:`score`
+    divides by zero gets 0.0."""
+    import numpy as np
+
+    rows = np.asarray(rows, dtype=np.int64)
+    m = rows[:, 0].astype(np.float64)
+    h, r, c = rows[:, 1], rows[:, 2], rows[:, 3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = m / h
+        recall = m / r
+        denominator = alpha * precision + (1 - alpha) * recall
+        fmean = (precision * recall) / denominator
+        frag = c.astype(np.float64) / rows[:, 0]
+    zero = (h == 0) | (r == 0) | (denominator == 0) | (rows[:, 0] == 0)
+    frag = np.where(zero, 0.0, frag)
+    powered = np.array([x**beta for x in frag.tolist()], dtype=np.float64)
+    penalty = gamma * powered
+    return np.where(zero, 0.0, (1 - penalty) * np.where(zero, 0.0, fmean))

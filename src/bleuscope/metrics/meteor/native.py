@@ -9,7 +9,7 @@ core reports the ids a pair needs and has not got, they are filled in, and the p
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -38,11 +38,10 @@ class WordTable:
         self.syn_len = np.zeros(1024, dtype=np.int64)
         self.syn_ids = np.zeros(0, dtype=np.uint32)
 
-    def ids(self, tokens: list[str]) -> list[int]:
-        """The ids of ``tokens`` (new words get the next ids)."""
-        vocab = self.vocab
-        setdefault = vocab.setdefault
-        return [setdefault(w, len(vocab)) for w in tokens]
+    def bound(self) -> None:
+        """Start over when the table holds :data:`TABLE_LIMIT` strings (call before encoding a batch)."""
+        if len(self.vocab) > TABLE_LIMIT:
+            self.reset()
 
     def intern(self, word: str) -> int:
         return self.vocab.setdefault(word, len(self.vocab))
@@ -79,27 +78,29 @@ class WordTable:
         self.syn_ids = np.concatenate([self.syn_ids, *parts])
 
 
-def _segments(table: WordTable, token_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    flat = list(chain.from_iterable(token_lists))
-    ids = list(map(table.vocab.get, flat))  # known words: one C-level pass
-    if None in ids:
-        setdefault = table.vocab.setdefault
-        vocab = table.vocab
-        for k, found in enumerate(ids):
-            if found is None:
-                ids[k] = setdefault(flat[k], len(vocab))
-    offsets = np.zeros(len(token_lists) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists)), out=offsets[1:])
-    return np.array(ids, dtype=np.uint32), offsets
+def encode_tokens(table: WordTable, flat: list[str], lengths) -> tuple[np.ndarray, np.ndarray]:
+    """``(uint32 ids, int64 offsets)`` of segments given as one flat token list and the segments' lengths."""
+    vocab = table.vocab
+    # known words in one C-level pass; -1 marks new ones
+    ids = np.fromiter(map(vocab.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
+    if len(ids) and ids.min() < 0:
+        setdefault = vocab.setdefault
+        for k in np.flatnonzero(ids < 0).tolist():
+            ids[k] = setdefault(flat[k], len(vocab))
+    lengths = np.asarray(lengths, dtype=np.int64)
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return ids.astype(np.uint32), offsets
 
 
-def align_pairs(table: WordTable, hyp_tokens: list[list[str]], ref_tokens: list[list[str]], pair_hyp: np.ndarray,
-                pair_ref: np.ndarray) -> np.ndarray:
-    """int64 ``[P, 2]`` (matches, chunks) of the pairs ``(hyp_tokens[pair_hyp[p]], ref_tokens[pair_ref[p]])``."""
-    if len(table.vocab) > TABLE_LIMIT:
-        table.reset()
-    hyps = _segments(table, hyp_tokens)
-    refs = _segments(table, ref_tokens)
+def encode_lists(table: WordTable, token_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode_tokens` of a list of token lists."""
+    lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+    return encode_tokens(table, list(chain.from_iterable(token_lists)), lengths)
+
+
+def align_encoded(table: WordTable, hyps, refs, pair_hyp: np.ndarray, pair_ref: np.ndarray) -> np.ndarray:
+    """int64 ``[P, 2]`` (matches, chunks) of encoded pairs (:func:`encode_tokens`, same ``table``)."""
     table._sync()
     out = np.full(2 * len(pair_hyp), -1, dtype=np.int64)
     for _ in range(4):  # stems, then the synonym sets of stems new in the second pass, then done
@@ -113,3 +114,11 @@ def align_pairs(table: WordTable, hyp_tokens: list[list[str]], ref_tokens: list[
     else:  # pragma: no cover - every pass fills what the last one asked for
         raise RuntimeError("METEOR alignment did not complete")
     return out.reshape(-1, 2)
+
+
+def align_pairs(table: WordTable, hyp_tokens: list[list[str]], ref_tokens: list[list[str]], pair_hyp: np.ndarray,
+                pair_ref: np.ndarray) -> np.ndarray:
+    """int64 ``[P, 2]`` (matches, chunks) of the pairs ``(hyp_tokens[pair_hyp[p]], ref_tokens[pair_ref[p]])``."""
+    table.bound()
+    return align_encoded(table, encode_lists(table, hyp_tokens), encode_lists(table, ref_tokens), pair_hyp,
+                         pair_ref)

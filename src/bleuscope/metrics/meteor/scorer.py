@@ -32,9 +32,9 @@ from ...core.validation import check_bool, check_reference_presence, check_refer
 from ...tokenizers import get_tokenizer
 from ..base import Metric, ScoreBatch, ScoreText
 from ..rouge.scores import LIMBS, exact_mean, to_limbs
-from .alignment import ROW_FIELDS, align, score
+from .alignment import ROW_FIELDS, align, score, score_array
 from .lexicon import stem_function, synonym_function
-from .native import WordTable, align_pairs
+from .native import WordTable, align_encoded, encode_lists, encode_tokens
 from .wordnet import WordNet
 
 #: segments tokenized at a time (bounds the memory of the token lists)
@@ -237,21 +237,24 @@ class METEOR(Metric):
             raise backend.NativeEngineUnavailableError("engine='native': the compiled core is not built here")
         for a in range(0, n_seg, TOKENIZE_SEGMENTS):
             b = min(n_seg, a + TOKENIZE_SEGMENTS)
+            if native:
+                if self._table is None:
+                    self._table = WordTable(self._stem, self._synonyms)
+                self._table.bound()
+                hyp_enc = self._encoded(hyps[a:b], "hypotheses", a)
+                ref_encs = [self._encoded(stream[a:b], f"references[{k}]", a) for k, stream in enumerate(streams)]
+                alignment[a:b], values[a:b] = self._native_best(hyp_enc, ref_encs, present[a:b])
+                continue
             hyp_tokens = self.token_lists(hyps[a:b], "hypotheses", a)
             ref_tokens = [self.token_lists(stream[a:b], f"references[{k}]", a) for k, stream in enumerate(streams)]
-            if native:
-                rows = self._native_rows(hyp_tokens, ref_tokens)
-            else:
-                rows = [[None if ref[i] is None else align(hyp, ref[i], stem, synonyms) for ref in ref_tokens]
-                        for i, hyp in enumerate(hyp_tokens)]
             for i, hyp in enumerate(hyp_tokens):
                 best_row = None
                 best = None
                 hyp_len = len(hyp)
-                for refs, found in zip(ref_tokens, rows[i]):
-                    if found is None:
+                for refs in ref_tokens:
+                    if refs[i] is None:
                         continue
-                    matches, chunks = found
+                    matches, chunks = align(hyp, refs[i], stem, synonyms)
                     ref_len = len(refs[i])
                     value = score(matches, hyp_len, ref_len, chunks, alpha, beta, gamma)
                     if best is None or value > best:  # the first reference reaching the maximum, as max() keeps
@@ -260,20 +263,42 @@ class METEOR(Metric):
                 values[a + i] = best
         return alignment, values
 
-    def _native_rows(self, hyp_tokens: list, ref_tokens: list[list]) -> list[list]:
-        """Per segment and reference stream: ``(matches, chunks)`` by the compiled core, None where absent."""
-        n = len(hyp_tokens)
-        present = [(i, k) for k, refs in enumerate(ref_tokens) for i in range(n) if refs[i] is not None]
-        flat_refs = [ref_tokens[k][i] for i, k in present]
-        pair_hyp = np.array([i for i, _ in present], dtype=np.int64)
-        pair_ref = np.arange(len(present), dtype=np.int64)
-        if self._table is None:
-            self._table = WordTable(self._stem, self._synonyms)
-        found = align_pairs(self._table, hyp_tokens, flat_refs, pair_hyp, pair_ref).tolist()
-        rows: list[list] = [[None] * len(ref_tokens) for _ in range(n)]
-        for (i, k), pair in zip(present, found):
-            rows[i][k] = pair
-        return rows
+    def _encoded(self, items: list, name: str, offset: int) -> tuple[np.ndarray, np.ndarray]:
+        """Word ids and offsets of one stream (``None``: an empty segment, never paired)."""
+        if all(type(x) is str or x is None for x in items):
+            joined = backend.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
+            if joined is not None and None not in joined:
+                # one flat token list for the whole stream: tokens hold no whitespace and lowercasing adds
+                # none (a space also bounds the final-sigma rule as a line end does)
+                text = " ".join(joined)
+                flat = (text.lower() if self.lowercase else text).split()
+                lengths = [line.count(" ") + 1 if line else 0 for line in joined]
+                if sum(lengths) == len(flat):
+                    return encode_tokens(self._table, flat, lengths)
+        lists = self.token_lists(items, name, offset)
+        return encode_lists(self._table, [x if x is not None else [] for x in lists])
+
+    def _native_best(self, hyp_enc, ref_encs: list, present: np.ndarray):
+        """``(alignment rows, values)`` of one encoded chunk: the compiled core's alignment of every present
+        pair, vectorized scores, each segment's first best reference."""
+        n_seg, n_ref = present.shape
+        stream, seg = (np.ascontiguousarray(x) for x in np.nonzero(present.T))  # stream by stream, segments ascending
+        ref_ids = np.concatenate([ids for ids, _ in ref_encs])
+        starts = np.cumsum([0] + [len(ids) for ids, _ in ref_encs[:-1]])
+        ref_offsets = np.concatenate([[0]] + [offs[1:] + start for (_, offs), start in zip(ref_encs, starts)])
+        pair_ref = stream * n_seg + seg
+        found = align_encoded(self._table, hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref)
+        hyp_len = np.diff(hyp_enc[1])[seg]
+        ref_len = np.diff(ref_offsets)[pair_ref]
+        rows = np.stack([found[:, 0], hyp_len, ref_len, found[:, 1]], axis=1)
+        pair_values = score_array(rows, self.alpha, self.beta, self.gamma)
+        table = np.full((n_seg, n_ref), -np.inf)
+        table[seg, stream] = pair_values
+        best = np.argmax(table, axis=1)  # the first reference reaching the maximum, as max() keeps
+        where = np.full((n_seg, n_ref), -1, dtype=np.int64)
+        where[seg, stream] = np.arange(len(seg))
+        chosen = where[np.arange(n_seg), best]
+        return rows[chosen], pair_values[chosen]
 
     def rows_of(self, alignment: np.ndarray, values: np.ndarray) -> np.ndarray:
         """Statistics rows ``[S, 8]`` of per-segment alignments and values."""

@@ -59,14 +59,22 @@ REQUIRED_FILES = tuple(f"{kind}.{suffix}" for _, suffix in PARTS for kind in ("i
     f"{suffix}.exc" for _, suffix in PARTS
 )
 
-#: a lemma's trailing syntactic marker in an adjective synset, e.g. ``beautiful(a)``
-_MARKER = re.compile(r"(.*?)(\([^()]*\))?$", re.DOTALL)
 _VERSION = re.compile(rb"WordNet (\d+\+?|\d+\.\d+) Copyright")
 
 INSTALL_HINT = (
     "install Debian/Ubuntu's wordnet-base package (apt-get install wordnet-base), or NLTK's corpus "
     "(python -m nltk.downloader wordnet), or name a directory with wordnet=... / --wordnet"
 )
+
+
+def _without_marker(word: str) -> str:
+    """``word`` without a trailing syntactic marker (``beautiful(a)`` -> ``beautiful``): a last ``(...)``
+    holding no parenthesis, as NLTK's pattern ``(.*?)(\([^()]*\))?$`` removes it."""
+    if word.endswith(")"):
+        start = word.rfind("(")
+        if start >= 0 and ")" not in word[start + 1 : -1]:
+            return word[:start]
+    return word
 
 
 class WordNetNotFoundError(FileNotFoundError):
@@ -303,20 +311,19 @@ class WordNet:
     def _parse_lemma_names(self, pos: str, offset: int) -> tuple[str, ...]:
         data = self._data[pos]
         end = data.find(b"\n", offset)
-        raw = bytes(data[offset : end if end >= 0 else len(data)])
-        line = raw.decode("utf-8", errors="replace")
+        line = bytes(data[offset : end if end >= 0 else len(data)])
         where = f"{self._data_names[pos]}, byte {offset}"
-        if line[:8] != f"{offset:08d}":
+        if line[:8] != b"%08d" % offset:
             raise WordNetFormatError(f"{where}: no synset starts there (the index and data files disagree)")
-        fields = line.split("|", 1)[0].split()
         try:
-            count = int(fields[3], 16)
-            words = fields[4 : 4 + 2 * count : 2]
+            head = line.split(maxsplit=4)  # offset, lexicographer file, synset type, word count, the rest
+            count = int(head[3], 16)
+            words = head[4].split(maxsplit=2 * count)[: 2 * count : 2]
         except (IndexError, ValueError) as err:
             raise WordNetFormatError(f"{where}: {err}") from None
         if len(words) != count:
             raise WordNetFormatError(f"{where}: fewer words than announced")
-        return tuple(_MARKER.match(w).group(1) for w in words)
+        return tuple(_without_marker(w.decode("utf-8", errors="replace")) for w in words)
 
     def synonyms(self, word: str) -> frozenset[str]:
         """METEOR's synonym set of ``word``: the word itself and every lemma name without ``_`` of the
