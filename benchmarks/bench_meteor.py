@@ -6,12 +6,14 @@ Tasks, each side by side in one process, one thread, results checked equal (``==
   whitespace tokens;
 * ``METEOR().sentence_scores``: raw strings (tokenized by bleuscope's 13a tokenizer inside the timing) vs
   NLTK's loop on the same tokens, given to it already tokenized;
+* every system of WMT22 de-en (8 x 1,984 segments) scored by one ``METEOR()`` vs NLTK's loop;
 * WordNet load: NLTK's ``WordNetCorpusReader`` vs bleuscope's ``WordNet`` on the same files.
 
 Both tools read the same WordNet 3.0 files (NLTK's own data if it has WordNet, else a temporary NLTK data
 directory with copies of Debian's ``/usr/share/wordnet``), loaded before the scoring tasks are timed.
 bleuscope's per-word caches (stems, synonym sets) start empty in every task, so the first-use cost is in
-the timing. Run ``python benchmarks/bench_meteor.py [--quick]`` (quick: 2,000 segments, else 10,000).
+the timing. Run ``python benchmarks/bench_meteor.py [--quick] [--save]`` (quick: 2,000 segments, else
+10,000; 250 lines per system).
 """
 
 from __future__ import annotations
@@ -149,6 +151,25 @@ def run(quick: bool = False) -> list[dict]:
                      "note": f"{same}; cpu {cpu_theirs:.2f} s; given 13a tokens"})
         rows.append({"task": task, "tool": "bleuscope", "seconds": t_ours, "peak_mb": None,
                      "note": f"{same}; cpu {cpu_ours:.2f} s; raw text, 13a inside"})
+
+        # one test set, every system: what a WMT-style evaluation does (the word caches serve all systems)
+        base = DATA / "generaltest2022" / "de-en"
+        lines = 250 if quick else None
+        ref_streams = [_lines(p)[:lines] for p in sorted(base.glob("ref.*.txt"))]
+        systems = [_lines(p)[:lines] for p in sorted((base / "sys").glob("*.txt"))]
+        wn = fresh_bleuscope(root)
+        metric = METEOR(wordnet=wn)
+        batches, t_ours, cpu_ours = _timed(lambda: [metric.sentence_scores(h, ref_streams) for h in systems])
+        tokens = [[(metric.tokens(x, "h"), [metric.tokens(r[i], "r") for r in ref_streams]) for i, x in enumerate(h)]
+                  for h in systems]
+        theirs, t_theirs, cpu_theirs = _timed(
+            lambda: [[nltk_meteor(r, h, wordnet=reader, preprocess=str) for h, r in system] for system in tokens])
+        same = "equal results" if [b.values.tolist() for b in batches] == theirs else "RESULTS DIFFER"
+        task = f"METEOR {len(systems)} systems x {len(systems[0]):,} segs (de-en, 2 refs)"
+        rows.append({"task": task, "tool": "nltk-3.10.4", "seconds": t_theirs, "peak_mb": None,
+                     "note": f"{same}; cpu {cpu_theirs:.2f} s; given 13a tokens"})
+        rows.append({"task": task, "tool": "bleuscope", "seconds": t_ours, "peak_mb": None,
+                     "note": f"{same}; cpu {cpu_ours:.2f} s; one METEOR(), raw text"})
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)

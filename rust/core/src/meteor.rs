@@ -39,8 +39,9 @@ impl Lexicon<'_> {
         if start < 0 {
             return None;
         }
-        let len = self.syn_len[s] as usize;
-        self.syn_ids.get(start as usize..start as usize + len)
+        let len = usize::try_from(*self.syn_len.get(s)?).ok()?;
+        self.syn_ids
+            .get(start as usize..(start as usize).checked_add(len)?)
     }
 }
 

@@ -14,43 +14,19 @@ synonym is first needed. NLTK's own objects work too (``stemmer=PorterStemmer()`
 
 One difference in what is *called*, not in what is returned: stems and synonym sets are looked up once per
 distinct word and only for words an earlier stage left unmatched while an unmatched reference word remains
-(NLTK looks them up for every such word on every call).
+(NLTK looks them up for every such word on every call). Each call aligns in Python (the per-call cost of
+the compiled core's arrays is larger than the alignment of one pair); for many segments,
+:class:`bleuscope.METEOR` aligns whole batches in the compiled core.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-import numpy as np
-
-from ..core import backend
 from ..metrics.meteor.alignment import align, score
 from ..metrics.meteor.lexicon import stem_function, synonym_function
-from ..metrics.meteor.native import WordTable, align_pairs
 
 __all__ = ["meteor_score", "single_meteor_score"]
-
-
-#: word tables of the compiled alignment, per (stem, synonyms) lookup pair (a few: one per stemmer/WordNet used)
-_tables: dict = {}
-_PAIR = (np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
-
-
-def _table(stem, synonyms) -> WordTable:
-    key = (stem, getattr(synonyms, "__self__", synonyms))
-    table = _tables.get(key)
-    if table is None:
-        if len(_tables) >= 8:
-            _tables.clear()
-        table = _tables[key] = WordTable(stem, synonyms)
-    return table
-
-
-def _align(hyp: list, ref: list, stem, synonyms) -> tuple[int, int]:
-    if backend.meteor_available() and all(type(w) is str for w in hyp) and all(type(w) is str for w in ref):
-        found = align_pairs(_table(stem, synonyms), [hyp], [ref], *_PAIR)
-        return int(found[0, 0]), int(found[0, 1])
-    return align(hyp, ref, stem, synonyms)
 
 
 def _single(reference, hypothesis, preprocess, stem, synonyms, alpha, beta, gamma) -> float:
@@ -60,7 +36,7 @@ def _single(reference, hypothesis, preprocess, stem, synonyms, alpha, beta, gamm
         raise TypeError(f'"reference" expects pre-tokenized reference (Iterable[str]): {reference}')
     hyp = list(map(preprocess, hypothesis))
     ref = list(map(preprocess, reference))
-    matches, chunks = _align(hyp, ref, stem, synonyms)
+    matches, chunks = align(hyp, ref, stem, synonyms)
     return score(matches, len(hyp), len(ref), chunks, alpha, beta, gamma)
 
 

@@ -9,7 +9,7 @@ core reports the ids a pair needs and has not got, they are filled in, and the p
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 
 import numpy as np
 
@@ -49,8 +49,8 @@ class WordTable:
     def _sync(self) -> None:
         """Bring ``words`` and the per-id arrays up to the vocabulary's size."""
         n = len(self.vocab)
-        if len(self.words) < n:
-            self.words.extend(list(self.vocab)[len(self.words):])
+        if len(self.words) < n:  # the newest keys, taken from the end (dicts keep insertion order)
+            self.words.extend(reversed(list(islice(reversed(self.vocab), n - len(self.words)))))
         cap = len(self.stem_of)
         if n > cap:
             grow = max(n, 2 * cap) - cap

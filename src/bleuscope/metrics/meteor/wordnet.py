@@ -68,7 +68,7 @@ INSTALL_HINT = (
 
 
 def _without_marker(word: str) -> str:
-    """``word`` without a trailing syntactic marker (``beautiful(a)`` -> ``beautiful``): a last ``(...)``
+    r"""``word`` without a trailing syntactic marker (``beautiful(a)`` -> ``beautiful``): a last ``(...)``
     holding no parenthesis, as NLTK's pattern ``(.*?)(\([^()]*\))?$`` removes it."""
     if word.endswith(")"):
         start = word.rfind("(")
