@@ -202,6 +202,8 @@ class WordNet:
         self.version = self._read_version()
         self._synset_names: dict[tuple[str, int], tuple[str, ...]] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
+        #: (pos, offset) -> the synset's lemma names without "_" (the ones METEOR can match)
+        self._one_word_names: dict[tuple[str, int], tuple[str, ...]] = {}
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -331,8 +333,12 @@ class WordNet:
         found = self._synonyms.get(word)
         if found is None:
             names = {word}
-            for pos, offset in self.synset_offsets(word):
-                names.update(name for name in self.lemma_names(pos, offset) if "_" not in name)
+            one_word = self._one_word_names
+            for key in self.synset_offsets(word):
+                found = one_word.get(key)
+                if found is None:
+                    found = one_word[key] = tuple(name for name in self.lemma_names(*key) if "_" not in name)
+                names.update(found)
             if len(self._synonyms) >= SYNONYM_CACHE_LIMIT:
                 self._synonyms.clear()
             found = self._synonyms[word] = frozenset(names)
