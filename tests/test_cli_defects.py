@@ -357,15 +357,16 @@ def test_report_is_a_file_name_when_the_subcommand_is_not_installed(run_main, mo
 )  # -b goes with text and json
 def test_sentence_rendering_in_pieces_equals_one_piece(fmt, score_only):
     from bleuscope.cli import render
+    from bleuscope.cli.metrics import get_metric
     from bleuscope.cli.scoring import SystemResult
 
     bleu = BLEU(effective_order=True)
     hyps, refs = lines(HYP_B)[:53], [lines(REF_A)[:53], lines(REF_B)[:53]]
     seg = bleu.segment_statistics(hyps, refs)
-    result = SystemResult(name="h", stats=seg.stats, nrefs="2", score=None)
+    result = render.MetricResults(get_metric("bleu"), bleu, [SystemResult(name="h", stats=seg.stats, nrefs="2", score=None)])
     options = render.RenderOptions(format=fmt, width=2, score_only=score_only)
-    whole = "".join(render.render_sentences(result, bleu, options, chunk=10_000))
-    assert "".join(render.render_sentences(result, bleu, options, chunk=7)) == whole
+    whole = "".join(render.render_sentences(result, options, chunk=10_000))
+    assert "".join(render.render_sentences(result, options, chunk=7)) == whole
     if fmt == "json" and not score_only:
         assert [o["score"] for o in json.loads(whole)] == bleu.sentence_scores(hyps, refs).scores.tolist()
     if score_only:

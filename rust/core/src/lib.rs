@@ -7,6 +7,7 @@ pub mod meteor;
 pub mod pairwise;
 pub mod par;
 pub mod porter;
+pub mod resample;
 pub mod rouge;
 pub mod score;
 pub mod table;

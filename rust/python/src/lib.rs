@@ -5,6 +5,7 @@
 mod chrf;
 mod meteor;
 mod pairwise;
+mod resample;
 mod rouge;
 mod score;
 mod ter;
@@ -766,6 +767,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::tok::register(m)?;
     crate::score::register(m)?;
     crate::pairwise::register(m)?;
+    crate::resample::register(m)?;
     crate::chrf::register(m)?;
     crate::rouge::register(m)?;
     crate::ter::register(m)?;

@@ -21,6 +21,7 @@ from itertools import islice
 from ..core import files as bio
 from ..core.files import InputError, UsageError
 from ..core.pipeline import CHUNK_SEGMENTS
+from .progress import isatty
 
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
 TOKENIZED_WARN_LINES = 100
@@ -94,20 +95,13 @@ def _looks_jsonl(path: str) -> bool:
     return stem.endswith((".jsonl", ".ndjson"))
 
 
-def _isatty(stream) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 class InputStreams:
     """The hypothesis files (one per system) and reference files of a run, read in lock step."""
 
     def __init__(self, args: argparse.Namespace, warn=None) -> None:
         self.args = args
         self.warn = warn
-        if args.hyp_paths == [bio.STDIN] and sys.stdin is not None and _isatty(sys.stdin) and not args.example:
+        if args.hyp_paths == [bio.STDIN] and sys.stdin is not None and isatty(sys.stdin) and not args.example:
             raise UsageError("no hypotheses: give -i HYP (or HYP ... -r REF ...), or pipe the hypotheses into stdin")
         ref_fields = args.ref_field or []
         self.ref_fields = ref_fields

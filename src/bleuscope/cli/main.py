@@ -17,22 +17,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import os
 import sys
 import warnings
 
 from ..core import files as bio
 from ..core.files import CLIError, UsageError
-from . import chrf_ter, sharded
-from . import meteor as cli_meteor
-from . import rouge as cli_rouge
+from . import sharded
 from . import significance as cli_significance
-from .metrics import get_metric, metric_names
-
-chrf_ter.register()  # -m chrf / -m ter (registered here, so that cli.metrics does not import its users)
-cli_meteor.register()  # -m meteor
-cli_rouge.register()  # -m rouge
+from .argtypes import non_negative_number, whole_number
+from .metrics import build_scorers, get_metric, metric_names, requested_metrics
+from .progress import clear_line
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 
@@ -87,31 +82,12 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+#: the largest n-gram order the compiled core counts (a test keeps it equal to the core's limit)
+MAX_NGRAM_ORDER = 1 << 16
 
-
-def _positive_int(text: str) -> int:
-    value = _non_negative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _smooth_value(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
-    return value
+#: smoothing methods that take -sv: sacreBLEU's floor and add-k, and the Chen & Cherry methods with a parameter
+#: (a test keeps this equal to the library's CHEN_CHERRY_DEFAULTS)
+SMOOTH_VALUE_METHODS = ("floor", "add-k", "chen-cherry-1", "chen-cherry-4", "chen-cherry-6", "chen-cherry-7")
 
 
 def _tokenizer_names() -> list[str]:
@@ -155,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     inp.add_argument(
         "-nr",
         "--num-refs",
-        type=_positive_int,
+        type=whole_number(1),
         default=1,
         metavar="N",
         help="the (single) reference file has N tab-separated references per line (default: 1)",
@@ -179,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     inp.add_argument(
         "--max-line-bytes",
-        type=_positive_int,
+        type=whole_number(1),
         default=bio.MAX_LINE_BYTES,
         metavar="N",
         help=f"refuse an input line longer than N bytes (default: {bio.MAX_LINE_BYTES:,} = 1 MiB)",
@@ -203,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-t",
         "--test-set",
         metavar="NAME",
-        help="score against the references of a sacreBLEU test set (with -l; comma-separated sets are concatenated)",
+        help="score against the references of a sacreBLEU test set (with -l; one test set at a time)",
     )
     ts.add_argument(
         "--echo",
@@ -247,13 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument(
         "-sv",
         "--smooth-value",
-        type=_smooth_value,
+        type=non_negative_number,
         metavar="V",
-        help="value for floor (default 0.1) or add-k (default 1)",
+        help="value for floor (default 0.1), add-k (default 1), chen-cherry-1 (epsilon, 0.1), chen-cherry-4 "
+        "and -7 (K, 5), chen-cherry-6 (alpha, 5)",
     )
     b.add_argument(
         "--max-ngram-order",
-        type=_positive_int,
+        type=whole_number(1, MAX_NGRAM_ORDER),
         default=4,
         metavar="N",
         help="maximum n-gram order (default: 4; other orders are signed order:N; bleuscope's own)",
@@ -293,7 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument(
         "-w",
         "--width",
-        type=_non_negative_int,
+        type=whole_number(0),
         default=1,
         metavar="N",
         help="decimals of printed scores (default: 1, as sacreBLEU's command)",
@@ -375,9 +352,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def check_options(args: argparse.Namespace) -> None:
     """Options that do not go together: :class:`UsageError` (exit 2)."""
     args.encoding = bio.check_encoding(args.encoding)
-    if args.smooth_value is not None and args.smooth_method not in ("floor", "add-k"):
+    if args.smooth_value is not None and args.smooth_method not in SMOOTH_VALUE_METHODS:
         raise UsageError(
-            f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with -s floor or -s add-k"
+            f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with -s "
+            f"{', '.join(SMOOTH_VALUE_METHODS)}"
         )
     if args.tokenize is not None and args.tokenize not in _tokenizer_names():
         raise UsageError(f"unknown tokenizer {args.tokenize!r} (-tok); choose one of: {', '.join(_tokenizer_names())}")
@@ -468,6 +446,7 @@ def example_paths() -> dict[str, list[str]]:
 def _stderr_writer(quiet: bool):
     def warn(message: str) -> None:
         if not quiet:
+            clear_line()  # a progress line on the terminal: the warning gets a line of its own
             print(f"bleuscope: warning: {message}", file=sys.stderr)
 
     return warn
@@ -492,16 +471,17 @@ def _run(args: argparse.Namespace, warn) -> int:
         if args.list or args.echo is not None:
             return bio.write_output(testsets.listing(args) if args.list else testsets.echo(args), args.output)
         args.ref_paths = testsets.reference_files(args)
-    from .inputs import load_inputs
-    from .render import RenderOptions, render_corpus, render_sentences
-    from .scoring import score_systems
+    from .render import MetricResults, RenderOptions, render_corpus, render_sentences
+    from .scoring import score_metrics
 
-    if chrf_ter.handles(args):  # chrF/TER alone or with BLEU: sacreBLEU's multi-metric output
-        return bio.write_output(chrf_ter.run(args, warn, lambda name: get_metric(name).build(args, warn)), args.output)
-    if len(args.metrics) > 1:
-        raise UsageError(f"-m {' '.join(args.metrics)}: one metric at a time in this version")
-    metric = get_metric(args.metrics[0])
-    scorer = metric.build(args, warn)
+    specs = requested_metrics(args)
+    if args.sentence_level and len(specs) > 1:
+        raise UsageError(f"-sl scores one metric at a time (as sacreBLEU); got -m {' '.join(args.metrics)}")
+    # a metric may build several scorers (ROUGE: one per type), each printed as its own column
+    pairs = [(spec, scorer) for spec in specs for scorer in build_scorers(spec, args, warn)]
+    specs, scorers = [p[0] for p in pairs], [p[1] for p in pairs]
+    if args.sentence_level and len(scorers) > 1:
+        raise UsageError(f"-sl scores one metric at a time; -m {' '.join(args.metrics)} gives {len(scorers)}")
     if args.example and not args.quiet:
         print(
             "bleuscope: bundled example: WMT22 en-de, first 300 segments, systems Online-B and OpenNMT, "
@@ -512,17 +492,13 @@ def _run(args: argparse.Namespace, warn) -> int:
     if sharded.requested(args):  # Parquet / JSON Lines shards, here or on Ray (--ray)
         if cli_significance.requested(args):
             raise UsageError("significance tests need every segment in memory; they do not go with shards")
-        return bio.write_output(render_corpus(sharded.score(args, scorer, warn), scorer, options), args.output)
-    if cli_significance.requested(args):
-        inputs = load_inputs(args, warn)
-        text = cli_significance.run(args, inputs, scorer, options, warn)
-    else:
-        results = score_systems(scorer, args, warn, keep_segments=args.sentence_level)
-        text = (
-            render_sentences(results[0], scorer, options)
-            if args.sentence_level
-            else render_corpus(results, scorer, options)
-        )
+        table = [MetricResults(spec, scorer, sharded.score(args, scorer, warn)) for spec, scorer in zip(specs, scorers)]
+        return bio.write_output(render_corpus(table, options), args.output)
+    if cli_significance.requested(args):  # resampling needs every segment's statistics (not the text)
+        table = score_metrics(specs, scorers, args, warn, keep_segments=True)
+        return bio.write_output(cli_significance.run(args, table, options), args.output)
+    table = score_metrics(specs, scorers, args, warn)
+    text = render_sentences(table[0], options) if args.sentence_level else render_corpus(table, options)
     return bio.write_output(text, args.output)
 
 

@@ -50,9 +50,3 @@ def build_meteor(args: argparse.Namespace, warn=None):
             message = message.replace(f"{api} must", f"{option} must")
         raise UsageError(message) from None
 
-
-def register() -> None:
-    """Add ``meteor`` to the ``-m`` registry."""
-    from .metrics import MetricSpec, register_metric
-
-    register_metric(MetricSpec(name="meteor", label="METEOR", build=build_meteor, add_arguments=add_meteor_options))

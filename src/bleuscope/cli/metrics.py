@@ -1,37 +1,70 @@
-"""The metrics that ``-m/--metrics`` can name: a registry from the name to how the metric is built.
+"""The metrics that ``-m/--metrics`` can name: ONE table from the name to everything the command needs.
 
-Building happens after parsing (heavy modules are imported then, never for ``--help``). Each entry says how to
-add the metric's own options to the parser and how to build the scorer from the parsed options. BLEU is the
-only metric so far; chrF and TER register here when they exist::
+Each :class:`MetricSpec` row says how the command treats one metric:
 
-    register_metric(MetricSpec(name="chrf", label="chrF", build=build_chrf, add_arguments=add_chrf_options))
+* ``name``: what ``-m`` takes (lower case); metrics are computed and printed sorted by name, as sacreBLEU does;
+* ``build(args, warn)``: the scorer for the parsed options, or a list of scorers printed as separate columns
+  (ROUGE: one per type) (import heavy modules inside; raise
+  :class:`~bleuscope.core.files.UsageError` for bad options: :func:`build_scorers` turns the library's ``ValueError`` /
+  ``TypeError`` into one, with the library's argument names replaced by ``option_names``);
+* ``add_arguments(parser)``: the metric's own option group (called while the parser is built, also for
+  ``--help``: import nothing heavy there);
+* ``option_names``: the library's argument names -> the command's option names, for messages;
+* ``keep_segment_rows``: the corpus score needs the per-segment rows (TER adds mean reference lengths
+  segment by segment, as sacreBLEU does), not only their sum;
+* ``details``: optional extra output of a metric printed alone (BLEU: counts, precisions, BP, ... in every
+  format; see :class:`BLEUDetails`). Without it the metric gets sacreBLEU's generic shapes.
+
+The scorer returned by ``build`` follows :class:`bleuscope.metrics.base.AdditiveMetric` (``name``,
+``segment_statistics``, ``score_rows``, ``score_from_statistics``, ``signature``, ``signature_fields``); its
+scores have ``name``, ``score``, ``verbose`` and ``format(width, signature=...)``. Everything else (input
+reading, streaming, significance tests, rendering in text/LaTeX/JSON/TSV/JSON Lines, shards) is generic.
+
+**Adding a metric** (say ROUGE) takes one option group, one builder and one row::
+
+    def add_rouge_options(parser):
+        g = parser.add_argument_group("ROUGE (-m rouge)")
+        g.add_argument("--rouge-types", nargs="+", default=["rouge1", "rouge2", "rougeL"], metavar="TYPE")
+
+    def build_rouge(args, warn=None):
+        from ..metrics.rouge import ROUGE
+
+        return ROUGE(rouge_types=args.rouge_types)
+
+    register_metric(MetricSpec(name="rouge", build=build_rouge, add_arguments=add_rouge_options,
+                               option_names={"rouge_types": "--rouge-types"}))
+
+Option names must not clash with sacreBLEU's; prefix them with the metric's name (``--rouge-...``).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from ..core.files import InputError, UsageError
+from . import meteor, rouge
 
 Warn = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """One metric of the command line.
-
-    ``name`` is what ``-m`` takes, ``label`` what tables and signatures print. ``build(args, warn)`` returns the
-    scorer for the parsed options (raise :class:`~bleuscope.core.files.UsageError` for bad options).
-    ``add_arguments(parser)`` adds the metric's own options (called once, while the parser is built; import
-    nothing heavy there).
-    """
+    """One metric of the command line (see the module docstring)."""
 
     name: str
-    label: str
     build: Callable[[argparse.Namespace, Warn | None], object]
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
+    option_names: Mapping[str, str] = field(default_factory=dict)
+    keep_segment_rows: bool = False
+    details: object | None = None
+
+    def option_message(self, message: str) -> str:
+        """A library message with the library's argument names replaced by the command's option names."""
+        for api, option in self.option_names.items():
+            message = message.replace(api, option)
+        return message
 
 
 _METRICS: dict[str, MetricSpec] = {}
@@ -53,9 +86,29 @@ def get_metric(name: str) -> MetricSpec:
         raise UsageError(f"unknown metric {name!r} (-m); choose from: {', '.join(_METRICS)}") from None
 
 
+def requested_metrics(args: argparse.Namespace) -> list[MetricSpec]:
+    """The ``-m`` metrics in the order they are computed and printed (sorted by name, as sacreBLEU)."""
+    return [get_metric(name) for name in sorted(args.metrics)]
+
+
+def build_scorers(spec: MetricSpec, args: argparse.Namespace, warn: Warn | None = None) -> list:
+    """``spec.build(args, warn)`` as a list of scorers; the library's complaints about options become a
+    :class:`UsageError`."""
+    try:
+        built = spec.build(args, warn)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, InputError):
+            raise
+        raise UsageError(spec.option_message(str(e))) from None
+    return built if isinstance(built, list) else [built]
+
+
 # -- BLEU ----------------------------------------------------------------------------------------------------
-#: the library's argument names -> the command's option names, for messages coming from BLEU()
-_OPTION_NAMES = {
+def target_language(args: argparse.Namespace) -> str | None:
+    return args.language_pair.split("-")[1] if args.language_pair else None
+
+
+BLEU_OPTION_NAMES = {
     "spm_model=": "--spm-model ",
     "spm_model": "--spm-model",
     "smooth_value": "-sv/--smooth-value",
@@ -66,14 +119,8 @@ _OPTION_NAMES = {
 
 
 def option_names(message: str) -> str:
-    """A library message with the library's argument names replaced by the command's option names."""
-    for api, option in _OPTION_NAMES.items():
-        message = message.replace(api, option)
-    return message
-
-
-def target_language(args: argparse.Namespace) -> str | None:
-    return args.language_pair.split("-")[1] if args.language_pair else None
+    """A BLEU message with the library's argument names replaced by the command's option names."""
+    return get_metric("bleu").option_message(message)
 
 
 def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
@@ -108,10 +155,177 @@ def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
             force=True,  # the command checks for tokenized input itself, per file
             **options,
         )
-    except (ValueError, TypeError) as e:
-        raise UsageError(option_names(str(e))) from None
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
         raise InputError(f"tokenizer {tokenize!r} is not usable: {option_names(str(e))}") from None
 
 
-register_metric(MetricSpec(name="bleu", label="BLEU", build=build_bleu))
+def _order_columns(n: int) -> list[str]:
+    """TSV column names of the per-order statistics: precisions, matches, totals for orders 1..n."""
+    return [f"{what}_{k}" for what in ("prec", "correct", "total") for k in range(1, n + 1)]
+
+
+class BLEUDetails:
+    """What BLEU alone prints beyond sacreBLEU's generic shapes: its counts, precisions, BP and lengths."""
+
+    @staticmethod
+    def json_fields(score) -> dict:
+        return {
+            "counts": list(score.counts),
+            "totals": list(score.totals),
+            "precisions": list(score.precisions),
+            "bp": score.bp,
+            "ratio": score.ratio,
+            "sys_len": score.sys_len,
+            "ref_len": score.ref_len,
+        }
+
+    @staticmethod
+    def tsv_header(scorer) -> list[str]:
+        return ["bp", "ratio", "sys_len", "ref_len", *_order_columns(scorer.max_ngram_order)]
+
+    @staticmethod
+    def tsv_values(score) -> list:
+        return [
+            repr(score.bp),
+            repr(score.ratio),
+            score.sys_len,
+            score.ref_len,
+            *map(repr, score.precisions),
+            *score.counts,
+            *score.totals,
+        ]
+
+    @staticmethod
+    def table_header(scorer) -> list[str]:
+        return [f"precisions (1-{scorer.max_ngram_order})", "BP", "ratio", "hyp_len", "ref_len"]
+
+    @staticmethod
+    def table_values(score) -> list[str]:
+        return [
+            "/".join(f"{p:.1f}" for p in score.precisions),
+            f"{score.bp:.3f}",
+            f"{score.ratio:.3f}",
+            str(score.sys_len),
+            str(score.ref_len),
+        ]
+
+    @staticmethod
+    def sentence_tsv_header(scorer) -> list[str]:
+        return ["bp", "sys_len", "ref_len", *_order_columns(scorer.max_ngram_order)]
+
+    @staticmethod
+    def sentences(scorer, block):
+        """Per-segment scores of ``block`` (statistics rows) and, per segment, its verbose text, its TSV
+        values after the score, and its JSON fields after the score."""
+        import numpy as np
+
+        from ..core.stats import layout
+        from ..metrics.bleu.scoring import compute_scores
+
+        res = compute_scores(block, scorer.config)
+        n = scorer.max_ngram_order
+        cols = layout(scorer.stats_order)  # some smoothing methods also count (N+1)-grams
+        stats = np.concatenate(
+            [block[:, [cols.hyp_len, cols.ref_len]], block[:, cols.correct_upto(n)], block[:, cols.total_upto(n)]],
+            axis=1,
+        ).tolist()
+        precisions, bps = res.precisions.tolist(), res.bp.tolist()
+        verbose, tsv_values, json_fields = [], [], []
+        for row, prec, bp in zip(stats, precisions, bps):
+            ratio = row[0] / row[1] if row[1] else 0
+            verbose.append(
+                f"{'/'.join(f'{p:.1f}' for p in prec)} (BP = {bp:.3f} "
+                f"ratio = {ratio:.3f} hyp_len = {row[0]:d} ref_len = {row[1]:d})"
+            )
+            tsv_values.append([repr(bp), row[0], row[1], *map(repr, prec), *row[2:]])
+            json_fields.append(
+                {
+                    "counts": row[2 : 2 + n],
+                    "totals": row[2 + n :],
+                    "precisions": prec,
+                    "bp": bp,
+                    "sys_len": row[0],
+                    "ref_len": row[1],
+                }
+            )
+        return res.score.tolist(), verbose, tsv_values, json_fields
+
+
+# -- chrF and TER (sacreBLEU's option names) -----------------------------------------------------------------
+def add_chrf_options(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("chrF (-m chrf; sacreBLEU's options, except -cb)")
+    g.add_argument(
+        "-cc", "--chrf-char-order", type=int, default=6, metavar="N", help="character n-gram order (default: 6)"
+    )
+    g.add_argument(
+        "-cw", "--chrf-word-order", type=int, default=0, metavar="N", help="word n-gram order (default: 0; 2 is chrF++)"
+    )
+    g.add_argument(
+        "-cb",
+        "--chrf-beta",
+        type=int,
+        default=2,
+        metavar="N",
+        help="weight of recall against precision (default: 2; -cb is bleuscope's own short form)",
+    )
+    g.add_argument("--chrf-whitespace", action="store_true", help="keep whitespace in character n-grams")
+    g.add_argument("--chrf-lowercase", action="store_true", help="case-insensitive chrF")
+    g.add_argument(
+        "--chrf-eps-smoothing",
+        action="store_true",
+        help="epsilon smoothing as chrF++.py, NLTK and Moses (default: effective order)",
+    )
+
+
+def build_chrf(args: argparse.Namespace, warn: Warn | None = None):
+    from ..metrics.chrf import CHRF
+
+    return CHRF(
+        char_order=args.chrf_char_order,
+        word_order=args.chrf_word_order,
+        beta=args.chrf_beta,
+        lowercase=args.chrf_lowercase,
+        whitespace=args.chrf_whitespace,
+        eps_smoothing=args.chrf_eps_smoothing,
+    )
+
+
+def add_ter_options(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("TER (-m ter; sacreBLEU's options, Tercom's defaults)")
+    g.add_argument("--ter-normalized", action="store_true", help="Tercom's normalization and tokenization")
+    g.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    g.add_argument(
+        "--ter-asian-support",
+        action="store_true",
+        help="split CJK characters (with --ter-normalized) / remove CJK punctuation (with --ter-no-punct)",
+    )
+    g.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
+
+
+def build_ter(args: argparse.Namespace, warn: Warn | None = None):
+    from ..metrics.ter import TER
+
+    return TER(
+        normalized=args.ter_normalized,
+        no_punct=args.ter_no_punct,
+        asian_support=args.ter_asian_support,
+        case_sensitive=args.ter_case_sensitive,
+    )
+
+
+register_metric(MetricSpec(name="bleu", build=build_bleu, option_names=BLEU_OPTION_NAMES, details=BLEUDetails()))
+register_metric(
+    MetricSpec(
+        name="chrf",
+        build=build_chrf,
+        add_arguments=add_chrf_options,
+        option_names={
+            "char_order": "-cc/--chrf-char-order",
+            "word_order": "-cw/--chrf-word-order",
+            "beta": "-cb/--chrf-beta",
+        },
+    )
+)
+register_metric(MetricSpec(name="ter", build=build_ter, add_arguments=add_ter_options, keep_segment_rows=True))
+register_metric(MetricSpec(name="meteor", build=meteor.build_meteor, add_arguments=meteor.add_meteor_options))
+register_metric(MetricSpec(name="rouge", build=rouge.build_rouge, add_arguments=rouge.add_rouge_options))

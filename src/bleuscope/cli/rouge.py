@@ -47,9 +47,3 @@ def build_rouge(args: argparse.Namespace, warn=None):
     except (ValueError, TypeError) as e:
         raise UsageError(f"--rouge-types: {e}") from None
 
-
-def register() -> None:
-    """Add ``rouge`` to the ``-m`` registry."""
-    from .metrics import MetricSpec, register_metric
-
-    register_metric(MetricSpec(name="rouge", label="ROUGE", build=build_rouge, add_arguments=add_rouge_options))

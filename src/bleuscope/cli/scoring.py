@@ -4,72 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..core import files as bio
 from ..core.files import InputError
 from ..core.signature import nrefs_field
-from .inputs import CHUNK_SEGMENTS, InputStreams
-
-#: a progress line appears on a terminal once this many hypothesis segments (all systems together) are scored
-PROGRESS_MIN_SEGMENTS = 200_000
-
-
-class Progress:
-    """A minimal progress line on a terminal stream (no dependency); silent when disabled.
-
-    ``total`` may be ``None`` (streamed input of unknown length): the line then shows the count and the rate.
-    Nothing is shown before ``min_segments`` are done, so short runs print nothing."""
-
-    def __init__(
-        self,
-        total: int | None,
-        stream=None,
-        enabled: bool = True,
-        min_interval: float = 0.1,
-        min_segments: int = 0,
-        unit: str = "segments",
-    ) -> None:
-        self.total = total
-        self.unit = unit
-        self.stream = stream
-        self.enabled = enabled and stream is not None
-        self.done = 0
-        self.start = time.monotonic()
-        self._last = 0.0
-        self._shown = False
-        self.min_interval = min_interval
-        self.min_segments = min_segments
-        self.label = ""
-
-    def update(self, n: int, label: str | None = None) -> None:
-        self.done += n
-        if label is not None:
-            self.label = label
-        if not self.enabled or self.done < self.min_segments:
-            return
-        now = time.monotonic()
-        if now - self._last < self.min_interval and (self.total is None or self.done < self.total):
-            return
-        self._last = now
-        self._shown = True
-        elapsed = now - self.start
-        if self.total:
-            frac = min(1.0, self.done / self.total)
-            bar = "#" * int(frac * 30)
-            text = f"{bar:<30} {frac * 100:5.1f}% {self.done}/{self.total} {self.unit}"
-        else:
-            rate = self.done / elapsed if elapsed > 0 else 0.0
-            text = f"{self.done:,} {self.unit} ({rate:,.0f}/s)"
-        self.stream.write(f"\rbleuscope: {text} {elapsed:5.1f}s {self.label[:40]}\x1b[K")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled and self._shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+from .inputs import CHUNK_SEGMENTS, InputStreams, load_inputs
+from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
+from .render import MetricResults
 
 
 @dataclass
@@ -103,13 +47,6 @@ def chunk_statistics(scorer, hyps: list[list[str]], refs: list[list[str | None]]
         raise InputError(str(e)) from None
 
 
-def _isatty(stream) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def score_systems(
     scorer,
     args: argparse.Namespace,
@@ -125,7 +62,7 @@ def score_systems(
     n_sys = len(streams.hyps)
     if progress is None:
         progress = Progress(
-            None, sys.stderr, enabled=not args.quiet and _isatty(sys.stderr), min_segments=PROGRESS_MIN_SEGMENTS
+            None, sys.stderr, enabled=not args.quiet and isatty(sys.stderr), min_segments=PROGRESS_MIN_SEGMENTS
         )
     parts: list[list[np.ndarray]] = [[] for _ in range(n_sys)]
     sums: list[np.ndarray | None] = [None] * n_sys
@@ -151,3 +88,32 @@ def score_systems(
             SystemResult(name=name, stats=stats, nrefs=nref, score=scorer.score_from_statistics(stats, nref))
         )
     return results
+
+
+def score_metrics(
+    specs: list, scorers: list, args: argparse.Namespace, warn=None, *, keep_segments: bool = False
+) -> list[MetricResults]:
+    """Scores of every system for every metric (``specs``: registry rows, ``scorers`` their scorers).
+
+    The files are streamed once per metric, keeping only the running sums unless the sentence scores
+    (``-sl``), the significance tests (``keep_segments``) or the metric's corpus score (``keep_segment_rows``)
+    need the per-segment rows. Standard input
+    can be read only once: with several metrics it is read into memory and every metric counts it there."""
+    table = []
+    if len(scorers) == 1 or bio.STDIN not in (*args.hyp_paths, *args.ref_paths):
+        for spec, scorer in zip(specs, scorers):
+            keep = keep_segments or args.sentence_level or spec.keep_segment_rows
+            table.append(MetricResults(spec, scorer, score_systems(scorer, args, warn, keep_segments=keep)))
+        return table
+    inputs = load_inputs(args, warn)
+    for spec, scorer in zip(specs, scorers):
+        results = []
+        for name, hyps in zip(inputs.hyp_names, inputs.hyps):
+            try:
+                seg = scorer.segment_statistics(hyps, inputs.refs)
+            except (ValueError, TypeError) as e:  # the library's validation of what the readers let through
+                raise InputError(str(e)) from None
+            nrefs = nrefs_field(seg.nrefs)
+            results.append(SystemResult(name, seg.stats, nrefs, scorer.score_from_statistics(seg.stats, nrefs)))
+        table.append(MetricResults(spec, scorer, results))
+    return table

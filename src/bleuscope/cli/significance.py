@@ -19,6 +19,7 @@ import argparse
 import sys
 
 from ..core.files import InputError, UsageError
+from .argtypes import checked, whole_number
 
 #: sacreBLEU's defaults (a test keeps them equal to bleuscope.analysis.significance's)
 BOOTSTRAP_SAMPLES = 1000
@@ -30,25 +31,10 @@ MAX_RESAMPLES = 10_000_000
 PROGRESS_MIN_RESAMPLES = 100_000
 
 
-def _typed(convert, accept, what: str):
-    """An argparse ``type=``: ``convert`` the text, then require ``accept(value)``; errors say ``what``."""
-
-    def parse(text: str):
-        try:
-            value = convert(text)
-        except ValueError:
-            value = None
-        if value is None or not accept(value):
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
-        return value
-
-    return parse
-
-
-_positive_int = _typed(int, lambda n: n >= 1, "a positive integer")
-_resample_count = _typed(int, lambda n: 1 <= n <= MAX_RESAMPLES, f"a whole number from 1 to {MAX_RESAMPLES:,}")
-_alpha_arg = _typed(float, lambda a: 0 < a < 1, "a number between 0 and 1")
-_seed_arg = _typed(
+_positive_int = whole_number(1)
+_resample_count = whole_number(1, MAX_RESAMPLES)
+_alpha_arg = checked(float, lambda a: 0 < a < 1, "a number between 0 and 1")
+_seed_arg = checked(
     lambda t: "none" if t.lower() == "none" else int(t),
     lambda v: v == "none" or v >= 0,
     "a non-negative integer, or 'none' for a fresh random seed",
@@ -212,20 +198,22 @@ def _note(args, message: str) -> None:
         print(f"bleuscope: {message}", file=sys.stderr)
 
 
-def run(args: argparse.Namespace, inputs, scorer, options, warn=None) -> str:
-    """The requested intervals/tests on the read ``inputs`` (:class:`bleuscope.cli.inputs.Inputs`), rendered.
+def run(args: argparse.Namespace, table: list, options) -> str:
+    """The requested intervals/tests of every metric on its per-segment statistics (``table``: one
+    :class:`bleuscope.cli.render.MetricResults` per metric, every system's rows), rendered as one document
+    (sacreBLEU's shapes: a JSON list, one table with a column per metric).
 
     Options that do not go together raise :class:`~bleuscope.core.files.UsageError` (exit 2), bad data
     :class:`~bleuscope.core.files.InputError` (exit 1)."""
     from ..analysis.significance.resampling import reporting_progress
-    from .scoring import Progress, _isatty
+    from .progress import Progress, isatty
 
     # long runs (a million resamples) show their count on a terminal; Ctrl-C stops them (exit 130)
-    progress = Progress(None, sys.stderr, enabled=not getattr(args, "quiet", False) and _isatty(sys.stderr),
+    progress = Progress(None, sys.stderr, enabled=not getattr(args, "quiet", False) and isatty(sys.stderr),
                         min_segments=PROGRESS_MIN_RESAMPLES, unit="resamples")
     try:
         with reporting_progress(progress.update):
-            return _run(args, inputs.hyp_names, list(inputs.hyps), inputs.refs, scorer, options)
+            return _run(args, table, options)
     except (TypeError, ValueError) as e:
         if isinstance(e, (InputError, UsageError)):
             raise
@@ -234,60 +222,64 @@ def run(args: argparse.Namespace, inputs, scorer, options, warn=None) -> str:
         progress.close()
 
 
-def _run(args, hyp_paths, systems, refs, bleu, options) -> str:
+def _run(args, table, options) -> str:
     from ..analysis import significance as sig
-    from ..core.signature import nrefs_field
     from . import render
 
-    plan = _plan(args, len(systems))
+    hyp_paths = [r.name for r in table[0].systems]
+    keep = list(range(len(hyp_paths)))
+    plan = _plan(args, len(keep))
     plan["seed"] = sig.resolve_seed(plan["seed"])
     paired = plan["test"] is not None
-    paths = list(hyp_paths) if hyp_paths is not None else None
-    if paired and paths and len(paths) == len(systems):
+    paths = list(hyp_paths)
+    if paired:
         keep = [0] + [i for i in range(1, len(paths)) if paths[i] != paths[0]]
         if len(keep) < len(paths):  # sacreBLEU skips the baseline given again as a system
             _note(args, f"ignoring {paths[0]!r} as a system: it is the baseline")
             paths = [paths[i] for i in keep]
-            systems = [systems[i] for i in keep]
-        if len(systems) < 2:
+        if len(keep) < 2:
             raise UsageError("paired tests need at least one system besides the baseline")
-    names = _names(paths, len(systems), paired and not plan["all"])
+    names = _names(paths, len(keep), paired and not plan["all"])
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
         raise UsageError(f"{dup!r} is given twice; give each system once")
-    segs = sig.system_statistics(bleu, systems, refs)  # references encoded once for all systems
-    # all systems share the references; the counts go in as they are (np.unique would import numpy.ma: ~20 ms)
-    nrefs = nrefs_field(segs[0].nrefs)
-    named = list(zip(names, segs))
     short = options.short and options.format != "json"
-    sig_fields = bleu.signature_fields(nrefs)
     seed = plan["seed"]
-
-    if plan["all"]:
-        res = sig.all_pairs(
-            named, metric=bleu, test=plan["test"], n_samples=plan["n"], seed=seed, alpha=plan["alpha"],
-            strict=plan["strict"],
-        )
-        signature = sig.signature_with_test(sig_fields, {plan["test"]: str(plan["n"]), "seed": str(seed)}, short)
-        return render.render_all_pairs(res, signature, options)
-    if paired:
-        if plan["test"] == "bs":
-            res = sig.paired_bootstrap(named, metric=bleu, n_samples=plan["n"], seed=seed, strict=plan["strict"])
+    results, signatures, scores = [], [], []
+    for metric_results in table:
+        metric = metric_results.scorer
+        systems = [metric_results.systems[i] for i in keep]
+        nrefs = systems[0].nrefs  # the systems share the references
+        named = [(name, system.stats) for name, system in zip(names, systems)]
+        sig_fields = metric.signature_fields(nrefs)
+        if plan["all"]:
+            res = sig.all_pairs(
+                named, metric=metric, test=plan["test"], n_samples=plan["n"], seed=seed, alpha=plan["alpha"],
+                strict=plan["strict"],
+            )
+            inserted = {plan["test"]: str(plan["n"]), "seed": str(seed)}
+        elif paired and plan["test"] == "bs":
+            res = sig.paired_bootstrap(named, metric=metric, n_samples=plan["n"], seed=seed, strict=plan["strict"])
             inserted = {"bs": str(plan["n"]), "seed": str(seed)}
-        else:
+        elif paired:
             cin = plan["confidence_n"] if plan["confidence"] else None
             res = sig.paired_ar(
-                named, metric=bleu, n_samples=plan["n"], seed=seed, confidence_n=cin, strict=plan["strict"]
+                named, metric=metric, n_samples=plan["n"], seed=seed, confidence_n=cin, strict=plan["strict"]
             )
             inserted = {"ar": str(plan["n"]), "seed": str(seed)}
             if cin is not None:
                 inserted = {"bs": str(cin), **inserted}
-        return render.render_paired(res, sig.signature_with_test(sig_fields, inserted, short), options)
-    # --confidence without a paired test: one bootstrap CI per system
-    n = plan["confidence_n"]
-    cis = [sig.confidence_interval(s, metric=bleu, n_samples=n, seed=seed, name=name) for name, s in named]
-    signature = sig.signature_with_test(sig_fields, {"bs": str(n), "seed": str(seed)}, short)
-    if len(cis) == 1:
-        score = bleu.score_from_statistics(segs[0].stats, nrefs)
-        return render.render_single_ci(cis[0], score, signature, options)
-    return render.render_ci_table(cis, signature, options)
+        else:  # --confidence without a paired test: one bootstrap CI per system
+            n = plan["confidence_n"]
+            res = [sig.confidence_interval(s, metric=metric, n_samples=n, seed=seed, name=name) for name, s in named]
+            inserted = {"bs": str(n), "seed": str(seed)}
+            scores.append(systems[0].score)
+        results.append(res)
+        signatures.append(sig.signature_with_test(sig_fields, inserted, short))
+    if plan["all"]:
+        return render.render_all_pairs(results, signatures, options)
+    if paired:
+        return render.render_paired(results, signatures, options)
+    if len(keep) == 1:
+        return render.render_single_ci([r[0] for r in results], scores, signatures, options)
+    return render.render_ci_table(results, signatures, options)

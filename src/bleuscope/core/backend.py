@@ -466,6 +466,19 @@ def meteor_align_pairs(hyps, refs, pair_hyp, pair_ref, table, out: np.ndarray) -
     return _native().meteor_align_pairs(*arrays, table.stem_of, table.syn_start, table.syn_len, table.syn_ids, out)
 
 
+def resample_sums_f32(stats32: np.ndarray, idx: np.ndarray) -> np.ndarray | None:
+    """float32 ``[R, D]``: ``stats32[idx[r]].sum(axis=0)`` for every row of the resample indices ``idx``
+    (int64 ``[R, S]``), accumulated in float32 in segment order as numpy does; None when the core is not built."""
+    core = _native()
+    if core is None or not hasattr(core, "resample_sums_f32"):
+        return None
+    import numpy as np
+
+    return core.resample_sums_f32(
+        np.ascontiguousarray(stats32, dtype=np.float32), np.ascontiguousarray(idx, dtype=np.int64)
+    )
+
+
 def libm_map(func, values: np.ndarray) -> np.ndarray | None:
     """``func`` (``math.log`` or ``math.exp``) of every value of a flat float64 array, computed by the
     compiled core with the same C library functions that :mod:`math` calls (so bit-identical), or None

@@ -13,6 +13,8 @@ from contextvars import ContextVar
 
 import numpy as np
 
+from ...core import backend
+
 #: elements per block of resample indices / count matrix (bounds memory on large corpora)
 BLOCK_ELEMENTS = 1 << 22
 #: largest integer up to which float32 accumulation of non-negative integers is exact
@@ -86,7 +88,11 @@ def exact_product(weights: np.ndarray, stacked: np.ndarray, buf: np.ndarray | No
 
 
 def float32_sums(idx: np.ndarray, stats32: np.ndarray) -> np.ndarray:
-    """numpy's ``stats32[idx[r]].sum(0)`` for every row r: sequential float32 accumulation over segments."""
+    """numpy's ``stats32[idx[r]].sum(0)`` for every row r: sequential float32 accumulation over segments
+    (the compiled core's loop; without it, one vectorized step per segment)."""
+    sums = backend.resample_sums_f32(stats32, idx)
+    if sums is not None:
+        return sums
     acc = np.zeros((idx.shape[0], stats32.shape[1]), dtype=np.float32)
     for s in range(idx.shape[1]):
         acc += stats32[idx[:, s]]
@@ -146,16 +152,18 @@ def bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: str
 
 def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples: int, precision: str) -> np.ndarray:
     """[K, N] resampled scores from the next index draws of ``rng`` (AR's intervals draw after its masks)."""
-    stacked = bootstrap_stack(stats)
     n_seg = stats[0].shape[0]
     if sums_are_enough(stats, statistic, precision):
+        stacked = bootstrap_stack(stats)
         parts = [
             score_bootstrap_sums(sums, None, stats, statistic, precision)
             for sums in bootstrap_sum_blocks(rng, stacked, n_seg, n_samples)
         ]
-    else:
+    else:  # sacreBLEU's float32 sums, which round above 2**24: accumulated as it does, segment by segment
+        x32s = [_float32_rows(statistic, x) for x in stats]
+        x32s = [x.astype(np.float32) if x32 is None else x32 for x, x32 in zip(stats, x32s)]
         parts = [
-            score_bootstrap_block(idx, stats, stacked, statistic, precision)
+            np.stack([statistic.score_float32(float32_sums(idx, x32)) for x32 in x32s])
             for idx in bootstrap_index_blocks(rng, n_seg, n_samples)
         ]
     return np.concatenate(parts, axis=1)

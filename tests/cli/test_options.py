@@ -1,0 +1,106 @@
+"""Option values and their messages: one message shape for ranges, -sv for the Chen & Cherry methods with a
+parameter, the order limit of the compiled core, the help texts that describe what the command does."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from bleuscope import BLEU
+from bleuscope.cli.main import MAX_NGRAM_ORDER, SMOOTH_VALUE_METHODS, build_parser
+
+from .conftest import one_line_error
+
+HYP, REF = "hyp.Online-B.txt", "ref.A.txt"
+
+
+def test_smooth_value_methods_are_the_library_methods_with_a_parameter():
+    from bleuscope.metrics.bleu.smoothing import CHEN_CHERRY_DEFAULTS
+
+    with_value = {"floor", "add-k"} | {m for m, default in CHEN_CHERRY_DEFAULTS.items() if default is not None}
+    assert set(SMOOTH_VALUE_METHODS) == with_value
+
+
+@pytest.mark.parametrize("k, value", [(1, "0.2"), (4, "3"), (6, "2.5"), (7, "4")])
+def test_smooth_value_with_chen_cherry_methods_is_the_api(run_main, example, k, value):
+    code, out, err = run_main([REF, "-i", HYP, "-s", f"chen-cherry-{k}", "-sv", value, "-f", "text", "-w", "6"])
+    assert code == 0, err
+    api = BLEU(smooth_method=f"chen-cherry-{k}", smooth_value=float(value))
+    score = api.corpus_score(open(HYP, encoding="utf-8").read().split("\n")[:-1],
+                             [open(REF, encoding="utf-8").read().split("\n")[:-1]])
+    assert f"smooth:chen-cherry-{k}[{float(value):g}]" in out
+    assert out.split(" = ")[1].split()[0] == f"{score.score:.6f}"
+
+
+@pytest.mark.parametrize("method", ["exp", "none", "chen-cherry-2", "chen-cherry-3", "chen-cherry-5"])
+def test_smooth_value_refused_where_no_parameter(run_main, example, method):
+    code, _, err = run_main([REF, "-i", HYP, "-s", method, "-sv", "1"])
+    one_line_error(code, err, 2, f"not used by -s {method}")
+
+
+def test_max_ngram_order_limit_is_the_core_limit():
+    assert BLEU(max_ngram_order=MAX_NGRAM_ORDER).corpus_score(["a b"], [["a b"]]).score == 0.0
+    with pytest.raises(ValueError, match=str(MAX_NGRAM_ORDER)):
+        BLEU(max_ngram_order=MAX_NGRAM_ORDER + 1).corpus_score(["a b"], [["a b"]])
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [
+        ("--max-ngram-order", "1000000000", "argument --max-ngram-order: expected a whole number from 1 to 65,536, "
+                                           "got '1000000000'"),
+        ("--max-ngram-order", "-1", "argument --max-ngram-order: expected a whole number from 1 to 65,536, got '-1'"),
+        ("--max-ngram-order", "0", "argument --max-ngram-order: expected a whole number from 1 to 65,536, got '0'"),
+        ("--max-line-bytes", "-1", "argument --max-line-bytes: expected a whole number >= 1, got '-1'"),
+        ("--max-line-bytes", "0", "argument --max-line-bytes: expected a whole number >= 1, got '0'"),
+        ("-nr", "-1", "argument -nr/--num-refs: expected a whole number >= 1, got '-1'"),
+        ("-nr", "0", "argument -nr/--num-refs: expected a whole number >= 1, got '0'"),
+        ("-w", "-1", "argument -w/--width: expected a whole number >= 0, got '-1'"),
+        ("-cin", "0", "argument --confidence-n/-cin: expected a whole number from 1 to 10,000,000, got '0'"),
+        ("-sv", "-1", "argument -sv/--smooth-value: expected a finite number >= 0, got '-1'"),
+    ],
+)
+def test_number_options_name_the_option_and_the_whole_range(run_main, example, option, value, message):
+    code, _, err = run_main([REF, "-i", HYP, option, value])
+    one_line_error(code, err, 2, message)
+
+
+def test_help_says_what_the_options_do():
+    text = build_parser().format_help()
+    test_set = text[text.index("--test-set NAME"):].split("\n  -", 1)[0]
+    assert "comma-separated" not in test_set and "one test set at a time" in test_set
+    beta = text[text.index("--chrf-beta"):].split("\n  -", 1)[0]
+    assert "bleuscope's own short form" in beta
+    assert "chen-cherry-4" in text[text.index("--smooth-value V"):].split("\n  -", 1)[0]
+
+
+def test_comma_separated_test_sets_are_refused_as_the_help_says(run_main):
+    pytest.importorskip("sacrebleu")
+    code, _, err = run_main(["-t", "wmt21,wmt22", "-l", "en-de", "-i", "x.txt"])
+    one_line_error(code, err, 2, "one test set at a time")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_is_cleared_before_a_warning(monkeypatch):
+    """On a terminal, a warning printed while the progress line is drawn starts on a clean line."""
+    from bleuscope.cli.main import _stderr_writer
+    from bleuscope.cli.progress import Progress
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    progress = Progress(10, terminal, min_interval=0)
+    progress.update(5, "hyp.txt")
+    assert terminal.getvalue().endswith("\x1b[K") and "\n" not in terminal.getvalue()
+    _stderr_writer(False)("something to say")
+    drawn, warning = terminal.getvalue().rsplit("\r\x1b[K", 1)
+    assert drawn.startswith("\rbleuscope:") and warning == "bleuscope: warning: something to say\n"
+    progress.update(5)  # drawn again after the warning, on its own line
+    assert terminal.getvalue().endswith("\x1b[K") and terminal.getvalue().count("\rbleuscope:") == 2
+    progress.close()
+    assert terminal.getvalue().endswith("\r\x1b[K")
