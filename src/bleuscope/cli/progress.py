@@ -50,7 +50,6 @@ class Progress:
         self.done = 0
         self.start = time.monotonic()
         self._last = 0.0
-        self._shown = False
         self.min_interval = min_interval
         self.min_segments = min_segments
         self.label = ""
@@ -65,7 +64,6 @@ class Progress:
         if now - self._last < self.min_interval and (self.total is None or self.done < self.total):
             return
         self._last = now
-        self._shown = True
         elapsed = now - self.start
         if self.total:
             frac = min(1.0, self.done / self.total)
@@ -74,10 +72,10 @@ class Progress:
         else:
             rate = self.done / elapsed if elapsed > 0 else 0.0
             text = f"{self.done:,} {self.unit} ({rate:,.0f}/s)"
+        if self not in _ON_SCREEN:  # before drawing: an interrupt during the write still gets the line cleared
+            _ON_SCREEN.append(self)
         self.stream.write(f"\rbleuscope: {text} {elapsed:5.1f}s {self.label[:40]}\x1b[K")
         self.stream.flush()
-        if self not in _ON_SCREEN:
-            _ON_SCREEN.append(self)
 
     def clear(self) -> None:
         """Erase the line (a warning is about to be printed); the next update draws it again."""
