@@ -181,12 +181,12 @@ impl Vocab {
     }
 
     /// The id of a token (of its stem when stemming; `u32::MAX` when the stem is empty).
-    fn id(&mut self, word: &[u8], stemmable: bool) -> u32 {
+    fn id(&mut self, word: &[u8]) -> u32 {
         let hash = hash_bytes(word);
         if let Some(id) = self.words.get(word, hash) {
             return id;
         }
-        let id = if self.stem && stemmable && word.len() > 3 {
+        let id = if self.stem && word.len() > 3 {
             stem_into(word, &mut self.buf);
             if self.buf.is_empty() {
                 u32::MAX
@@ -225,6 +225,192 @@ impl Vocab {
     }
 }
 
+const SEPARATOR: u8 = 0;
+const WORD: u8 = 1;
+const OTHER: u8 = 2;
+
+/// Byte classes of the default tokenizer: `[a-z0-9]`, bytes that end a token and need no other handling
+/// (ASCII other than letters, digits and the newline; UTF-8 bytes other than the lead bytes of U+212A and
+/// U+0130), and the rest (capitals, newline, 0xE2, 0xC4), which take the slow path.
+const BYTE_CLASS: [u8; 256] = {
+    let mut t = [SEPARATOR; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            WORD
+        } else if c.is_ascii_uppercase() || c == b'\n' || c == 0xE2 || c == 0xC4 {
+            OTHER
+        } else {
+            SEPARATOR
+        };
+        b += 1;
+    }
+    t
+};
+
+/// A pair's token table: bytes -> pair-local id, emptied per hypothesis, the reference's entries dropped
+/// after each reference (the newest entries go first, which linear probing allows: older entries never
+/// probed past newer ones, also after a rehash, which reinserts in entry order).
+#[derive(Default)]
+struct LocalTable {
+    slots: Vec<u32>,
+    entries: Vec<(u64, u32, u32, u32, u32)>, // hash, arena start, length, value, slot
+    arena: Vec<u8>,
+}
+
+impl LocalTable {
+    fn find(&self, word: &[u8], hash: u64) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let e = self.slots[i];
+            if e == 0 {
+                return Err(i);
+            }
+            let (h, start, len, value, _) = self.entries[(e - 1) as usize];
+            if h == hash && &self.arena[start as usize..(start + len) as usize] == word {
+                return Ok(value);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The value of `word`, or `make()` stored as its value.
+    fn get_or_insert(&mut self, word: &[u8], make: impl FnOnce() -> u32) -> u32 {
+        if 2 * (self.entries.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let hash = hash_bytes(word);
+        match self.find(word, hash) {
+            Ok(value) => value,
+            Err(slot) => {
+                let value = make();
+                self.entries.push((
+                    hash,
+                    self.arena.len() as u32,
+                    word.len() as u32,
+                    value,
+                    slot as u32,
+                ));
+                self.arena.extend_from_slice(word);
+                self.slots[slot] = self.entries.len() as u32;
+                value
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(256);
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        let mask = size - 1;
+        for (k, entry) in self.entries.iter_mut().enumerate() {
+            let mut i = entry.0 as usize & mask;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = k as u32 + 1;
+            entry.4 = i as u32;
+        }
+    }
+
+    fn truncate(&mut self, n: usize) {
+        if n < self.entries.len() {
+            self.arena.truncate(self.entries[n].1 as usize);
+            for e in &self.entries[n..] {
+                self.slots[e.4 as usize] = 0;
+            }
+            self.entries.truncate(n);
+        }
+    }
+}
+
+/// Token bytes -> pair-local ids (dense from 0): the pair's table first, then (stemming) the thread's stem
+/// cache, whose ids are mapped to pair-local ones.
+struct PairIds {
+    vocab: Vocab,
+    table: LocalTable,
+    stamp: Vec<u32>,
+    local_of: Vec<u32>,
+    generation: u32,
+    stamped: Vec<u32>,
+    n_local: u32,
+}
+
+impl PairIds {
+    fn new(stem: bool) -> Self {
+        PairIds {
+            vocab: Vocab::new(stem),
+            table: LocalTable::default(),
+            stamp: Vec::new(),
+            local_of: Vec::new(),
+            generation: 0,
+            stamped: Vec::new(),
+            n_local: 0,
+        }
+    }
+
+    fn id(&mut self, word: &[u8]) -> u32 {
+        let (vocab, n_local) = (&mut self.vocab, &mut self.n_local);
+        let (stamp, local_of, stamped, generation) = (
+            &mut self.stamp,
+            &mut self.local_of,
+            &mut self.stamped,
+            self.generation,
+        );
+        self.table.get_or_insert(word, || {
+            if !vocab.stem {
+                *n_local += 1;
+                return *n_local - 1;
+            }
+            let g = vocab.id(word);
+            if g == u32::MAX {
+                return u32::MAX;
+            }
+            let i = g as usize;
+            if i >= stamp.len() {
+                stamp.resize(i + 1, 0);
+                local_of.resize(i + 1, 0);
+            }
+            if stamp[i] != generation {
+                stamp[i] = generation;
+                local_of[i] = *n_local;
+                stamped.push(g);
+                *n_local += 1;
+            }
+            local_of[i]
+        })
+    }
+
+    /// Start a new hypothesis: every id of the previous pairs is forgotten.
+    fn begin(&mut self) {
+        self.vocab.reset_if_large();
+        self.table.truncate(0);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.stamped.clear();
+        self.n_local = 0;
+    }
+
+    fn mark(&self) -> (usize, usize, u32) {
+        (self.table.entries.len(), self.stamped.len(), self.n_local)
+    }
+
+    /// Forget the ids given after `mark` (a reference's own tokens).
+    fn rollback(&mut self, mark: (usize, usize, u32)) {
+        self.table.truncate(mark.0);
+        for &g in &self.stamped[mark.1..] {
+            self.stamp[g as usize] = 0;
+        }
+        self.stamped.truncate(mark.1);
+        self.n_local = mark.2;
+    }
+}
+
 /// Token ids of one text and the end offset of each of its lines.
 #[derive(Default)]
 pub struct Tokens {
@@ -233,9 +419,9 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    fn push(&mut self, vocab: &mut Vocab, word: &mut Vec<u8>, stemmable: bool) {
+    fn push(&mut self, ids: &mut PairIds, word: &mut Vec<u8>) {
         if !word.is_empty() {
-            let id = vocab.id(word, stemmable);
+            let id = ids.id(word);
             if id != u32::MAX {
                 self.ids.push(id);
             }
@@ -243,20 +429,39 @@ impl Tokens {
         }
     }
 
-    /// rouge-score's tokens of `text` (lines split at '\n').
-    pub fn default_tokens(&mut self, text: &str, vocab: &mut Vocab, word: &mut Vec<u8>) {
+    /// rouge-score's tokens of `text` (lines split at '\n'). Runs of `[a-z0-9]` are looked up straight from
+    /// the text; a run with capitals, or next to one of the two non-ASCII characters that lowercase to
+    /// ASCII, is lowercased into `word` first.
+    fn default_tokens(&mut self, text: &str, ids: &mut PairIds, word: &mut Vec<u8>) {
         self.ids.clear();
         self.line_ends.clear();
         word.clear();
         let bytes = text.as_bytes();
+        let n = bytes.len();
         let mut i = 0;
-        while i < bytes.len() {
+        while i < n {
             let b = bytes[i];
+            if BYTE_CLASS[b as usize] == WORD && word.is_empty() {
+                // a run of [a-z0-9]: no copy unless a capital or a special character joins it
+                let start = i;
+                while i < n && BYTE_CLASS[bytes[i] as usize] == WORD {
+                    i += 1;
+                }
+                if i == n || BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
+                    let id = ids.id(&bytes[start..i]);
+                    if id != u32::MAX {
+                        self.ids.push(id);
+                    }
+                } else {
+                    word.extend_from_slice(&bytes[start..i]);
+                }
+                continue;
+            }
             match b {
                 b'a'..=b'z' | b'0'..=b'9' => word.push(b),
                 b'A'..=b'Z' => word.push(b + 32),
                 b'\n' => {
-                    self.push(vocab, word, true);
+                    self.push(ids, word);
                     self.line_ends.push(self.ids.len());
                 }
                 // U+212A KELVIN SIGN lowercases to "k"
@@ -268,25 +473,25 @@ impl Tokens {
                 // U+0130 lowercases to "i" + U+0307, which separates
                 0xC4 if bytes.get(i + 1) == Some(&0xB0) => {
                     word.push(b'i');
-                    self.push(vocab, word, true);
+                    self.push(ids, word);
                     i += 2;
                     continue;
                 }
-                _ => self.push(vocab, word, true),
+                _ => self.push(ids, word),
             }
             i += 1;
         }
-        self.push(vocab, word, true);
+        self.push(ids, word);
         self.line_ends.push(self.ids.len());
     }
 
     /// Tokens separated by ' ', lines by '\n' (already tokenized and stemmed in Python).
-    pub fn pretokenized(&mut self, text: &str, vocab: &mut Vocab) {
+    fn pretokenized(&mut self, text: &str, ids: &mut PairIds) {
         self.ids.clear();
         self.line_ends.clear();
         for line in text.split('\n') {
             for tok in line.split(' ').filter(|t| !t.is_empty()) {
-                let id = vocab.id(tok.as_bytes(), false);
+                let id = ids.id(tok.as_bytes());
                 self.ids.push(id);
             }
             self.line_ends.push(self.ids.len());
@@ -309,6 +514,8 @@ impl Tokens {
 struct Columns {
     words: usize,
     len: usize,
+    /// one-word sequences (at most 64 columns, nearly every sentence): the mask of each token
+    single: Vec<u64>,
     start: Vec<u32>,
     pos: Vec<u32>,
     dense: Vec<Option<Box<[u64]>>>,
@@ -320,6 +527,7 @@ impl Columns {
         Columns {
             words: 0,
             len: 0,
+            single: Vec::new(),
             start: Vec::new(),
             pos: Vec::new(),
             dense: Vec::new(),
@@ -330,6 +538,14 @@ impl Columns {
     fn build(&mut self, seq: &[u32], n_local: usize) {
         self.len = seq.len();
         self.words = seq.len().div_ceil(64);
+        if self.words <= 1 {
+            self.single.clear();
+            self.single.resize(n_local, 0);
+            for (j, &t) in seq.iter().enumerate() {
+                self.single[t as usize] |= 1 << j;
+            }
+            return;
+        }
         self.start.clear();
         self.start.resize(n_local + 1, 0);
         for &t in seq {
@@ -364,6 +580,13 @@ impl Columns {
     /// One row of the recurrence for row token `t`: `U = V & M[t]; V = (V + U) | (V - U)`.
     fn step(&mut self, v: &mut [u64], t: u32) {
         let t = t as usize;
+        if self.words <= 1 {
+            if let (Some(&m), Some(x)) = (self.single.get(t), v.first_mut()) {
+                let u = *x & m;
+                *x = x.wrapping_add(u) | (*x - u);
+            }
+            return;
+        }
         if t >= self.dense.len() {
             return;
         }
@@ -416,18 +639,15 @@ fn prefix_lcs(v: &[u64], j: usize) -> usize {
 pub struct PairCounter {
     types: Vec<RougeType>,
     pretokenized: bool,
-    vocab: Vocab,
+    ids: PairIds,
+    hyp_mark: (usize, usize, u32),
     word: Vec<u8>,
     hyp: Tokens,
     reference: Tokens,
-    stamp: Vec<u32>,
-    local_of: Vec<u32>,
-    generation: u32,
     h: Vec<u32>,
     r: Vec<u32>,
     counts: Vec<i32>,
-    codes_h: Vec<u64>,
-    codes_r: Vec<u64>,
+    code_table: Vec<(u64, i32)>,
     cols: Columns,
     v: Vec<u64>,
     rows: Vec<u64>,
@@ -442,18 +662,15 @@ impl PairCounter {
         PairCounter {
             types: types.to_vec(),
             pretokenized,
-            vocab: Vocab::new(stem),
+            ids: PairIds::new(stem),
+            hyp_mark: (0, 0, 0),
             word: Vec::new(),
             hyp: Tokens::default(),
             reference: Tokens::default(),
-            stamp: Vec::new(),
-            local_of: Vec::new(),
-            generation: 0,
             h: Vec::new(),
             r: Vec::new(),
             counts: Vec::new(),
-            codes_h: Vec::new(),
-            codes_r: Vec::new(),
+            code_table: Vec::new(),
             cols: Columns::new(),
             v: Vec::new(),
             rows: Vec::new(),
@@ -475,9 +692,9 @@ impl PairCounter {
             &mut self.reference
         });
         if self.pretokenized {
-            tokens.pretokenized(text, &mut self.vocab);
+            tokens.pretokenized(text, &mut self.ids);
         } else {
-            tokens.default_tokens(text, &mut self.vocab, &mut self.word);
+            tokens.default_tokens(text, &mut self.ids, &mut self.word);
         }
         if hyp {
             self.hyp = tokens;
@@ -486,16 +703,22 @@ impl PairCounter {
         }
     }
 
-    /// Set the hypothesis of the next pairs (the token table may be dropped here, before any id is kept).
+    /// Set the hypothesis of the next pairs (the thread's stem cache may be dropped here, before any id of
+    /// it is kept).
     pub fn set_hypothesis(&mut self, text: &str) {
-        self.vocab.reset_if_large();
+        self.ids.begin();
         self.tokenize_into(text, true);
+        self.hyp_mark = self.ids.mark();
+        self.h.clear();
+        self.h.extend_from_slice(&self.hyp.ids);
     }
 
     /// Counts of the current hypothesis against `reference`, three integers per type into `out`.
     pub fn count(&mut self, reference: &str, out: &mut [i64]) {
         self.tokenize_into(reference, false);
-        let n_local = self.localize();
+        self.r.clear();
+        self.r.extend_from_slice(&self.reference.ids);
+        let n_local = self.ids.n_local as usize;
         for k in 0..self.types.len() {
             let t = self.types[k];
             let (hc, rc) = (self.h.len(), self.r.len());
@@ -518,35 +741,7 @@ impl PairCounter {
                 }
             }
         }
-    }
-
-    /// Pair-local ids (dense, first appearance in hypothesis then reference) into `h` and `r`.
-    fn localize(&mut self) -> usize {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        let mut n = 0u32;
-        let (stamp, local_of, generation) = (&mut self.stamp, &mut self.local_of, self.generation);
-        let mut map = |id: u32| -> u32 {
-            let i = id as usize;
-            if i >= stamp.len() {
-                stamp.resize(i + 1, 0);
-                local_of.resize(i + 1, 0);
-            }
-            if stamp[i] != generation {
-                stamp[i] = generation;
-                local_of[i] = n;
-                n += 1;
-            }
-            local_of[i]
-        };
-        self.h.clear();
-        self.h.extend(self.hyp.ids.iter().map(|&id| map(id)));
-        self.r.clear();
-        self.r.extend(self.reference.ids.iter().map(|&id| map(id)));
-        n as usize
+        self.ids.rollback(self.hyp_mark);
     }
 
     fn ngram_matches(&mut self, n: usize, n_local: usize) -> usize {
@@ -573,17 +768,34 @@ impl PairCounter {
         if base.checked_pow(n as u32).is_none() {
             return ngram_matches_slices(&self.h, &self.r, n);
         }
-        let pack = |s: &[u32], out: &mut Vec<u64>| {
-            out.clear();
-            out.extend(
-                s.windows(n)
-                    .map(|w| w.iter().fold(0u64, |acc, &t| acc * base + u64::from(t))),
-            );
-            out.sort_unstable();
+        // hypothesis n-gram codes counted in a small open-addressing table, then clipped by the reference's
+        let size = (2 * self.h.len()).next_power_of_two().max(16);
+        let table = &mut self.code_table;
+        table.clear();
+        table.resize(size, (u64::MAX, 0));
+        let mask = size - 1;
+        let slot = |table: &[(u64, i32)], code: u64| {
+            let mut i = (code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask;
+            while table[i].0 != code && table[i].0 != u64::MAX {
+                i = (i + 1) & mask;
+            }
+            i
         };
-        pack(&self.h, &mut self.codes_h);
-        pack(&self.r, &mut self.codes_r);
-        sorted_matches(&self.codes_h, &self.codes_r)
+        let code_of = |w: &[u32]| w.iter().fold(0u64, |acc, &t| acc * base + u64::from(t));
+        for w in self.h.windows(n) {
+            let code = code_of(w);
+            let i = slot(table, code);
+            table[i] = (code, table[i].1 + 1);
+        }
+        let mut matches = 0;
+        for w in self.r.windows(n) {
+            let i = slot(table, code_of(w));
+            if table[i].1 > 0 {
+                table[i].1 -= 1;
+                matches += 1;
+            }
+        }
+        matches
     }
 
     fn lcs_length(&mut self, n_local: usize) -> usize {
@@ -807,7 +1019,7 @@ mod tests {
 
     #[test]
     fn kelvin_and_dotted_i() {
-        let mut v = Vocab::new(false);
+        let mut v = PairIds::new(false);
         let mut t = Tokens::default();
         let mut w = Vec::new();
         t.default_tokens("\u{212A}ey \u{130}stanbul x\ny", &mut v, &mut w);
