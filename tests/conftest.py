@@ -62,3 +62,21 @@ def reference_paths(testset: str, pair: str, refs: str) -> list[Path]:
 
 def all_pairs() -> list[tuple[str, str]]:
     return sorted((p.parent.name, p.name) for p in DATA.glob("*/*") if p.is_dir() and p.parent.name != "expected")
+
+
+WMT_MISSING = "../shared/data/mt not found"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Say loudly when the WMT parity sweep did not run: its tests skip without the data, and a skip count in
+    the summary line does not tell that the comparison with sacreBLEU on real WMT data was left out."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if WMT_MISSING in str(r.longrepr)]
+    if not skipped:
+        return
+    terminalreporter.write_sep("!", "WMT PARITY SWEEP DID NOT RUN", red=True, bold=True)
+    terminalreporter.write_line(
+        f"{len(skipped)} tests comparing with sacreBLEU/NLTK on the real WMT data were skipped: {WMT_MISSING} "
+        f"(expected at {DATA}). Only the bundled parity set (tests/parity/test_bundled_parity.py) compared "
+        "with the peers.",
+        red=True,
+    )

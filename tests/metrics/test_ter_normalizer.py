@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from bleuscope.metrics.ter.normalizer import TercomNormalizer
 
+sacrebleu = pytest.importorskip("sacrebleu")
 tokenizer_ter = pytest.importorskip("sacrebleu.tokenizers.tokenizer_ter")
 
 OPTIONS = st.fixed_dictionaries(
@@ -49,4 +50,32 @@ def test_trailing_whitespace_is_not_stripped_before_the_rules(text, expected):
 @given(options=OPTIONS, text=TEXT)
 def test_normalizer_equals_sacrebleu_tercom_tokenizer(options, text):
     assert TercomNormalizer(**options)(text) == _sacrebleu(options)(text)
-    assert TercomNormalizer(**options).words(text) == _sacrebleu(options)(text).split()
+
+
+@settings(max_examples=300, deadline=None)
+@given(options=OPTIONS, text=TEXT)
+def test_segments_are_prepared_as_sacrebleus_ter_metric_prepares_them(options, text):
+    # the metric (not its tokenizer) strips trailing whitespace first: "'s$" then matches "Jim's\t"
+    ter = sacrebleu.metrics.TER(**options)
+    assert TercomNormalizer(**options).segment(text) == ter._preprocess_segment(text)
+    assert TercomNormalizer(**options).words(text) == ter._preprocess_segment(text).split()
+
+
+@settings(max_examples=300, deadline=None)
+@given(options=OPTIONS, text=TEXT)
+def test_references_are_prepared_twice_as_sacrebleus_ter_metric_does(options, text):
+    # sacreBLEU prepares a reference when caching it and again when splitting it into words
+    ter = sacrebleu.metrics.TER(**options)
+    twice = ter._preprocess_segment(ter._preprocess_segment(text))
+    assert TercomNormalizer(**options).reference_segment(text) == twice
+    assert TercomNormalizer(**options).reference_words(text) == twice.split()
+
+
+def test_a_reference_whose_second_preparation_differs_scores_as_in_sacrebleu():
+    from bleuscope import TER
+
+    hyp, ref = "Jim's\u00a0„", "Jim's\u00a0„ tomorrow"
+    ours = TER(normalized=True).corpus_score([hyp], [[ref]])
+    theirs = sacrebleu.metrics.TER(normalized=True).corpus_score([hyp], [[ref]])
+    # the reference becomes "jim 's „ tomorrow" (4 words), the hypothesis "jim's „" (2): 3 edits
+    assert (ours.num_edits, ours.ref_length) == (theirs.num_edits, theirs.ref_length) == (3, 4)

@@ -16,9 +16,9 @@ def native_edits_rows(metric, hyps: list[str], streams: list[list], present: np.
     count = core_function("ter_edits_rows")
     if count is None:
         return None
-    normalize = metric.normalizer
+    normalize, normalize_reference = metric.normalizer.segment, metric.normalizer.reference_segment
     hyps = [normalize(h) for h in hyps]
-    streams = [[None if r is None else normalize(r) for r in s] for s in streams]
+    streams = [[None if r is None else normalize_reference(r) for r in s] for s in streams]
     flat = count(hyps, streams, default_threads() if len(hyps) >= 64 else 1)
     if flat is None:
         return None

@@ -84,5 +84,21 @@ class TercomNormalizer:
                     text = pattern.sub("", text)
         return " ".join(text.split())
 
+    def segment(self, text: str) -> str:
+        """What TER scores: sacreBLEU's TER strips trailing whitespace from a segment, then tokenizes it (its
+        ``TercomTokenizer``, this object's ``__call__``, does not strip)."""
+        return self(text.rstrip())
+
+    def reference_segment(self, text: str) -> str:
+        """What TER scores of a reference: sacreBLEU 2.6.0 prepares references twice (once when it caches them,
+        again when it splits them into words), and the second pass is not always a no-op with Tercom's
+        normalization (``"Jim's\u00a0„"`` -> ``"jim's „"`` -> ``"jim 's „"``)."""
+        return self.segment(self.segment(text))
+
     def words(self, text: str) -> list[str]:
-        return self(text).split()
+        """The words TER aligns of a hypothesis (:meth:`segment`, split)."""
+        return self.segment(text).split()
+
+    def reference_words(self, text: str) -> list[str]:
+        """The words TER aligns of a reference (:meth:`reference_segment`, split)."""
+        return self.reference_segment(text).split()

@@ -127,8 +127,8 @@ class TER(Metric):
         (pure Python; zeros for absent references)."""
         n_seg, n_ref = present.shape
         out = np.zeros((n_seg, n_ref, 2), dtype=np.int64)
-        words = self.normalizer.words
-        ref_words = [[None if r is None else words(r) for r in stream] for stream in streams]
+        words, reference_words = self.normalizer.words, self.normalizer.reference_words
+        ref_words = [[None if r is None else reference_words(r) for r in stream] for stream in streams]
         for i, hyp in enumerate(hyps):
             hyp_words = words(hyp)
             for k in range(n_ref):
