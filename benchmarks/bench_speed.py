@@ -85,10 +85,11 @@ def main() -> None:
     parser.add_argument("--python", action="append", help="an interpreter to measure (repeatable)")
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--corpus-dir", type=Path, default=Path("/tmp"))
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each job (the best is kept)")
     parser.add_argument("--quick", action="store_true", help="100,000 lines, one repeat")
     args = parser.parse_args()
     lines = 100_000 if args.quick else args.lines
-    repeats = 1 if args.quick else 3
+    repeats = 1 if args.quick else args.repeats
     plain = corpus(args.corpus_dir / f"corpus-{lines}", lines, False)
     tail = corpus(args.corpus_dir / f"corpus-{lines}-long-tail", lines, True)
     wc_plain, wc_tail = wc_words(list(plain), repeats), wc_words(list(tail), repeats)

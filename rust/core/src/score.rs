@@ -10,6 +10,8 @@
 //! matrices read in place ([`count_padded`]), and, in the Python bindings, lists of `str` tokens (the
 //! NLTK module) and several systems against shared references (significance tests).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// sacreBLEU's `my_log(0)`.
 pub const LOG_ZERO: f64 = -9999999999.0;
 
@@ -28,6 +30,39 @@ fn c_log(x: f64) -> f64 {
 fn c_exp(x: f64) -> f64 {
     // SAFETY: a plain C math function of one double, no preconditions
     unsafe { exp(x) }
+}
+
+/// Whether Python's `sum()` of floats compensates its rounding (Neumaier's algorithm, CPython 3.12 and
+/// later) or adds left to right (earlier versions). sacreBLEU sums the log precisions with `sum()`, so the
+/// last bit of a score depends on it; the bindings set it once from the running Python.
+static COMPENSATED_SUM: AtomicBool = AtomicBool::new(false);
+
+/// Sets how [`python_sum`] adds: as CPython 3.12 and later (`true`) or as earlier versions.
+pub fn set_compensated_sum(compensated: bool) {
+    COMPENSATED_SUM.store(compensated, Ordering::Relaxed);
+}
+
+/// Python's `sum(terms)` of floats (start 0), as the running CPython computes it.
+pub fn python_sum(terms: impl Iterator<Item = f64>) -> f64 {
+    if !COMPENSATED_SUM.load(Ordering::Relaxed) {
+        return terms.fold(0.0, |s, x| s + x);
+    }
+    // CPython's builtin_sum_impl: Neumaier's improved Kahan-Babuska summation; the compensation is added
+    // at the end only when it is non-zero and finite
+    let (mut sum, mut c) = (0.0f64, 0.0f64);
+    for x in terms {
+        let t = sum + x;
+        if sum.abs() >= x.abs() {
+            c += (sum - t) + x;
+        } else {
+            c += (x - t) + sum;
+        }
+        sum = t;
+    }
+    if c != 0.0 && c.is_finite() {
+        sum += c;
+    }
+    sum
 }
 
 /// A sacreBLEU smoothing method with its value.
@@ -119,19 +154,10 @@ pub fn score_row(
     if !any_match {
         return (0.0, bp);
     }
-    let mut log_sum = 0.0f64;
-    for (i, &p) in precisions.iter().enumerate() {
-        let term = if i < eff_order {
-            if p != 0.0 {
-                c_log(p)
-            } else {
-                LOG_ZERO
-            }
-        } else {
-            0.0
-        };
-        log_sum += term;
-    }
+    let terms = precisions[..eff_order.min(precisions.len())]
+        .iter()
+        .map(|&p| if p != 0.0 { c_log(p) } else { LOG_ZERO });
+    let log_sum = python_sum(terms);
     let mean_log = log_sum / eff_order as f64;
     (bp * c_exp(mean_log), bp)
 }

@@ -759,6 +759,8 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("BUILD", build_info(m.py())?)?;
+    // sacreBLEU adds the log precisions with Python's sum(), whose rounding changed in CPython 3.12
+    bleuscope_core::score::set_compensated_sum(m.py().version_info() >= (3, 12));
     m.add_function(wrap_pyfunction!(count_text, m)?)?;
     m.add_function(wrap_pyfunction!(count_text_total, m)?)?;
     m.add_function(wrap_pyfunction!(count_ids, m)?)?;

@@ -10,6 +10,7 @@ added left to right and ``math.log``/``math.exp`` are used (numpy's SIMD version
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -215,6 +216,28 @@ def _sacrebleu_precisions(correct: np.ndarray, total: np.ndarray, config: Scorin
     return precisions, eff_order, any_match
 
 
+#: sacreBLEU adds the log precisions with Python's ``sum()``, which compensates its rounding (Neumaier's
+#: algorithm) from CPython 3.12 on and adds left to right before: the last bit of a score depends on it
+COMPENSATED_SUM = sys.version_info >= (3, 12)
+
+
+def python_sum(columns: list[np.ndarray], n_rows: int) -> np.ndarray:
+    """Python's ``sum()`` of each row's terms (``columns[i][r]``: term i of row r; a term that is 0.0 adds
+    nothing), as the running CPython computes it."""
+    total = np.zeros(n_rows, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):  # as Python's floats: inf and nan, no warning
+        if not COMPENSATED_SUM:
+            for x in columns:
+                total = total + x
+            return total
+        comp = np.zeros(n_rows, dtype=np.float64)
+        for x in columns:  # CPython's builtin_sum_impl, every row at once
+            t = total + x
+            comp = comp + np.where(np.abs(total) >= np.abs(x), (total - t) + x, (x - t) + total)
+            total = t
+        return np.where((comp != 0) & np.isfinite(comp), total + comp, total)
+
+
 def _combine(precisions, eff_order, any_match, bp, config: ScoringConfig) -> ScoreArrays:
     """The geometric mean of the precisions over the orders in use, times the brevity penalty."""
     n_rows, n_ord = precisions.shape
@@ -222,9 +245,7 @@ def _combine(precisions, eff_order, any_match, bp, config: ScoringConfig) -> Sco
     order_idx = np.arange(n_ord)
     inside = order_idx[None, :] < eff_order[:, None]
     if config.weights is None:
-        log_sum = np.zeros(n_rows, dtype=np.float64)
-        for i in range(n_ord):
-            log_sum = log_sum + np.where(inside[:, i], logs[:, i], 0.0)
+        log_sum = python_sum([np.where(inside[:, i], logs[:, i], 0.0) for i in range(n_ord)], n_rows)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_log = log_sum / eff_order
     else:
