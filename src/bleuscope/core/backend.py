@@ -176,7 +176,7 @@ def core_build() -> dict | None:
     core = _native()
     if core is None:
         return None
-    return dict(getattr(core, "BUILD", {"version": getattr(core, "__version__", "?")}))
+    return dict(core.BUILD)
 
 
 def tables_in_use() -> dict | None:
