@@ -184,7 +184,8 @@ def test_holm_option_adjusts_the_shown_p_values(example):
     raw = report_data(three, refs, n_bootstrap=100)
     holm = report_data(three, refs, n_bootstrap=100, holm=True)
     np.testing.assert_array_equal(holm.metrics[0].p_values, holm_bonferroni(raw.metrics[0].p_values))
-    assert p_text(1 / 101, 100) == "≤ 0.0099" and p_text(0.5, 100) == "0.500"
+    assert p_text(1 / 101, 100) == "≤ 0.010" and p_text(1 / 1001, 1000) == "≤ 0.001" and p_text(0.5, 100) == "0.500"
+    assert p_text(0.0123, 1000) == "0.012" and p_text(0.0045, 1000) == "0.0045"
 
 
 def test_every_metric_has_tests_clusters_and_sentence_scores(example):

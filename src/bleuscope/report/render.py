@@ -272,14 +272,14 @@ def significance_section(data: ReportData) -> str:
                     f'<tbody>{"".join(rows)}</tbody></table>'))
     adjusted = ("Holm-Bonferroni adjusted p-values (over all pairs of one metric)" if data.holm else
                 "p-values not corrected for multiple comparisons")
-    floor = 1 / (data.n_bootstrap + 1)
     return (
         '<section id="significance"><h2>Significance</h2>'
         f'<p class="note">Paired bootstrap over every pair ({data.n_bootstrap} resamples, seed {data.seed}; the same '
         "p-values as <code>sacrebleu --paired-bs</code> with the row system as baseline), for every metric. Cell: "
         "score of the row system minus the column system, and the p-value; ▲ (green): the row system is "
         f"significantly better, ▼ (red): significantly worse (p &lt; {data.alpha:g}); {adjusted}. "
-        f"“p ≤ {floor:.4f}” is the smallest p-value {data.n_bootstrap} resamples can give.</p>"
+        f"“p {tables.p_text(0.0, data.n_bootstrap)}” marks the smallest p-value {data.n_bootstrap} resamples can "
+        "give.</p>"
         + "".join(parts) + "</section>"
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from dataclasses import dataclass
 
 from .compute import ReportData
@@ -52,10 +53,12 @@ def _num(x: float | None, digits: int = 2) -> str:
 
 
 def p_text(p: float, n_samples: int) -> str:
-    """A p-value as written in the page: ``<= 0.001`` at the resampling floor ``1 / (N + 1)``."""
+    """A p-value as written in the page: ``≤ 0.001`` at the resampling floor ``1 / (N + 1)`` (the floor
+    rounded up to three decimals, so the bound stays true), else three significant decimals."""
     floor = 1.0 / (n_samples + 1)
     if p <= floor * (1 + 1e-9):
-        return f"≤ {floor:.4f}".rstrip("0") if floor >= 0.001 else f"≤ {floor:.1e}"
+        bound = math.ceil(floor * 1000 - 1e-9) / 1000
+        return f"≤ {bound:.3f}" if floor >= 0.0001 else f"≤ {floor:.1e}"
     return f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
 
 
