@@ -592,7 +592,7 @@ def test_usage_errors(run_main, files, argv, fragments):
 # robustness: random bytes never produce a traceback
 # =========================================================================================================
 FILE_NAMES = st.sampled_from(["f.txt", "f.txt", "f.txt", "f.gz", "f.jsonl", "f.bz2", "f.tsv"])
-_LINE = st.text(alphabet=st.characters(blacklist_characters="\n", blacklist_categories=["Cs"]), max_size=12)
+_LINE = st.text(alphabet=st.characters(blacklist_characters="\n\x00", blacklist_categories=["Cs"]), max_size=12)
 CONTENTS = st.one_of(
     st.binary(max_size=60),  # mostly invalid UTF-8
     st.lists(_LINE, min_size=1, max_size=3).map(lambda lines: "".join(x + "\n" for x in lines).encode()),

@@ -393,7 +393,7 @@ def test_output_to_dev_stdout_writes_the_open_descriptor(tmp_path):
 # -- the block reader against whole-file reading, on arbitrary input -----------------------------------------
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    st.lists(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=12), max_size=8),
+    st.lists(st.text(alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\x00"), max_size=12), max_size=8),
     st.integers(1, 9),
     st.booleans(),
     st.one_of(st.none(), st.integers(0, 200)),

@@ -41,7 +41,7 @@ def test_split_lines_edges(text, lines):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n") | st.sampled_from(SPLITLINES_BREAKS))))
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n\x00") | st.sampled_from(SPLITLINES_BREAKS))))
 def test_split_lines_round_trip(lines):
     assert bio.split_lines("".join(x + "\n" for x in lines)) == lines
 
@@ -108,7 +108,7 @@ def test_invalid_utf8_names_line_column_and_offset(tmp_path):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n", blacklist_categories=["Cs"])),
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="\n\x00", blacklist_categories=["Cs"])),
                 min_size=1, max_size=6),
        st.data())
 def test_invalid_byte_location_is_exact(tmp_path_factory, lines, data):

@@ -133,11 +133,58 @@ def _reason(e: BaseException) -> str:
     return getattr(e, "strerror", None) or str(e) or type(e).__name__
 
 
-def _utf16_hint(head: bytes) -> str:
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        bom = head[:2].hex(" ").upper()
-        return f"; the file starts with a UTF-16 byte order mark ({bom}): it looks like UTF-16, pass --encoding utf-16"
+#: byte order marks, longest first (the UTF-32LE mark begins with the UTF-16LE one)
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32", "utf-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32", "utf-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16", "utf-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16", "utf-16"),
+)
+
+#: bytes of the file's beginning read for an encoding hint
+HINT_BYTES = 4096
+
+#: which byte positions (modulo the unit) are NUL in mostly-ASCII text of a wide encoding without a mark
+_NUL_PATTERNS = (
+    (4, (False, True, True, True), "UTF-32LE", "utf-32-le"),
+    (4, (True, True, True, False), "UTF-32BE", "utf-32-be"),
+    (2, (False, True), "UTF-16LE", "utf-16-le"),
+    (2, (True, False), "UTF-16BE", "utf-16-be"),
+)
+
+
+def encoding_hint(head: bytes) -> str:
+    """What the first bytes of a file say about its encoding: a byte order mark of UTF-32 or UTF-16, or NUL
+    bytes interleaved with text as in UTF-32/UTF-16 without one; ``""`` when they say nothing."""
+    for bom, label, encoding in _BOMS:
+        if head.startswith(bom):
+            mark = bom.hex(" ").upper()
+            return f"; the file starts with a {label} byte order mark ({mark}): it looks like {label}, pass --encoding {encoding}"
+    for unit, zero, label, encoding in _NUL_PATTERNS:
+        n = len(head) // unit * unit
+        if n < 2 * unit:
+            continue
+        share = [head[k:n:unit].count(0) / (n // unit) for k in range(unit)]
+        if all(s >= 0.75 if z else s <= 0.25 for s, z in zip(share, zero)):
+            return (
+                f"; NUL bytes alternate with the text: it looks like {label} without a byte order mark, "
+                f"pass --encoding {encoding}"
+            )
     return ""
+
+
+def _nul_error(text: str | bytes, name: str, encoding: str, line_base: int, head: bytes) -> InputError:
+    """A NUL character in the text (``str``, or ``bytes`` of an encoding where the byte 0 is NUL): a wide
+    encoding read as a narrow one (or the reverse), or binary data. Columns of bytes count bytes."""
+    nul, newline = ("\x00", "\n") if isinstance(text, str) else (b"\x00", b"\n")
+    at = text.index(nul)
+    line = line_base + text.count(newline, 0, at) + 1
+    column = at - (text.rfind(newline, 0, at) + 1) + 1
+    hint = encoding_hint(head) or "; a binary file, or the wrong --encoding?"
+    return InputError(
+        f"{name}:{line}: NUL character (U+0000) at column {column} after decoding as {encoding}: not text, "
+        f"nothing is scored{hint}"
+    )
 
 
 def _decode_error(
@@ -150,7 +197,7 @@ def _decode_error(
     column = e.start - line_start + 1  # ``data`` always begins at the start of a line
     return InputError(
         f"{name}:{line}: invalid {label} (byte 0x{bad} at byte offset {offset_base + e.start} of the file, "
-        f"column {column} of the line); pass --encoding ENCODING if the file is not {label}{_utf16_hint(head)}"
+        f"column {column} of the line); pass --encoding ENCODING if the file is not {label}{encoding_hint(head)}"
     )
 
 
@@ -159,7 +206,9 @@ def decode(data: bytes, name: str, encoding: str = "utf-8", warn: Warn | None = 
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:
-        raise _decode_error(e, data, name, encoding, 0, 0, data[:4]) from None
+        raise _decode_error(e, data, name, encoding, 0, 0, data[:HINT_BYTES]) from None
+    if "\x00" in text:
+        raise _nul_error(text, name, encoding, 0, data[:HINT_BYTES])
     if text.startswith("\ufeff") and warn is not None:
         _warn_bom(name, warn)
     return text
@@ -236,7 +285,7 @@ def _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_
         if head is None:  # the first bytes: byte order marks
             if not block:
                 return
-            head = block[:4]
+            head = block[:HINT_BYTES]
             if encoding == "utf-8-sig" and block.startswith(codecs.BOM_UTF8):
                 block = block[3:]
                 offset = 3
@@ -244,11 +293,7 @@ def _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_
                 _warn_bom(name, warn)
         if not block:
             if carry:
-                try:
-                    last = carry.decode(codec)
-                except UnicodeDecodeError as e:
-                    raise _decode_error(e, carry, name, encoding, lines_done, offset, head) from None
-                yield [last]
+                yield [_decode_lines(carry, codec, name, encoding, lines_done, offset, head)]
             return
         data = carry + block if carry else block
         end = data.rfind(b"\n")
@@ -263,15 +308,27 @@ def _byte_line_blocks(stream, path, name, encoding, warn, max_line_bytes, block_
         complete, carry = data[: end + 1], data[end + 1 :]
         if len(carry) > max_line_bytes:
             raise _line_too_long(name, lines_done + complete.count(b"\n") + 1, max_line_bytes)
-        try:
-            text = complete.decode(codec)
-        except UnicodeDecodeError as e:
-            raise _decode_error(e, complete, name, encoding, lines_done, offset, head) from None
+        text = _decode_lines(complete, codec, name, encoding, lines_done, offset, head)
         lines = text.split("\n")
         lines.pop()  # complete ends with "\n"
         lines_done += len(lines)
         offset += len(complete)
         yield lines
+
+
+def _decode_lines(data: bytes, codec: str, name: str, encoding: str, lines_done: int, offset: int, head: bytes) -> str:
+    """``data`` (whole lines) decoded; the first problem is an :class:`InputError` naming its line: an
+    undecodable byte, or a NUL (the byte 0 is NUL in every encoding read this way), whichever comes first."""
+    nul = data.find(b"\x00")
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError as e:
+        if 0 <= nul < e.start:
+            raise _nul_error(data, name, encoding, lines_done, head) from None
+        raise _decode_error(e, data, name, encoding, lines_done, offset, head) from None
+    if nul >= 0:
+        raise _nul_error(data, name, encoding, lines_done, head)
+    return text
 
 
 def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes) -> Iterator[list[str]]:
@@ -280,8 +337,11 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
     carry = ""
     lines_done = 0
     offset = 0
+    head = None
     while True:
         block = _read_block(stream, block_bytes, path)
+        if head is None:
+            head = block[:HINT_BYTES]
         state = decoder.getstate()  # (bytes of a character begun in the previous block, byte order)
         try:
             text = decoder.decode(block, final=not block)
@@ -303,6 +363,8 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
         if lines_done == 0 and not carry and text.startswith("\ufeff") and warn is not None:
             _warn_bom(name, warn)
         data = carry + text
+        if "\x00" in data:
+            raise _nul_error(data, name, encoding, lines_done, head)
         lines = data.split("\n")
         carry = lines.pop()
         for k, line in enumerate(lines):
