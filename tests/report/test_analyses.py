@@ -311,3 +311,17 @@ def test_rouge_and_meteor_plug_in_through_the_metric_interface(example, tmp_path
     assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-m", "rouge", "-o",
                         str(out), "-q", "--n-bootstrap", "20"]) == 0, capsys.readouterr().err
     assert 'data-metric="ROUGE-1"' in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.filterwarnings("ignore::bleuscope.analysis.significance.TiesWarning")
+def test_identical_systems_are_never_marked_significant():
+    """Two identical systems tie in every resample, so sacreBLEU's rule gives them the floor p-value; the
+    page does not mark such a pair (and the warnings panel names it)."""
+    from bleuscope.report import build_report
+
+    h = ["the cat sat on the mat", "a dog runs", "hello world"]
+    page = build_report({"a": h, "b": list(h), "c": ["x", "y", "z"]},
+                        [["the cat sat on the mat", "a dog barks", "hello world"]], n_bootstrap=100)
+    assert 'title="a − b: Δ = +0.00, p ≤ 0.010"' in page
+    assert not __import__("re").search(r'class="sig-\w+" title="a − b', page)
+    assert "systems a and b are identical" in page

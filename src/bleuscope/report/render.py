@@ -256,7 +256,7 @@ def significance_section(data: ReportData) -> str:
                 delta = m.scores[i] - m.scores[j]
                 better = delta > 0 if m.higher_is_better else delta < 0
                 cls, mark = "", ""
-                if p < data.alpha:
+                if p < data.alpha and delta != 0:  # equal scores: never marked (ties give the floor)
                     cls, mark = (' class="sig-better"', "▲ ") if better else (' class="sig-worse"', "▼ ")
                 tip = f"{data.systems[i]} − {data.systems[j]}: Δ = {delta:+.2f}, {_p_html(p, data)}"
                 cells.append(f'<td{cls} title="{esc(tip)}" data-p="{p!r}">{mark}{delta:+.2f}<br>'
