@@ -7,7 +7,7 @@
 * Shell transcripts (lines starting with ``$ `` in any block) are run with bash in a copy of the example
   folder, one after the other; stdout and stderr together must equal the lines printed under the command.
   Other lines (``pip install ...`` set-up commands without ``$``) are not run.
-* The examples of ``bleuscope -h`` are run by tests/test_cli_defects.py.
+* The examples of ``bleuscope -h`` are run by tests/cli/test_cli_defects.py.
 """
 
 from __future__ import annotations

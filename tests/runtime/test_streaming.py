@@ -14,7 +14,7 @@ from bleuscope import BLEU
 from bleuscope.core.files import read_lines
 from bleuscope.runtime.streaming import BLEUAccumulator, corpus_score_files, corpus_score_stream, iter_statistics
 
-from .conftest import pair_dir, read_lines as read_list, requires_wmt
+from ..conftest import pair_dir, read_lines as read_list, requires_wmt
 
 
 def same_score(a, b) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from bleuscope import BLEU
 
-from .conftest import all_pairs, expected_rows, read_lines, reference_paths, requires_wmt, system_path, wmt_available
+from ..conftest import all_pairs, expected_rows, read_lines, reference_paths, requires_wmt, system_path, wmt_available
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

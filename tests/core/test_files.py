@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bleuscope.core import files as bio
 from bleuscope.core.files import InputError, UsageError
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 # characters that str.splitlines() treats as line breaks but a segment may contain
 SPLITLINES_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

@@ -24,7 +24,7 @@ import bleuscope.analysis.significance as sg
 from bleuscope import BLEU, ScoringConfig
 from bleuscope.analysis.significance import all_pairs, confidence_interval, paired_ar, paired_bootstrap
 
-from .conftest import DATA, all_pairs as data_pairs, pair_dir, read_lines, requires_wmt
+from ..conftest import DATA, all_pairs as data_pairs, pair_dir, read_lines, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.significance import PairedTest, _bootstrap_resample  # noqa: E402

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import bleuscope
 from bleuscope import BLEU, TokenBLEU
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "bleuscope[parquet]")')
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow.parquet is not available")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bleuscope import BLEU
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 CC = [f"chen-cherry-{i}" for i in range(1, 8)]
 HYP, REF = "the cat sat on", "the cat sat down on"  # m = 4 2 1 0, l = 4 3 2 1, T = 4, r = 5

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from bleuscope import BLEU
 
-from .conftest import pair_dir, read_lines, requires_wmt
+from ..conftest import pair_dir, read_lines, requires_wmt
 
 pytest.importorskip("bleuscope._core", reason="the compiled core is not built in this installation")
 

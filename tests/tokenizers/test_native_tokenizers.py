@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from bleuscope.core import backend
 from bleuscope.tokenizers import get_tokenizer
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 _core = pytest.importorskip("bleuscope._core", reason="the compiled core (bleuscope._core) is not built")
 if not hasattr(_core, "tokenize"):
@@ -319,7 +319,7 @@ def test_arbitrary_unicode_long_run(lines, lowercase):
 def test_committed_tables_are_what_the_generator_gives():
     if not BUILTIN_MATCHES:
         pytest.skip(f"built-in tables from {TABLES['unidata_version']}/regex {TABLES['regex_version']}")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     generator = runpy.run_path(str(root / "rust" / "tools" / "gen_unicode_tables.py"))
     committed = (root / "rust" / "core" / "src" / "tok" / "tables.rs").read_text(encoding="utf-8")
     assert generator["render"]() == committed, "regenerate: python rust/tools/gen_unicode_tables.py"

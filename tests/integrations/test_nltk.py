@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bleuscope.integrations import nltk as bn
 from bleuscope.tokenizers import get_tokenizer
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 nb = pytest.importorskip("nltk.translate.bleu_score")
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bleuscope import BLEU
 from bleuscope.metrics.bleu.token_ids import TokenBLEU, token_corpus_bleu, token_sentence_bleu
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

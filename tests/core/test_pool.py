@@ -15,7 +15,7 @@ from bleuscope.core.pool import resolve_n_jobs, statistics_checked
 from bleuscope.core.validation import check_reference_presence
 from bleuscope.runtime.streaming import corpus_score_stream
 
-from .conftest import pair_dir, read_lines, requires_wmt
+from ..conftest import pair_dir, read_lines, requires_wmt
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bleuscope.metrics.ter import REF_LENGTH_SCALE, TER, corpus_ter, sentence_ter
 from bleuscope.metrics.ter.edits import ter_edits
 
-from .conftest import all_pairs, pair_dir, read_lines, requires_wmt
+from ..conftest import all_pairs, pair_dir, read_lines, requires_wmt
 
 OPTIONS = [
     {},

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from bleuscope import cli
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 BLEUSCOPE = shutil.which("bleuscope")
 SACREBLEU = shutil.which("sacrebleu")

@@ -18,7 +18,7 @@ from bleuscope.core import backend
 from bleuscope.core.encoding import EncodedLines
 from bleuscope.tokenizers import BaseTokenizer, get_tokenizer
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 _core = pytest.importorskip("bleuscope._core", reason="the compiled core is not built in this installation")
 sacrebleu = pytest.importorskip("sacrebleu")
@@ -85,7 +85,7 @@ def test_wmt_rows_native_equal_numpy(testset, pair, system, tokenize, lowercase)
 @pytest.mark.parametrize("testset,pair,system", PAIRS)
 @pytest.mark.parametrize("tokenize", SACREBLEU_TOKENIZERS)
 def test_wmt_corpus_score_native_equals_sacrebleu(testset, pair, system, tokenize):
-    # the first 500 segments (tests/test_wmt_parity.py compares whole files with the default engine)
+    # the first 500 segments (tests/parity/test_wmt_parity.py compares whole files with the default engine)
     hyps, refs = _pair(testset, pair, system)
     hyps, refs = hyps[:500], [r[:500] for r in refs]
     lowercase = tokenize in ("13a", "char")

@@ -14,7 +14,7 @@ from bleuscope.analysis.mbr import expected_utility, mbr_select, utilities_from_
 from bleuscope.metrics.bleu import pairwise
 from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
-from .conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

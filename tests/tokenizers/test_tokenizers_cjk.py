@@ -26,7 +26,7 @@ from bleuscope.tokenizers import mecab as bs_mecab
 from bleuscope.tokenizers import spm as bs_spm
 from bleuscope.tokenizers.language import cjk_letter_share, warn_if_mostly_cjk
 
-from .conftest import DATA, all_pairs, expected_rows, read_lines, reference_paths, requires_wmt, system_path, wmt_available
+from ..conftest import DATA, all_pairs, expected_rows, read_lines, reference_paths, requires_wmt, system_path, wmt_available
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
