@@ -22,9 +22,11 @@ A second task measures memory: rougeL and rougeLsum on one pair of 35,000-token 
 bleuscope in a subprocess, peak resident memory above the interpreter's (rouge-score would build a
 35,000 x 35,000 table of Python ints, tens of GB: not run).
 
-    python benchmarks/bench_rouge.py [--quick]
+    python benchmarks/bench_rouge.py [--quick] [--save]
 
-``--quick``: 20,000 pairs and a shorter prefix. ``run(quick)`` returns the rows ``{"task", "tool",
+``--quick``: 20,000 pairs and a shorter prefix; ``--save`` writes the run to
+``benchmarks/results/rouge/latest.json``, the file the docs' ROUGE table is rendered from. Single-thread
+ratios are printed by CPU seconds too (the machine is shared; wall time under load is noisy). ``run(quick)`` returns the rows ``{"task", "tool",
 "seconds", "peak_mb", "note"}`` (``benchmarks/bench.py`` prints them with the others).
 """
 
@@ -72,12 +74,15 @@ def summary_pairs(n_pairs: int) -> tuple[list[str], list[str]]:
 
 
 def _best(fn, repeat: int):
-    best, result = float("inf"), None
+    """(wall seconds, CPU seconds of this process, result) of the fastest of ``repeat`` runs."""
+    best, cpu, result = float("inf"), float("inf"), None
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         result = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, result
+        wall, used = time.perf_counter() - t, time.process_time() - c
+        if wall < best:
+            best, cpu = wall, used
+    return best, cpu, result
 
 
 # the subprocess that times rouge-score-rs: reads the pairs, times score_batch, writes seconds and values
@@ -87,15 +92,17 @@ from rouge_score_rs import rouge_scorer
 types, data, out = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
 with open(data, encoding="utf-8") as f:
     hyps, refs = json.load(f)
-best = float("inf")
+best, cpu = float("inf"), float("inf")
 for _ in range(2):
     scorer = rouge_scorer.RougeScorer(types)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     result = scorer.score_batch(refs, hyps)
-    best = min(best, time.perf_counter() - t)
+    wall, used = time.perf_counter() - t, time.process_time() - c
+    if wall < best:
+        best, cpu = wall, used
 values = [[list(map(float, r[t])) for t in types] for r in result]
 with open(out, "w") as f:
-    json.dump({"seconds": best, "values": values}, f)
+    json.dump({"seconds": best, "cpu": cpu, "values": values}, f)
 """
 
 
@@ -122,19 +129,20 @@ def _type_rows(types, hyps, refs, prefix: int, data_path: Path) -> list[dict]:
     rows = []
     ours = {}
     for threads in (1, 2):
-        seconds, scores = _best(lambda t=threads: ROUGE(types, threads=t).sentence_scores(hyps, [refs]), 2)
+        seconds, cpu, scores = _best(lambda t=threads: ROUGE(types, threads=t).sentence_scores(hyps, [refs]), 2)
         ours[threads] = scores.prf
         rows.append({"task": task, "tool": "bleuscope" if threads == 1 else "bleuscope, 2 threads",
-                     "seconds": seconds, "peak_mb": None, "note": "compiled core"})
+                     "seconds": seconds, "cpu": cpu, "peak_mb": None, "note": f"compiled core; CPU {cpu:.3f} s"})
     assert np.array_equal(ours[1], ours[2])
 
     n = min(prefix, len(hyps))
     scorer = rouge_scorer.RougeScorer(list(types))
-    seconds, theirs = _best(lambda: [scorer.score(r, h) for h, r in zip(hyps[:n], refs[:n])], 1)
+    seconds, cpu, theirs = _best(lambda: [scorer.score(r, h) for h, r in zip(hyps[:n], refs[:n])], 1)
     theirs_arr = np.array([[tuple(s[t]) for t in types] for s in theirs], dtype=np.float64)
     same = "same values on the prefix" if np.array_equal(theirs_arr, ours[1][:n]) else "VALUES DIFFER on the prefix"
-    rows.append({"task": task, "tool": "rouge-score, 1 thread", "seconds": seconds * len(hyps) / n,
-                 "peak_mb": None, "note": f"extrapolated from {n:,} pairs; {same}"})
+    scale = len(hyps) / n
+    rows.append({"task": task, "tool": "rouge-score, 1 thread", "seconds": seconds * scale, "cpu": cpu * scale,
+                 "peak_mb": None, "note": f"extrapolated from {n:,} pairs; {same}; CPU {cpu * scale:.1f} s"})
 
     for threads in (1, 2):
         result = rouge_score_rs_run(types, data_path, threads)
@@ -146,13 +154,14 @@ def _type_rows(types, hyps, refs, prefix: int, data_path: Path) -> list[dict]:
         same = "same values" if np.array_equal(values, ours[1]) else \
             f"VALUES DIFFER in {int((values != ours[1]).any(axis=(1, 2)).sum())} pairs"
         rows.append({"task": task, "tool": f"rouge-score-rs, {threads} thread{'s' if threads > 1 else ''}",
-                     "seconds": result["seconds"], "peak_mb": None, "note": same})
+                     "seconds": result["seconds"], "cpu": result["cpu"], "peak_mb": None,
+                     "note": f"{same}; CPU {result['cpu']:.3f} s"})
     return rows
 
 
 # the subprocess that measures memory on one long pair
 _MEMORY_CHILD = r"""
-import resource, sys, time
+import sys, time
 import numpy as np
 from bleuscope.metrics.rouge import ROUGE
 rouge_type, n = sys.argv[1], int(sys.argv[2])
@@ -161,12 +170,16 @@ vocab = np.array([f"w{i}" for i in range(5000)])
 hyp = " ".join(rng.choice(vocab, size=n))
 ref = " ".join(rng.choice(vocab, size=n))
 ROUGE(("rouge1",)).sentence_scores(["warm up"], [["warm up"]])
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(key))
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # resets the peak resident size (VmHWM) to the current one
+before = status("VmRSS:")
 t = time.perf_counter()
 f = ROUGE((rouge_type,), threads=1).sentence_scores([hyp], [[ref]]).prf[0, 0, 2]
 seconds = time.perf_counter() - t
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(seconds, (after - before) / 1024, f)
+print(seconds, (status("VmHWM:") - before) / 1024, f)
 """
 
 
@@ -182,7 +195,7 @@ def _memory_rows(n_tokens: int) -> list[dict]:
         seconds, peak, f = done.stdout.split()
         rows.append({"task": f"{rouge_type}, one {n_tokens:,}-token pair", "tool": "bleuscope",
                      "seconds": float(seconds), "peak_mb": float(peak),
-                     "note": f"peak RSS above the warmed-up interpreter; F = {float(f):.6f}"})
+                     "note": f"peak resident memory above the process's before the call; F = {float(f):.6f}"})
     return rows
 
 
@@ -204,38 +217,50 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def ratios(rows: list[dict]) -> list[str]:
-    """One line per task: bleuscope's speed-up over each peer, same thread count."""
+    """One line per task: bleuscope's speed-up over each peer at the same thread count, by CPU seconds for one
+    thread (robust on a loaded machine) and by wall seconds for two."""
     lines = []
     for task in dict.fromkeys(r["task"] for r in rows):
-        group = {r["tool"]: r["seconds"] for r in rows if r["task"] == task}
+        group = {r["tool"]: r for r in rows if r["task"] == task}
         one, two = group.get("bleuscope"), group.get("bleuscope, 2 threads")
         parts = []
-        if one and group.get("rouge-score, 1 thread"):
-            parts.append(f"{group['rouge-score, 1 thread'] / one:.0f}x rouge-score (1 thread)")
-        if one and group.get("rouge-score-rs, 1 thread"):
-            parts.append(f"{group['rouge-score-rs, 1 thread'] / one:.2f}x rouge-score-rs (1 thread)")
-        if two and group.get("rouge-score-rs, 2 threads"):
-            parts.append(f"{group['rouge-score-rs, 2 threads'] / two:.2f}x rouge-score-rs (2 threads)")
+        for peer, label in (("rouge-score, 1 thread", "rouge-score"), ("rouge-score-rs, 1 thread", "rouge-score-rs")):
+            if one and one.get("cpu") and group.get(peer, {}).get("cpu"):
+                parts.append(f"{group[peer]['cpu'] / one['cpu']:.2f}x {label} (1 thread, CPU s; wall "
+                             f"{group[peer]['seconds'] / one['seconds']:.2f}x)")
+        if two and group.get("rouge-score-rs, 2 threads", {}).get("seconds"):
+            parts.append(f"{group['rouge-score-rs, 2 threads']['seconds'] / two['seconds']:.2f}x rouge-score-rs "
+                         "(2 threads, wall s)")
         if parts:
             lines.append(f"{task}: bleuscope is " + ", ".join(parts))
     return lines
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(HERE))
-    from bench import machine, standalone_main
+    import argparse
 
-    kept: list[dict] = []
+    import bench  # beside this script: the table format, the machine and versions recorded with every run
 
-    def run_and_keep(quick: bool = False) -> list[dict]:
-        kept.extend(run(quick))
-        return kept
-
-    standalone_main(run_and_keep, __doc__.split("\n", 1)[0], "20,000 pairs instead of 100,000")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="20,000 pairs instead of 100,000")
+    parser.add_argument("--save", action="store_true",
+                        help="also write the run to benchmarks/results/rouge/latest.json (the docs' ROUGE table)")
+    args = parser.parse_args(argv)
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    rows = run(quick=args.quick)
+    if args.save:
+        out = HERE / "results" / "rouge" / "latest.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        data = {"started": started, "quick": args.quick, "machine": bench.machine(),
+                "environment": bench.environment(), "rows": rows}
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(bench.format_table(rows))
     print()
-    print("\n".join(ratios(kept)))
-    print(f"\nmachine: {machine()}")
+    print("\n".join(ratios(rows)))
+    print(f"\nmachine: {bench.machine()}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
