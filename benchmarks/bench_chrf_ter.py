@@ -10,7 +10,7 @@ sentence chrF on 100k lines (bleuscope ``sentence_scores`` against a loop of sac
 Each tool gets a fresh scorer object (no cached references). bleuscope runs twice and the faster run counts
 (the machine is shared); sacreBLEU runs once. Slow sacreBLEU runs on 100k lines are timed on a prefix and
 extrapolated linearly (the note says so). The ``bleuscope (Python)`` rows are the pure-Python reference
-implementation (``BLEUSCOPE_NATIVE_METRICS=0``), shown for the WMT set only. Scores are checked equal.
+implementation (``engine="numpy"``), shown for the WMT set only. Scores are checked equal.
 
     python benchmarks/bench_chrf_ter.py [--quick]
 
@@ -20,7 +20,6 @@ implementation (``BLEUSCOPE_NATIVE_METRICS=0``), shown for the WMT set only. Sco
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -56,22 +55,9 @@ def _timed(fn, repeat: int = 1):
 
 
 def _native_note() -> str:
-    from bleuscope.metrics.chrf.native import core_function
+    from bleuscope.core import backend
 
-    return "compiled core" if core_function("chrf_candidates") and core_function("ter_edits_rows") else \
-        "pure Python (compiled core without chrF/TER)"
-
-
-def _python_only(fn):
-    old = os.environ.get("BLEUSCOPE_NATIVE_METRICS")
-    os.environ["BLEUSCOPE_NATIVE_METRICS"] = "0"
-    try:
-        return fn()
-    finally:
-        if old is None:
-            del os.environ["BLEUSCOPE_NATIVE_METRICS"]
-        else:
-            os.environ["BLEUSCOPE_NATIVE_METRICS"] = old
+    return "compiled core" if backend.native_available() else "pure Python (no compiled core)"
 
 
 def _corpus_rows(task: str, ours_cls, theirs_cls, options: dict, hyps, refs, prefix: int | None,
@@ -80,7 +66,7 @@ def _corpus_rows(task: str, ours_cls, theirs_cls, options: dict, hyps, refs, pre
     seconds, ours = _timed(lambda: ours_cls(**options).corpus_score(hyps, refs), repeat=2)
     rows = [{"task": task, "tool": "bleuscope", "seconds": seconds, "peak_mb": None, "note": note}]
     if python_rows:
-        py_seconds, py_score = _timed(lambda: _python_only(lambda: ours_cls(**options).corpus_score(hyps, refs)))
+        py_seconds, py_score = _timed(lambda: ours_cls(**options, engine="numpy").corpus_score(hyps, refs))
         assert py_score.score == ours.score
         rows.append({"task": task, "tool": "bleuscope (Python)", "seconds": py_seconds, "peak_mb": None,
                      "note": "reference implementation"})

@@ -4,7 +4,7 @@
 
 Text: every European-language file of ../shared/data/mt (references, sources, system outputs; about 100,000
 lines, 2 million words; ``--quick``: every 10th line). For each tokenizer: bleuscope's native tokenizer
-(``_core.tokenize_count``: the list is converted and every line tokenized, no Python object per token),
+(``_core.Tokenizer.count_tokens``: the list is converted and every line tokenized, no Python object per token),
 sacreBLEU's tokenizer called per line as its BLEU does (``tok(line.rstrip()).split()``), and ``wc -w`` on the
 same text written to a file. Seconds are CPU seconds (the best of three), which a busy shared machine
 disturbs far less than wall time; the note gives nanoseconds per whitespace-separated word.
@@ -58,7 +58,9 @@ def wc_seconds(path: str, repeat: int = 3) -> float:
 def run(quick: bool = False) -> list[dict]:
     from sacrebleu.metrics.bleu import _TOKENIZERS
 
-    from bleuscope import _core
+    from bleuscope.core import backend
+
+    _core = backend.compiled_core()
 
     lines = european_lines(quick)
     words = sum(len(line.split()) for line in lines)
@@ -69,7 +71,7 @@ def run(quick: bool = False) -> list[dict]:
         wc = wc_seconds(f.name)
     for name in NAMES:
         task = f"tokenize {name}, {len(lines):,} lines"
-        native = best_cpu(lambda name=name: _core.tokenize_count(name, False, lines))
+        native = best_cpu(lambda name=name: _core.Tokenizer(name).count_tokens(lines))
         tok = _load_sacrebleu_tokenizer(_TOKENIZERS[name])
         peer = best_cpu(lambda tok=tok: [tok(line.rstrip()).split() for line in lines], repeat=1)
         for tool, seconds in (("bleuscope", native), ("sacrebleu", peer), ("wc -w", wc)):

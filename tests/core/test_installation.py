@@ -48,8 +48,7 @@ def test_every_compiled_tokenizer_is_native_on_this_python():
 
 @pytest.mark.skipif(not backend.native_available(), reason="the compiled core is not built")
 def test_core_build():
-    from bleuscope import _core
-
+    _core = backend.compiled_core()
     build = config()["core"]
     assert build["version"] == _core.__version__
     assert build["profile"] == "release"  # a debug build would make every speed figure meaningless

@@ -1,4 +1,4 @@
-"""The compiled core's corpus-total path (``_core.count_text_total``, used by ``BLEU.corpus_score``).
+"""The compiled core's corpus-total path (``_core.TextCounter.total``, used by ``BLEU.corpus_score``).
 
 It sums rows block by block and checks the input while reading it (item types, hypotheses ending in " .",
 references per segment), so these tests compare it with the per-row path, the numpy engine and sacreBLEU,
@@ -15,12 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
+from bleuscope.core import backend
 from bleuscope.core.checks import TokenizedInputWarning
 from bleuscope.tokenizers import CJKTokenizationWarning
 
 from .test_native import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
 
-_core = pytest.importorskip("bleuscope._core", reason="the compiled core is not built in this installation")
+_core = backend.compiled_core()
+if _core is None:
+    pytest.skip("the compiled core is not built in this installation", allow_module_level=True)
 sacrebleu = pytest.importorskip("sacrebleu")
 
 pytestmark = pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
@@ -37,19 +40,24 @@ def _python_facts(hyps, refs):
 def test_total_is_the_sum_of_the_rows(segments, tokenize, lowercase, order):
     hyps, refs = segments
     hyps = [h + " ." if i % 2 else h for i, h in enumerate(hyps)]
-    rows = _core.count_text(hyps, refs, tokenize, lowercase, order, 1, _python_fallback(tokenize, lowercase))
-    total, nref_counts, periods = _core.count_text_total(
-        hyps, refs, tokenize, lowercase, order, 1, _python_fallback(tokenize, lowercase)
-    )
+    counter = _counter(tokenize, lowercase, order, 1)
+    rows = counter.rows(hyps, refs)
+    total, nref_counts, periods = counter.total(hyps, refs)
     assert total.tolist() == rows.sum(axis=0).tolist()
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
-def _python_fallback(tokenize, lowercase):
+def _counter(tokenize, lowercase, order=4, threads=0, fallback=True):
     from bleuscope.tokenizers import get_tokenizer
 
     tok = get_tokenizer(tokenize)
-    return lambda lines: tok.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
+
+    def python_tokens(lines):
+        return tok.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
+
+    return _core.TextCounter(
+        tokenize, lowercase=lowercase, order=order, threads=threads, fallback=python_tokens if fallback else None
+    )
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -84,33 +92,32 @@ def test_blocks_lone_surrogates_and_missing_references():
     with pytest.warns(TokenizedInputWarning):
         scored = scorer.corpus_score(hyps, refs)
     assert "nrefs:var" in scored.signature
-    total, nref_counts, periods = _core.count_text_total(hyps, refs, "13a", False, 4, 2, _python_fallback("13a", False))
+    total, nref_counts, periods = _counter("13a", False, threads=2).total(hyps, refs)
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
 @pytest.mark.filterwarnings("ignore::bleuscope.core.checks.TokenizedInputWarning")
 @pytest.mark.parametrize("block_segments", [1, 7, 1000, 0])
 def test_block_size_does_not_change_rows_or_totals(block_segments):
-    # blocks end after block_segments segments (0: the default) or when their code-point copies grow large;
-    # lines for the Python tokenizer and missing references land in different blocks
+    # blocks end after block_segments segments (0: the default); lines for the Python tokenizer and missing references land in different blocks
     n = 3000
     hyps = [f"w{i % 13} ž{i % 7} ." if i % 997 else "x\ud800 w1" for i in range(n)]
     refs = [[f"w{i % 7} ž{i % 13}" if i % 5 else None for i in range(n)], [f"w{i % 13} ." for i in range(n)]]
-    fallback = _python_fallback("13a", True)
+    counter = _counter("13a", True, threads=2)
     expected = BLEU(engine="numpy", lowercase=True).segment_statistics(hyps, refs).stats
-    rows = _core.count_text(hyps, refs, "13a", True, 4, 2, fallback, block_segments)
+    rows = counter.rows(hyps, refs, block_segments=block_segments)
     assert rows.tolist() == expected.tolist()
-    total, nref_counts, periods = _core.count_text_total(hyps, refs, "13a", True, 4, 2, fallback, block_segments)
+    total, nref_counts, periods = counter.total(hyps, refs, block_segments=block_segments)
     assert total.tolist() == expected.sum(axis=0).tolist()
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
-def test_long_non_ascii_lines_end_blocks_early():
-    # a few thousand lines of 3,000 non-ASCII characters pass the code-point bound of a block several times
+def test_long_non_ascii_lines():
+    # lines of 3,000 non-ASCII characters, read in place as UTF-8
     line = " ".join(["žluťoučký kůň"] * 215)
     hyps = [line + f" {i}" for i in range(1500)]
     refs = [[line for _ in range(1500)]]
-    rows = _core.count_text(hyps, refs, "13a", False, 4, 1, None)
+    rows = _counter("13a", False, threads=1, fallback=False).rows(hyps, refs)
     assert rows.tolist() == BLEU(engine="numpy").segment_statistics(hyps, refs).stats.tolist()
 
 

@@ -180,13 +180,15 @@ def test_cache_directory_settings(tmp_path, monkeypatch, one_derivation):
 
 # -- the compiled core's checks ------------------------------------------------------------------------
 
-_core = pytest.importorskip("bleuscope._core", reason="the compiled core (bleuscope._core) is not built")
+_core = backend.compiled_core()
+requires_core = pytest.mark.skipif(_core is None, reason="the compiled core (bleuscope._core) is not built")
 
 
 def _install(facts: ut.UnicodeFacts, **changes) -> None:
     backend.use_unicode_tables(ut.UnicodeFacts(**{**facts.__dict__, **changes}))
 
 
+@requires_core
 def test_core_refuses_tables_its_scanners_cannot_use(facts):
     props = facts.props.copy()
     props[0x200B] |= ut.WS  # zero-width space as whitespace: the core's whitespace is fixed
@@ -202,6 +204,7 @@ def test_core_refuses_tables_its_scanners_cannot_use(facts):
         _install(facts, props=facts.props[:-1].copy())
 
 
+@requires_core
 def test_one_set_of_tables_per_process(facts):
     # the tables of this Python and regex are what the backend installs when the built-in ones do not
     # match (and equal to the built-in ones where they do): installing them again is accepted ...

@@ -240,20 +240,28 @@ def test_identical_and_disjoint():
 
 
 requires_native = pytest.mark.skipif(
-    __import__("bleuscope.metrics.chrf.native", fromlist=["core_function"]).core_function("chrf_candidates") is None,
-    reason="the compiled core (bleuscope._core) is not built with chrf_candidates",
+    not __import__("bleuscope.core.backend", fromlist=["native_available"]).native_available(),
+    reason="the compiled core (bleuscope._core) is not built",
 )
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
+    from bleuscope.core import backend
     from bleuscope.core.validation import check_reference_presence
-    from bleuscope.metrics.chrf.native import native_candidate_rows
 
-    metric = CHRF(**options)
+    metric = CHRF(**options, engine="native")
     present = check_reference_presence(refs)
-    native = native_candidate_rows(metric, hyps, refs, present)
+    lower = str.lower if metric.lowercase else str
+    native = backend.chrf_rows(
+        [lower(h) for h in hyps],
+        [[None if r is None else lower(r) for r in s] for s in refs],
+        char_order=metric.char_order,
+        word_order=metric.word_order,
+        whitespace=metric.whitespace,
+    )
     assert native is not None
     assert np.array_equal(native, metric.candidate_rows(hyps, refs, present))
+    assert np.array_equal(metric._candidates(hyps, refs, present), native)
 
 
 @requires_native

@@ -1,4 +1,4 @@
-"""Pairwise BLEU on the compiled core (``pairwise_native``) against the numpy engine's all-pairs path:
+"""Pairwise BLEU on the compiled core (``_core.IdCounter.pairwise_rows``, ``_core.BleuScorer.pairwise_scores``) against the numpy engine's all-pairs path:
 the same statistics and bit-identical scores, for distinct references and for the self matrix (MBR)."""
 
 from __future__ import annotations
@@ -9,13 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
+from bleuscope.core import backend
 from bleuscope.metrics.bleu.pairwise import pairwise_statistics
-from bleuscope.metrics.bleu.scoring import _compiled_scorer
 
-core = _compiled_scorer()
-pytestmark = pytest.mark.skipif(
-    core is None or not hasattr(core, "pairwise_native"), reason="the compiled core is not built"
-)
+core = backend.compiled_core()
+pytestmark = pytest.mark.skipif(core is None, reason="the compiled core is not built")
 
 WORDS = ["a", "b", "c", "the", "cat", ".", "A", "é", "x,y"]
 lines = st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join)
@@ -60,8 +58,11 @@ def test_thread_count_does_not_change_the_scores():
     rng = np.random.default_rng(1)
     ids = rng.integers(0, 30, 3000).astype(np.uint64)
     lens = np.full(100, 30, dtype=np.int64)
-    one = core.pairwise_native(ids, lens, None, 4, "exp", 0.0, True, 1)
+    one = core.BleuScorer(4, "exp", 0.0, True, threads=1).pairwise_scores(ids, lens)
     for threads in (2, 5):
-        assert core.pairwise_native(ids, lens, None, 4, "exp", 0.0, True, threads).tobytes() == one.tobytes()
+        scores = core.BleuScorer(4, "exp", 0.0, True, threads=threads).pairwise_scores(ids, lens)
+        assert scores.tobytes() == one.tobytes()
+        rows = core.IdCounter(4, threads=threads).pairwise_rows(ids, lens)
+        assert rows.tobytes() == core.IdCounter(4, threads=1).pairwise_rows(ids, lens).tobytes()
     with pytest.raises(ValueError, match="add up"):
-        core.pairwise_native(ids, lens[:-1], None, 4)
+        core.IdCounter(4).pairwise_rows(ids, lens[:-1])

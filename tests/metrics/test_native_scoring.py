@@ -1,4 +1,4 @@
-"""The compiled scorer (``bleuscope._core.score_rows_native``) against the numpy reference scoring: the
+"""The compiled scorer (``bleuscope._core.BleuScorer``) against the numpy reference scoring: the
 same scores, precisions and brevity penalties to the last bit, and sacreBLEU's sentence scores."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope.metrics.bleu.scoring import ScoringConfig, _compiled_scorer, compute_scores
+from bleuscope.core import backend
+from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
-pytestmark = pytest.mark.skipif(_compiled_scorer() is None, reason="the compiled core is not built")
+pytestmark = pytest.mark.skipif(not backend.native_available(), reason="the compiled core is not built")
 
 METHODS = [("none", None), ("floor", 0.1), ("floor", 0.7), ("add-k", 1), ("add-k", 0.5), ("exp", None)]
 

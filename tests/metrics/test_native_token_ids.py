@@ -1,4 +1,4 @@
-"""Padded token-id matrices counted in place by the compiled core (``count_padded_ids``) against the
+"""Padded token-id matrices counted in place by the compiled core (``_core.IdCounter.padded_rows``) against the
 general path (rows stripped in numpy, then counted) and the numpy engine: the same statistics rows."""
 
 from __future__ import annotations
@@ -8,13 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope.metrics.bleu.scoring import _compiled_scorer
+from bleuscope.core import backend
 from bleuscope.metrics.bleu.token_ids import TokenBLEU
 
-core = _compiled_scorer()
-pytestmark = pytest.mark.skipif(
-    core is None or not hasattr(core, "count_padded_ids"), reason="the compiled core is not built"
-)
+core = backend.compiled_core()
+pytestmark = pytest.mark.skipif(core is None, reason="the compiled core is not built")
 
 
 def _padded(rng, n_rows: int, width: int, side: str, vocab: int, empty_share: float = 0.1):
@@ -99,9 +97,9 @@ def test_thread_count_does_not_change_the_rows():
     ref, ref_lens = _padded(rng, 600, 180, "right", 50)
     ref_lens[::7] = -1  # missing
     args = (hyp.view(np.uint64), hyp_lens, ref.reshape(300, 2, 180).view(np.uint64), ref_lens.reshape(300, 2))
-    one = core.count_padded_ids(*args, False, 4, 1)
+    one = core.IdCounter(4, threads=1).padded_rows(*args)
     for threads in (2, 3, 8):
-        np.testing.assert_array_equal(core.count_padded_ids(*args, False, 4, threads), one)
+        np.testing.assert_array_equal(core.IdCounter(4, threads=threads).padded_rows(*args), one)
 
 
 def test_errors_are_the_general_paths():
@@ -113,6 +111,6 @@ def test_errors_are_the_general_paths():
     with pytest.raises(ValueError, match="hyp_lengths"):
         scorer.statistics(np.array([[1, 2, 0]]), np.array([[1, 2, 3]]), hyp_lengths=[4])
     with pytest.raises(ValueError, match="outside"):
-        core.count_padded_ids(
-            np.zeros((1, 2), np.uint64), np.array([3]), np.zeros((1, 1, 2), np.uint64), np.array([[1]]), False, 4
+        core.IdCounter(4).padded_rows(
+            np.zeros((1, 2), np.uint64), np.array([3]), np.zeros((1, 1, 2), np.uint64), np.array([[1]])
         )

@@ -134,7 +134,7 @@ def test_distinct_row_scoring_equals_direct_scoring(rows, big):
         stats.append([hl, rl, m, m // 2, m // 3, m // 4] + [max(hl - n + 1, 0) for n in range(1, 5)])
     stats = np.array(stats + stats[:3], dtype=np.int64)
     cfg = ScoringConfig()
-    assert np.array_equal(pairwise._score_distinct_rows(stats, cfg), compute_scores(stats, cfg).score)
+    assert np.array_equal(pairwise._score_distinct_rows(stats, cfg, "auto"), compute_scores(stats, cfg).score)
 
 
 def test_pairwise_statistics_match_segment_statistics():

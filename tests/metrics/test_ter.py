@@ -232,20 +232,24 @@ def test_property_long_segments(words, seed):
 
 
 requires_native = pytest.mark.skipif(
-    __import__("bleuscope.metrics.chrf.native", fromlist=["core_function"]).core_function("ter_edits_rows") is None,
-    reason="the compiled core (bleuscope._core) is not built with ter_edits_rows",
+    not __import__("bleuscope.core.backend", fromlist=["native_available"]).native_available(),
+    reason="the compiled core (bleuscope._core) is not built",
 )
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
+    from bleuscope.core import backend
     from bleuscope.core.validation import check_reference_presence
-    from bleuscope.metrics.ter.native import native_edits_rows
 
-    metric = TER(**options)
+    metric = TER(**options, engine="native")
     present = check_reference_presence(refs)
-    native = native_edits_rows(metric, hyps, refs, present)
+    normalize, normalize_reference = metric.normalizer.segment, metric.normalizer.reference_segment
+    native = backend.ter_rows(
+        [normalize(h) for h in hyps], [[None if r is None else normalize_reference(r) for r in s] for s in refs]
+    )
     assert native is not None
     assert np.array_equal(native, metric.edits_rows(hyps, refs, present))
+    assert np.array_equal(metric._rows(hyps, refs, present), native)
 
 
 @requires_native

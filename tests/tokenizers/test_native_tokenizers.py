@@ -23,9 +23,9 @@ from bleuscope.tokenizers import get_tokenizer
 
 from ..conftest import DATA, read_lines, requires_wmt
 
-_core = pytest.importorskip("bleuscope._core", reason="the compiled core (bleuscope._core) is not built")
-if not hasattr(_core, "tokenize"):
-    pytest.skip("bleuscope._core was built without the tokenizer test binding", allow_module_level=True)
+_core = backend.compiled_core()
+if _core is None:
+    pytest.skip("the compiled core (bleuscope._core) is not built", allow_module_level=True)
 
 NAMES = ["none", "13a", "intl", "char", "zh", "cjk-char"]
 
@@ -41,7 +41,7 @@ BUILTIN_MATCHES = (TABLES["unidata_version"], TABLES["regex_version"]) == (
 @pytest.fixture(scope="module", autouse=True)
 def tables_of_this_python():
     """Every compiled tokenizer runs natively on every supported Python and regex: the backend prepares
-    the tables (built in, cached or derived) that ``_core.tokenize`` then reads."""
+    the tables (built in, cached or derived) that ``_core.Tokenizer`` then reads."""
     for name in NAMES:
         for lowercase in (False, True):
             native, why = backend.tokenizer_support(name, lowercase)
@@ -60,7 +60,7 @@ def python_joined(name: str, lowercase: bool, lines: list[str]) -> list[str]:
 
 def assert_same(name: str, lowercase: bool, lines: list[str]) -> None:
     expected = python_joined(name, lowercase, lines)
-    got = _core.tokenize(name, lowercase, lines, joined=True)
+    got = _core.Tokenizer(name, lowercase=lowercase).tokenize(lines, joined=True)
     assert len(got) == len(lines)
     if got != expected:
         for line, exp, res in zip(lines, expected, got):
@@ -339,22 +339,24 @@ def test_tables_in_use_are_from_the_installed_python_and_regex():
 
 def test_unknown_name_is_an_error():
     with pytest.raises(ValueError, match="ja-mecab"):
-        _core.tokenize("ja-mecab", False, ["x"])
+        _core.Tokenizer("ja-mecab")
 
 
 def test_only_lines_with_lone_surrogates_go_back_to_python():
     lines = ["a\udc80b", "ok", "\ud800", "x.\udfff"]
     for name in NAMES:
         expected = get_tokenizer(name)("ok").split()
-        assert _core.tokenize(name, False, lines) == [None, expected, None, None]
-        assert _core.tokenize_count(name, False, lines)[:2] == (len(expected), 3)
-    with pytest.raises(TypeError, match="line 1 is int"):
-        _core.tokenize("13a", False, ["a", 1])
+        tok = _core.Tokenizer(name)
+        assert tok.tokenize(lines) == [None, expected, None, None]
+        assert tok.count_tokens(lines)[:2] == (len(expected), 3)
+    with pytest.raises(TypeError, match=r"lines\[1\] must be a str, got int"):
+        _core.Tokenizer("13a").tokenize(["a", 1])
 
 
 def test_list_and_count_bindings_agree():
     lines = EDGE_LINES * 3
     for name in NAMES:
         expected = [joined.split() for joined in python_joined(name, True, lines)]
-        assert _core.tokenize(name, True, lines) == expected
-        assert _core.tokenize_count(name, True, lines)[:2] == (sum(map(len, expected)), 0)
+        tok = _core.Tokenizer(name, lowercase=True)
+        assert tok.tokenize(lines) == expected
+        assert tok.count_tokens(lines)[:2] == (sum(map(len, expected)), 0)

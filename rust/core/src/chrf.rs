@@ -11,6 +11,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::par::{for_each_unit, pick_threads};
+
 /// Highest character order with an exact `u128` key (21 bits per character).
 pub const MAX_CHAR_ORDER: usize = 6;
 /// Highest word order with an exact `u128` key (24 bits per word, one tag bit).
@@ -341,8 +343,12 @@ impl ChrfCounter {
     }
 }
 
-/// Candidate rows for many segments, split over `threads` threads (rows do not depend on the split).
-/// `refs[k][i]` is reference k of segment i. Returns the segments that could not be counted.
+/// Segments per unit of work handed to a thread by [`candidate_rows`].
+const CHRF_UNIT: usize = 64;
+
+/// Candidate rows for many segments, split over `threads` threads (0: one per 1,000 segments; rows do
+/// not depend on the split). `refs[k][i]` is reference k of segment i. Returns the segments that could
+/// not be counted, sorted.
 pub fn candidate_rows(
     hyps: &[&str],
     refs: &[Vec<Option<&str>>],
@@ -356,43 +362,35 @@ pub fn candidate_rows(
     let width = 3 * (char_order + word_order);
     let seg_width = n_ref * width;
     assert_eq!(out.len(), hyps.len() * seg_width, "output size");
-    let threads = threads.clamp(1, hyps.len().div_ceil(256).max(1));
-    let chunk = hyps.len().div_ceil(threads).max(1);
-    let run = |start: usize, rows: &mut [i64]| -> Vec<usize> {
-        let mut counter = ChrfCounter::new(char_order, word_order, whitespace);
-        let mut seg_refs: Vec<Option<&str>> = vec![None; n_ref];
-        let mut failed = Vec::new();
-        for (j, row) in rows.chunks_mut(seg_width.max(1)).enumerate() {
-            let i = start + j;
-            for k in 0..n_ref {
-                seg_refs[k] = refs[k][i];
-            }
-            if !counter.count(hyps[i], &seg_refs, row) {
-                failed.push(i);
-            }
-        }
-        failed
-    };
     if seg_width == 0 || hyps.is_empty() {
         return Vec::new();
     }
-    if threads == 1 {
-        return run(0, out);
-    }
-    std::thread::scope(|s| {
-        let handles: Vec<_> = out
-            .chunks_mut(chunk * seg_width)
-            .enumerate()
-            .map(|(t, rows)| {
-                let run = &run;
-                s.spawn(move || run(t * chunk, rows))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("chrF worker panicked"))
-            .collect()
-    })
+    let threads = pick_threads(threads, hyps.len(), 1000, hyps.len().div_ceil(CHRF_UNIT));
+    let new_state = || {
+        let counter = ChrfCounter::new(char_order, word_order, whitespace);
+        (counter, vec![None; n_ref], Vec::new())
+    };
+    type State<'a> = (ChrfCounter, Vec<Option<&'a str>>, Vec<usize>);
+    let states = for_each_unit(
+        out,
+        CHRF_UNIT * seg_width,
+        threads,
+        new_state,
+        |(counter, seg_refs, failed): &mut State, unit, rows| {
+            for (j, row) in rows.chunks_mut(seg_width).enumerate() {
+                let i = unit * CHRF_UNIT + j;
+                for k in 0..n_ref {
+                    seg_refs[k] = refs[k][i];
+                }
+                if !counter.count(hyps[i], seg_refs, row) {
+                    failed.push(i);
+                }
+            }
+        },
+    );
+    let mut failed: Vec<usize> = states.into_iter().flat_map(|s| s.2).collect();
+    failed.sort_unstable();
+    failed
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use crate::count::row_width;
+use crate::par::{for_each_unit, pick_threads};
 
 /// N-gram lists of a set of lines for one order: line `i` owns `entries[offsets[i]..offsets[i + 1]]`.
 struct OrderLists {
@@ -95,48 +96,65 @@ fn gram_lists(ids: &[u64], lens: &[usize], order: usize) -> Vec<OrderLists> {
     out
 }
 
-/// Statistics of every (hypothesis, reference) pair, handed row by row to `emit(h, r, row)` from the
-/// worker threads (rows of one hypothesis come from one thread, in reference order). `refs = None`:
-/// the references are the hypotheses. `threads = 0`: up to the number of cores, for large inputs.
-pub fn for_each_pair<F>(
-    hyp_ids: &[u64],
-    hyp_lens: &[usize],
-    refs: Option<(&[u64], &[usize])>,
+/// Lines of token ids back to back: line i is the next `lens[i]` ids.
+#[derive(Clone, Copy)]
+pub struct IdLines<'a> {
+    pub ids: &'a [u64],
+    pub lens: &'a [usize],
+}
+
+/// Statistics of every (hypothesis, reference) pair, each row handed to `emit(row, slot)` with the
+/// pair's `per_pair` items of `out` (`[H, R, per_pair]` row-major: pair (h, r) at `(h * R + r) *
+/// per_pair`), from the worker threads. `refs = None`: the references are the hypotheses. `threads = 0`:
+/// one thread per 16,384 pairs, up to the number of cores.
+pub fn pairwise<T, F>(
+    hyps: IdLines<'_>,
+    refs: Option<IdLines<'_>>,
     order: usize,
     threads: usize,
+    out: &mut [T],
+    per_pair: usize,
     emit: F,
 ) where
-    F: Fn(usize, usize, &[i64]) + Sync,
+    T: Send,
+    F: Fn(&[i64], &mut [T]) + Sync,
 {
-    assert!(order >= 1, "order");
-    let n_hyp = hyp_lens.len();
+    assert!(order >= 1 && per_pair >= 1, "order, items per pair");
+    let n_hyp = hyps.lens.len();
     let (all_ids, all_lens, ref_first) = match refs {
-        None => (hyp_ids.to_vec(), hyp_lens.to_vec(), 0),
-        Some((ids, lens)) => {
-            let mut all = hyp_ids.to_vec();
-            all.extend_from_slice(ids);
-            let mut l = hyp_lens.to_vec();
-            l.extend_from_slice(lens);
+        None => (hyps.ids.to_vec(), hyps.lens.to_vec(), 0),
+        Some(refs) => {
+            let mut all = hyps.ids.to_vec();
+            all.extend_from_slice(refs.ids);
+            let mut l = hyps.lens.to_vec();
+            l.extend_from_slice(refs.lens);
             (all, l, n_hyp)
         }
     };
     let n_ref = all_lens.len() - ref_first;
+    assert_eq!(out.len(), n_hyp * n_ref * per_pair, "output size");
     if n_hyp == 0 || n_ref == 0 {
         return;
     }
     let lists = gram_lists(&all_ids, &all_lens, order);
     let width = row_width(order);
-    let work = |h0: usize, h1: usize| {
-        let mut dense: Vec<Vec<u32>> = lists.iter().map(|l| vec![0u32; l.n_grams]).collect();
-        let mut row = vec![0i64; width];
-        for h in h0..h1 {
+    let threads = pick_threads(threads, n_hyp * n_ref, 16_384, n_hyp);
+    // hypotheses handed out in small blocks, so uneven line lengths do not leave a thread idle
+    let block = n_hyp.div_ceil(threads * 8).max(1);
+    let new_state = || {
+        let dense: Vec<Vec<u32>> = lists.iter().map(|l| vec![0u32; l.n_grams]).collect();
+        (dense, vec![0i64; width])
+    };
+    let work = |(dense, row): &mut (Vec<Vec<u32>>, Vec<i64>), unit: usize, slots: &mut [T]| {
+        for (j, hyp_slots) in slots.chunks_mut(n_ref * per_pair).enumerate() {
+            let h = unit * block + j;
             let hyp_len = all_lens[h];
             for (d, l) in dense.iter_mut().zip(&lists) {
                 for &(g, c) in l.line(h) {
                     d[g as usize] = c;
                 }
             }
-            for r in 0..n_ref {
+            for (r, slot) in hyp_slots.chunks_mut(per_pair).enumerate() {
                 let line = ref_first + r;
                 row.fill(0);
                 row[0] = hyp_len as i64;
@@ -155,7 +173,7 @@ pub fn for_each_pair<F>(
                         break;
                     }
                 }
-                emit(h, r, &row);
+                emit(row, slot);
             }
             for (d, l) in dense.iter_mut().zip(&lists) {
                 for &(g, _) in l.line(h) {
@@ -164,48 +182,12 @@ pub fn for_each_pair<F>(
             }
         }
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if threads == 0 {
-        cores.min(8).min((n_hyp * n_ref) / 16_384)
-    } else {
-        threads
-    }
-    .clamp(1, n_hyp);
-    if threads == 1 {
-        work(0, n_hyp);
-        return;
-    }
-    // hypotheses handed out in small blocks, so uneven line lengths do not leave a thread idle
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let block = n_hyp.div_ceil(threads * 8).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| loop {
-                    let h0 = next.fetch_add(block, std::sync::atomic::Ordering::Relaxed);
-                    if h0 >= n_hyp {
-                        break;
-                    }
-                    work(h0, (h0 + block).min(n_hyp));
-                })
-            })
-            .collect();
-        let mut panic = None;
-        for h in handles {
-            if let Err(e) = h.join() {
-                panic = Some(e);
-            }
-        }
-        if let Some(e) = panic {
-            std::panic::resume_unwind(e);
-        }
-    });
+    for_each_unit(out, block * n_ref * per_pair, threads, new_state, work);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
     fn naive_matches(h: &[u64], r: &[u64], n: usize) -> i64 {
         let grams = |x: &[u64]| {
@@ -239,19 +221,25 @@ mod tests {
         let flat = |ls: &[Vec<u64>]| ls.concat();
         let lens = |ls: &[Vec<u64>]| ls.iter().map(Vec::len).collect::<Vec<_>>();
         for threads in [1, 3] {
-            let got = Mutex::new(vec![vec![0i64; 10]; hyps.len() * refs.len()]);
+            let mut flat_rows = vec![0i64; hyps.len() * refs.len() * 10];
             let (ri, rl) = (flat(refs), lens(refs));
-            for_each_pair(
-                &flat(hyps),
-                &lens(hyps),
-                Some((&ri, &rl)),
+            let (hi, hl) = (flat(hyps), lens(hyps));
+            pairwise(
+                IdLines {
+                    ids: &hi,
+                    lens: &hl,
+                },
+                Some(IdLines {
+                    ids: &ri,
+                    lens: &rl,
+                }),
                 4,
                 threads,
-                |h, r, row| {
-                    got.lock().unwrap()[h * refs.len() + r] = row.to_vec();
-                },
+                &mut flat_rows,
+                10,
+                |row, slot| slot.copy_from_slice(row),
             );
-            let got = got.into_inner().unwrap();
+            let got: Vec<&[i64]> = flat_rows.chunks(10).collect();
             for (h, hl) in hyps.iter().enumerate() {
                 for (r, rl) in refs.iter().enumerate() {
                     let row = &got[h * refs.len() + r];

@@ -12,6 +12,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::count::{row_width, SegmentCounter};
+use crate::par::{for_each_unit, pick_threads};
+
 /// sacreBLEU's `my_log(0)`.
 pub const LOG_ZERO: f64 = -9999999999.0;
 
@@ -22,12 +25,14 @@ extern "C" {
     fn exp(x: f64) -> f64;
 }
 
-fn c_log(x: f64) -> f64 {
+/// The C library's `log` (what Python's `math.log` calls).
+pub fn c_log(x: f64) -> f64 {
     // SAFETY: a plain C math function of one double, no preconditions
     unsafe { log(x) }
 }
 
-fn c_exp(x: f64) -> f64 {
+/// The C library's `exp` (what Python's `math.exp` calls).
+pub fn c_exp(x: f64) -> f64 {
     // SAFETY: a plain C math function of one double, no preconditions
     unsafe { exp(x) }
 }
@@ -217,8 +222,8 @@ const MIN_TOKENS_PER_THREAD: usize = 32_768;
 
 /// Statistics rows (`out`: `[segments, row_width(order)]`) of padded token-id rows: hypothesis `i` is
 /// row `i` of `hyp`, its references rows `i * n_refs .. (i + 1) * n_refs` of `refs` (missing ones have a
-/// negative length). Split across `threads` threads (0: by the number of tokens) in contiguous ranges of
-/// about equal token counts; every row is computed on its own, so the result is the same for any count.
+/// negative length). Split across `threads` threads (0: one per 32,768 tokens); every row is computed on its
+/// own, so the result is the same for any count.
 pub fn count_padded(
     hyp: PaddedIds<'_>,
     refs: PaddedIds<'_>,
@@ -228,7 +233,7 @@ pub fn count_padded(
     out: &mut [i64],
 ) {
     let n_seg = hyp.lens.len();
-    let width = crate::count::row_width(order);
+    let width = row_width(order);
     assert_eq!(out.len(), n_seg * width, "output size");
     assert_eq!(refs.lens.len(), n_seg * n_refs, "reference rows");
     assert!(
@@ -247,57 +252,25 @@ pub fn count_padded(
                 .sum::<usize>()
     };
     let total: usize = (0..n_seg).map(seg_tokens).sum();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if threads == 0 {
-        cores.min(8).min(total / MIN_TOKENS_PER_THREAD)
-    } else {
-        threads
-    }
-    .clamp(1, n_seg.max(1));
-    let count_range = |first: usize, rows: &mut [i64]| {
-        let mut counter = crate::count::SegmentCounter::new(order);
-        let mut seg_refs: Vec<Option<&[u64]>> = Vec::with_capacity(n_refs);
-        for (j, row) in rows.chunks_exact_mut(width).enumerate() {
-            let i = first + j;
-            seg_refs.clear();
-            seg_refs.extend((0..n_refs).map(|k| refs.row(i * n_refs + k)));
-            counter.count_ids(hyp.row(i).unwrap_or(&[]), &seg_refs, row);
-        }
-    };
-    if threads <= 1 {
-        count_range(0, out);
-        return;
-    }
-    // contiguous ranges of about total / threads tokens each
-    let mut bounds = vec![0usize];
-    let mut acc = 0usize;
-    for i in 0..n_seg {
-        acc += seg_tokens(i);
-        if acc * threads >= total * bounds.len() && bounds.len() < threads && i + 1 < n_seg {
-            bounds.push(i + 1);
-        }
-    }
-    bounds.push(n_seg);
-    std::thread::scope(|s| {
-        let mut rest = out;
-        let mut handles = Vec::new();
-        for w in bounds.windows(2) {
-            let (mine, tail) = rest.split_at_mut((w[1] - w[0]) * width);
-            rest = tail;
-            let first = w[0];
-            let count_range = &count_range;
-            handles.push(s.spawn(move || count_range(first, mine)));
-        }
-        let mut panic = None;
-        for h in handles {
-            if let Err(e) = h.join() {
-                panic = Some(e);
+    let threads = pick_threads(threads, total, MIN_TOKENS_PER_THREAD, n_seg);
+    // segments handed out in small blocks, so uneven lengths do not leave a thread idle
+    let block = n_seg.div_ceil(threads * 8).max(1);
+    let new_state = || (SegmentCounter::new(order), Vec::with_capacity(n_refs));
+    type State<'a> = (SegmentCounter, Vec<Option<&'a [u64]>>);
+    for_each_unit(
+        out,
+        block * width,
+        threads,
+        new_state,
+        |(counter, seg_refs): &mut State, unit, rows| {
+            for (j, row) in rows.chunks_exact_mut(width).enumerate() {
+                let i = unit * block + j;
+                seg_refs.clear();
+                seg_refs.extend((0..n_refs).map(|k| refs.row(i * n_refs + k)));
+                counter.count_ids(hyp.row(i).unwrap_or(&[]), seg_refs, row);
             }
-        }
-        if let Some(e) = panic {
-            std::panic::resume_unwind(e);
-        }
-    });
+        },
+    );
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+use crate::par::{for_each_unit, pick_threads};
+
 const MAX_SHIFT_SIZE: usize = 10;
 const MAX_SHIFT_DIST: usize = 50;
 const BEAM_WIDTH: i64 = 25;
@@ -378,8 +380,12 @@ fn word_ids<'a>(text: &'a str, map: &mut HashMap<&'a str, u32>, out: &mut Vec<u3
     }
 }
 
+/// Segments per unit of work handed to a thread by [`edits_rows`]: small, since TER's cost per segment
+/// varies a lot.
+const TER_UNIT: usize = 16;
+
 /// (edits, reference length) of every hypothesis against each reference (`None`: absent, zeros),
-/// `out` rows `[S, K, 2]` row-major, split over `threads` threads.
+/// `out` rows `[S, K, 2]` row-major, split over `threads` threads (0: one per 32 segments).
 pub fn edits_rows(hyps: &[&str], refs: &[Vec<Option<&str>>], threads: usize, out: &mut [i64]) {
     let n_ref = refs.len();
     let seg_width = 2 * n_ref;
@@ -387,40 +393,29 @@ pub fn edits_rows(hyps: &[&str], refs: &[Vec<Option<&str>>], threads: usize, out
     if hyps.is_empty() || n_ref == 0 {
         return;
     }
-    let run = |start: usize, rows: &mut [i64]| {
-        let mut scratch = TerScratch::default();
-        let mut hyp_ids = Vec::new();
-        let mut ref_ids = Vec::new();
-        for (j, row) in rows.chunks_mut(seg_width).enumerate() {
-            let i = start + j;
-            let mut map = HashMap::new();
-            word_ids(hyps[i], &mut map, &mut hyp_ids);
-            for k in 0..n_ref {
-                if let Some(r) = refs[k][i] {
-                    word_ids(r, &mut map, &mut ref_ids);
-                    row[2 * k] = ter_edits(&hyp_ids, &ref_ids, &mut scratch);
-                    row[2 * k + 1] = ref_ids.len() as i64;
+    let threads = pick_threads(threads, hyps.len(), 32, hyps.len().div_ceil(TER_UNIT));
+    let new_state = || (TerScratch::default(), Vec::new(), Vec::new());
+    type State = (TerScratch, Vec<u32>, Vec<u32>);
+    for_each_unit(
+        out,
+        TER_UNIT * seg_width,
+        threads,
+        new_state,
+        |(scratch, hyp_ids, ref_ids): &mut State, unit, rows| {
+            for (j, row) in rows.chunks_mut(seg_width).enumerate() {
+                let i = unit * TER_UNIT + j;
+                let mut map = HashMap::new();
+                word_ids(hyps[i], &mut map, hyp_ids);
+                for k in 0..n_ref {
+                    if let Some(r) = refs[k][i] {
+                        word_ids(r, &mut map, ref_ids);
+                        row[2 * k] = ter_edits(hyp_ids, ref_ids, scratch);
+                        row[2 * k + 1] = ref_ids.len() as i64;
+                    }
                 }
             }
-        }
-    };
-    // TER's cost per segment varies a lot: hand out small units from a shared counter
-    let threads = threads.clamp(1, hyps.len().div_ceil(16).max(1));
-    if threads == 1 {
-        run(0, out);
-        return;
-    }
-    let unit = 16usize;
-    let work = std::sync::Mutex::new(out.chunks_mut(unit * seg_width).enumerate());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let next = work.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((u, rows)) = next else { break };
-                run(u * unit, rows);
-            });
-        }
-    });
+        },
+    );
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
-"""The one seam where text or token ids become BLEU statistics rows.
+"""The one door to the compiled core: the only module that imports ``bleuscope._core``.
 
-Every path (the scorer, significance, streaming, the process pool, token ids, the NLTK module, the CLI)
+It chooses the engine, applies the thread policy and makes every native call: BLEU statistics of text,
+token ids, padded id matrices and token lists, BLEU scores, pairwise BLEU, chrF and TER rows, the C
+library's ``log``/``exp``. Every path (the scorer, significance, streaming, the process pool, token ids, the NLTK module, the CLI)
 turns its input into statistics through :func:`count_text` or :func:`count_ids`, one chunk at a time
 (:mod:`bleuscope.core.pipeline` owns the chunk loop). The engine is chosen here:
 
@@ -14,6 +16,7 @@ total_1..order]`` (:mod:`bleuscope.core.stats`). Inputs are validated by the cal
 
 from __future__ import annotations
 
+import functools
 import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -28,8 +31,6 @@ if TYPE_CHECKING:  # numpy and the encoder are imported when something is counte
 ENGINES = ("auto", "native", "numpy")
 
 _INT64_MAX = (1 << 63) - 1
-_native_module = None
-_native_checked = False
 
 
 class NativeEngineUnavailableError(RuntimeError):
@@ -99,8 +100,7 @@ def use_unicode_tables(facts) -> None:
         list(facts.lower_multi),
         facts.case_ignorable.astype("<u4").tobytes(),
         facts.cased.astype("<u4").tobytes(),
-        facts.unidata_version,
-        facts.regex_version,
+        (facts.unidata_version, facts.regex_version),
     )
 
 
@@ -200,15 +200,19 @@ def native_supports(job: str) -> bool:
     return job in NATIVE_JOBS and _native() is not None
 
 
+@functools.cache
 def _native():
-    global _native_module, _native_checked
-    if not _native_checked:
-        try:
-            from .. import _core  # type: ignore[attr-defined]
-        except ImportError:
-            _core = None
-        _native_module, _native_checked = _core, True
-    return _native_module
+    """The compiled module ``bleuscope._core``, or None when it is not built (imported once, lazily)."""
+    try:
+        from .. import _core
+    except ImportError:
+        return None
+    return _core
+
+
+def compiled_core():
+    """The compiled module (for the tests of its boundary), or None when it is not built."""
+    return _native()
 
 
 def check_engine(engine) -> str:
@@ -221,6 +225,39 @@ def check_engine(engine) -> str:
             "installation; use engine='auto' or engine='numpy', or install bleuscope with its Rust extension"
         )
     return engine
+
+
+#: the thread count of every compiled call in this process when set (pool workers: one thread each, so that
+#: ``n_jobs`` processes do not each start a thread per core)
+_process_threads: int | None = None
+
+
+def set_process_threads(threads: int | None) -> None:
+    """Caps the compiled core's threads in this process (the process pool's worker initializer sets 1)."""
+    global _process_threads
+    _process_threads = check_threads(threads)
+
+
+def core_threads(threads: int | None) -> int:
+    """The thread policy: the compiled core's thread count for a metric's ``threads``. None lets the core pick
+    one for the input size (0); a number is used as it is; in a pool worker, the process cap wins."""
+    if _process_threads is not None:
+        return _process_threads if threads is None else min(threads, _process_threads)
+    return 0 if threads is None else threads
+
+
+class ThreadsOption:
+    """A metric's ``threads`` attribute, validated whenever it is set (also after construction, as
+    :func:`bleuscope.runtime.ray.fit_threads` does) and read by every counting path at call time."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else obj.__dict__.get(self.slot)
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.slot] = check_threads(value)
 
 
 def check_threads(threads) -> int | None:
@@ -266,13 +303,9 @@ def count_text(
     check_threads(threads)
     native = resolve_engine(engine, "text") == "native"
     if native:
-        name = native_tokenizer_name(tokenizer, lowercase)
-        if name is not None:
-
-            def python_tokens(lines):  # the rare lines the compiled tokenizer leaves to Python
-                return tokenizer.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
-
-            return _native().count_text(hyps, ref_streams, name, lowercase, order, threads or 0, python_tokens)
+        counter = _text_counter(tokenizer, lowercase, order, threads)
+        if counter is not None:
+            return counter.rows(hyps, ref_streams)
     from .encoding import CorpusEncoder
     from .reference.counting import segment_statistics
 
@@ -305,6 +338,12 @@ def native_text_total(
     check_threads(threads)
     if resolve_engine(engine, "text") != "native":
         return None
+    counter = _text_counter(tokenizer, lowercase, order, threads)
+    return None if counter is None else counter.total(hyps, ref_streams)
+
+
+def _text_counter(tokenizer: BaseTokenizer, lowercase: bool, order: int, threads: int | None):
+    """The compiled counter for this tokenizer and case, or None when the tokenizer stays in Python."""
     name = native_tokenizer_name(tokenizer, lowercase)
     if name is None:
         return None
@@ -312,7 +351,9 @@ def native_text_total(
     def python_tokens(lines):  # the rare lines the compiled tokenizer leaves to Python
         return tokenizer.tokenize_batch([x.lower() for x in lines] if lowercase else lines)
 
-    return _native().count_text_total(hyps, ref_streams, name, lowercase, order, threads or 0, python_tokens)
+    return _native().TextCounter(
+        name, lowercase=lowercase, order=order, threads=core_threads(threads), fallback=python_tokens
+    )
 
 
 def count_ids(
@@ -347,14 +388,12 @@ def count_ids(
         def as_lengths(lengths):
             return np.ascontiguousarray(lengths, dtype=np.int64)
 
-        return _native().count_ids(
+        return _native().IdCounter(order, threads=core_threads(threads)).rows(
             as_u64(hyp_ids.ids),
             as_lengths(hyp_ids.lengths),
             [as_u64(r.ids) for r in ref_ids],
             [as_lengths(r.lengths) for r in ref_ids],
-            order,
             None if present is None else np.ascontiguousarray(present, dtype=bool),
-            threads or 0,
         )
 
     n_seg = len(hyp_ids.lengths)
@@ -400,11 +439,8 @@ def count_text_systems(
     check_threads(threads)
     if resolve_engine(engine, "text") != "native":
         return None
-    name = native_tokenizer_name(tokenizer, lowercase)
-    core = _native()
-    if name is None or not hasattr(core, "count_text_systems"):
-        return None
-    return core.count_text_systems(systems, ref_streams, name, lowercase, order, threads or 0)
+    counter = _text_counter(tokenizer, lowercase, order, threads)
+    return None if counter is None else counter.systems(systems, ref_streams)
 
 
 def rouge_pair_counts(
@@ -421,20 +457,16 @@ def rouge_pair_counts(
     UTF-8. ``pretokenized``: tokens separated by spaces and sentences by newlines (already stemmed)."""
     check_threads(threads)
     core = _native()
-    if core is None or not hasattr(core, "rouge_pair_counts"):
+    if core is None:
         return None
-    flat = core.rouge_pair_counts(hyps, ref_streams, list(types), stem, pretokenized, threads or 0)
-    if flat is None:
-        return None
-    return flat.reshape(len(hyps), len(ref_streams), len(types), 3)
+    counter = core.RougeCounter(list(types), stem=stem, pretokenized=pretokenized, threads=core_threads(threads))
+    return counter.rows(hyps, ref_streams)
 
 
 def porter_stem(word: str) -> str | None:
     """The compiled Porter stemmer (NLTK's rules) of an ASCII lowercase word, or None when it is not built."""
     core = _native()
-    if core is None or not hasattr(core, "porter_stem"):
-        return None
-    return core.porter_stem(word)
+    return None if core is None else core.porter_stem(word)
 
 
 def tokenize_joined(tokenizer: BaseTokenizer, lines: list[str]) -> list[str | None] | None:
@@ -442,16 +474,14 @@ def tokenize_joined(tokenizer: BaseTokenizer, lines: list[str]) -> list[str | No
     tokenizer (tokens hold no whitespace: ``.split()`` gives them back); ``None`` in the list for a line it
     leaves to Python. None when the compiled core does not implement ``tokenizer`` here."""
     name = native_tokenizer_name(tokenizer)
-    core = _native()
-    if name is None or core is None or not hasattr(core, "tokenize"):
+    if name is None:
         return None
-    return core.tokenize(name, False, lines, True)
+    return _native().Tokenizer(name).tokenize(lines, joined=True)
 
 
 def meteor_available() -> bool:
     """Whether the compiled core has METEOR's alignment (:func:`meteor_align_pairs`)."""
-    core = _native()
-    return core is not None and hasattr(core, "meteor_align_pairs")
+    return _native() is not None
 
 
 def meteor_align_pairs(hyps, refs, pair_hyp, pair_ref, table, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -462,15 +492,16 @@ def meteor_align_pairs(hyps, refs, pair_hyp, pair_ref, table, out: np.ndarray) -
     Returns the word ids whose stems and the stem ids whose synonym sets are missing."""
     import numpy as np
 
-    arrays = [np.ascontiguousarray(x) for x in (hyps[0], hyps[1], refs[0], refs[1], pair_hyp, pair_ref)]
-    return _native().meteor_align_pairs(*arrays, table.stem_of, table.syn_start, table.syn_len, table.syn_ids, out)
+    hyps, refs, pairs = ((np.ascontiguousarray(a), np.ascontiguousarray(b)) for a, b in (hyps, refs, (pair_hyp, pair_ref)))
+    lexicon = (table.stem_of, table.syn_start, table.syn_len, table.syn_ids)
+    return _native().meteor_align(hyps, refs, pairs, lexicon, out)
 
 
 def resample_sums_f32(stats32: np.ndarray, idx: np.ndarray) -> np.ndarray | None:
     """float32 ``[R, D]``: ``stats32[idx[r]].sum(axis=0)`` for every row of the resample indices ``idx``
     (int64 ``[R, S]``), accumulated in float32 in segment order as numpy does; None when the core is not built."""
     core = _native()
-    if core is None or not hasattr(core, "resample_sums_f32"):
+    if core is None:
         return None
     import numpy as np
 
@@ -498,6 +529,114 @@ def libm_map(func, values: np.ndarray) -> np.ndarray | None:
     return out
 
 
+def bleu_scores(
+    stats: np.ndarray, *, order: int, smooth_method: str, smooth_value: float, effective_order: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(scores, precisions, bp)`` of int64 statistics rows by the compiled scorer (sacreBLEU's smoothing
+    methods, uniform weights), or None when the core is not built."""
+    core = _native()
+    if core is None:
+        return None
+    import numpy as np
+
+    scorer = core.BleuScorer(order, smooth_method, smooth_value, effective_order)
+    return scorer.score_rows(np.ascontiguousarray(stats))
+
+
+def count_padded_ids(
+    hyp: np.ndarray,
+    hyp_lens: np.ndarray,
+    refs: np.ndarray,
+    ref_lens: np.ndarray,
+    *,
+    left: bool,
+    order: int,
+    engine: str = "auto",
+    threads: int | None = None,
+) -> np.ndarray | None:
+    """Statistics rows of int64 padded id matrices read in place by the compiled core (``hyp [B, L]``,
+    ``refs [B, K, M]``, lengths ``[B]`` and ``[B, K]``, a negative reference length = missing; a row's
+    tokens are its first ``len`` entries, its last with ``left``), or None when the ids engine is numpy."""
+    if resolve_engine(engine, "ids") != "native":
+        return None
+    import numpy as np
+
+    return _native().IdCounter(order, threads=core_threads(threads)).padded_rows(
+        np.ascontiguousarray(hyp).view(np.uint64),
+        np.ascontiguousarray(hyp_lens, dtype=np.int64),
+        np.ascontiguousarray(refs).view(np.uint64),
+        np.ascontiguousarray(ref_lens, dtype=np.int64),
+        left=left,
+    )
+
+
+def count_str_token_lists(hyps: list, refs: list, *, order: int, threads: int | None = None) -> np.ndarray | None:
+    """Statistics rows of tokenized segments (``hyps[i]`` a list of str tokens, ``refs[i]`` its list of token
+    lists) by the compiled core, or None when it is not built or a token is not an exact ``str``."""
+    core = _native()
+    if core is None:
+        return None
+    return core.IdCounter(order, threads=core_threads(threads)).token_list_rows(hyps, refs)
+
+
+def pairwise(
+    hyp: EncodedLines,
+    refs: EncodedLines | None,
+    *,
+    order: int,
+    scoring: dict | None = None,
+    threads: int | None = None,
+) -> np.ndarray | None:
+    """Pairwise BLEU of every hypothesis against every single reference (``refs=None``: the hypotheses) by
+    the compiled core: the statistics rows ``[H * R, 2 + 2 * order]``, or with ``scoring`` (the
+    :class:`~bleuscope._core.BleuScorer` options: smooth_method, smooth_value, effective_order) the scores
+    ``[H, R]``; None when the core is not built."""
+    core = _native()
+    if core is None:
+        return None
+    import numpy as np
+
+    def ids(enc):
+        return (
+            np.ascontiguousarray(enc.ids, dtype=np.int64).view(np.uint64),
+            np.ascontiguousarray(enc.lengths, dtype=np.int64),
+        )
+
+    other = None if refs is None else ids(refs)
+    if scoring is None:
+        return core.IdCounter(order, threads=core_threads(threads)).pairwise_rows(*ids(hyp), other)
+    scorer = core.BleuScorer(order, **scoring, threads=core_threads(threads))
+    return scorer.pairwise_scores(*ids(hyp), other)
+
+
+def chrf_rows(
+    hyps: list[str],
+    ref_streams: list[list[str | None]],
+    *,
+    char_order: int,
+    word_order: int,
+    whitespace: bool,
+    engine: str = "auto",
+    threads: int | None = None,
+) -> np.ndarray | None:
+    """chrF candidate rows int64 ``[S, K, 3 * (char_order + word_order)]`` of (lowercased if needed) text by
+    the compiled core, or None when the numpy engine is chosen or the input needs the Python counting."""
+    if resolve_engine(engine, "text") != "native":
+        return None
+    counter = _native().ChrfCounter(char_order, word_order, whitespace, threads=core_threads(threads))
+    return counter.rows(hyps, ref_streams)
+
+
+def ter_rows(
+    hyps: list[str], ref_streams: list[list[str | None]], *, engine: str = "auto", threads: int | None = None
+) -> np.ndarray | None:
+    """TER ``(edits, reference length)`` rows int64 ``[S, K, 2]`` of normalized text by the compiled core, or
+    None when the numpy engine is chosen or a string is not valid UTF-8."""
+    if resolve_engine(engine, "text") != "native":
+        return None
+    return _native().TerCounter(threads=core_threads(threads)).rows(hyps, ref_streams)
+
+
 def _presence(ref_streams, n_seg: int):
     import numpy as np
 
@@ -510,6 +649,16 @@ def _presence(ref_streams, n_seg: int):
 
 __all__ = [
     "ENGINES",
+    "ThreadsOption",
+    "set_process_threads",
+    "bleu_scores",
+    "chrf_rows",
+    "compiled_core",
+    "core_threads",
+    "count_padded_ids",
+    "count_str_token_lists",
+    "pairwise",
+    "ter_rows",
     "NativeEngineUnavailableError",
     "check_engine",
     "check_threads",

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
+from . import backend
 from .pipeline import CHUNK_SEGMENTS
 
 #: below this many segments per worker a pool is not worth starting (unless chunk_size is given)
@@ -74,7 +75,10 @@ def map_statistics(
     spec = worker_spec(metric)
     limit = IN_FLIGHT_PER_WORKER * n_jobs
     pending: deque = deque()
-    with ProcessPoolExecutor(max_workers=n_jobs, mp_context=mp_context) as pool:
+    # every worker runs the compiled core with one thread: the processes are the parallelism
+    with ProcessPoolExecutor(
+        max_workers=n_jobs, mp_context=mp_context, initializer=backend.set_process_threads, initargs=(1,)
+    ) as pool:
         try:
             for hyps, ref_chunks, present in chunks:
                 pending.append((pool.submit(_chunk_statistics, spec, hyps, ref_chunks), present))

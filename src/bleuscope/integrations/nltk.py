@@ -72,6 +72,7 @@ from itertools import chain
 
 import numpy as np
 
+from ..core import backend
 from ..core.pipeline import CHUNK_SEGMENTS, count_token_lists
 from ..core.stats import layout, order_of_width
 from .nltk_meteor import meteor_score, single_meteor_score
@@ -257,26 +258,11 @@ def _statistics(list_of_references: list, hypotheses: list, max_order: int) -> n
     """Statistics [S, 2 + 2N]: hyp_len, closest ref len (ties to shorter), matches_n, ngrams_n."""
     if not hypotheses:
         return layout(max_order).zeros(0)
-    core = _compiled_token_lists()
-    if core is not None:  # lists of str tokens, read and counted by the compiled core (None: other tokens)
-        stats = core.count_str_token_lists(hypotheses, list_of_references, max_order)
-        if stats is not None:
-            return stats
+    # lists of str tokens, read and counted by the compiled core (None: other tokens, or no compiled core)
+    stats = backend.count_str_token_lists(hypotheses, list_of_references, order=max_order)
+    if stats is not None:
+        return stats
     return count_token_lists(hypotheses, list_of_references, order=max_order, chunk_segments=CHUNK_SEGMENTS)
-
-
-_COMPILED: list = []
-
-
-def _compiled_token_lists():
-    """``bleuscope._core`` if it is built with the token-list counter (looked up once), else None."""
-    if not _COMPILED:
-        try:
-            from .. import _core  # type: ignore[attr-defined]
-        except ImportError:
-            _core = None
-        _COMPILED.append(_core if hasattr(_core, "count_str_token_lists") else None)
-    return _COMPILED[0]
 
 
 # -- exact rationals and floats, column by column ----------------------------------------------------------

@@ -31,10 +31,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...core import backend
 from ...core.encoding import EncodedLines, expand_ranges, slice_lines
 from ...core.stats import hypothesis_ngram_counts, layout, order_of_width
 from ...core.validation import check_text_list
-from .scoring import SACREBLEU_SMOOTHING, _compiled_scorer, compute_scores
+from .scoring import SACREBLEU_SMOOTHING, compute_scores
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -227,53 +228,40 @@ def _pair_blocks(bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, voca
         yield h0, h1, _pair_statistics(block.lengths, refs.lengths, matches)
 
 
-def _compiled_pairwise(bleu):
-    """``bleuscope._core`` when it has the pairwise counter and ``bleu``'s engine may use it, else None."""
+def _native_pairwise(bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, *, scores: bool):
+    """The compiled core's pairwise scores [H, R] (``scores=True``) or statistics [H, R, 2 + 2N] of already
+    encoded lines; None when the engine is numpy, the core is not built, or (scores) the configuration has
+    no compiled scorer."""
     if bleu.engine == "numpy":
         return None
-    core = _compiled_scorer()
-    return core if core is not None and hasattr(core, "pairwise_native") else None
-
-
-def _native_pairwise(core, bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, *, scores: bool):
-    """The compiled core's pairwise scores [H, R] (``scores=True``; None if the configuration has no
-    compiled scorer) or statistics [H, R, 2 + 2N] of already encoded lines."""
     config = bleu.config
-    if scores and (
-        config.weights is not None
-        or config.smooth_method not in SACREBLEU_SMOOTHING
-        or bleu.stats_order != config.max_ngram_order
-    ):
-        return None
-
-    def ids(enc):
-        return np.ascontiguousarray(enc.ids, dtype=np.int64).view(np.uint64), np.ascontiguousarray(
-            enc.lengths, dtype=np.int64
-        )
-
-    refs = None if ref_enc is None else ids(ref_enc)
+    scoring = None
+    if scores:
+        if (
+            config.weights is not None
+            or config.smooth_method not in SACREBLEU_SMOOTHING
+            or bleu.stats_order != config.max_ngram_order
+        ):
+            return None
+        value = config.smooth_value
+        scoring = {
+            "smooth_method": config.smooth_method,
+            "smooth_value": 0.0 if value is None else float(value),
+            "effective_order": config.effective_order,
+        }
+    out = backend.pairwise(hyp_enc, ref_enc, order=bleu.stats_order, scoring=scoring, threads=bleu.threads)
+    if out is None or scores:
+        return out
     n_hyp = len(hyp_enc.lengths)
-    if not scores:
-        rows = core.pairwise_native(*ids(hyp_enc), refs, bleu.stats_order, threads=bleu.threads or 0)
-        return rows.reshape(n_hyp, len(rows) // n_hyp, -1)
-    value = config.smooth_value
-    return core.pairwise_native(
-        *ids(hyp_enc),
-        refs,
-        config.max_ngram_order,
-        config.smooth_method,
-        0.0 if value is None else float(value),
-        config.effective_order,
-        bleu.threads or 0,
-    )
+    return out.reshape(n_hyp, len(out) // n_hyp, -1)
 
 
 def pairwise_statistics(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """Sufficient statistics of every (hypothesis, single reference) pair, int64 [H, R, 2 + 2N]."""
     hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
-    core = _compiled_pairwise(bleu)
-    if core is not None:
-        return _native_pairwise(core, bleu, hyp_enc, ref_enc, scores=False)
+    native = _native_pairwise(bleu, hyp_enc, ref_enc, scores=False)
+    if native is not None:
+        return native
     parts = [stats for _, _, stats in _pair_blocks(bleu, hyp_enc, ref_enc, vocab_size)]
     stats = np.concatenate(parts) if len(parts) > 1 else parts[0]
     n_hyp = len(hyp_enc.lengths)
@@ -283,20 +271,18 @@ def pairwise_statistics(bleu, hypotheses: Sequence[str], references: Sequence[st
 def pairwise_scores(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """float64 [H, R]: ``bleu.sentence_score(hypotheses[h], [references[r]]).score`` for every pair."""
     hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
-    core = _compiled_pairwise(bleu)
-    if core is not None:
-        native = _native_pairwise(core, bleu, hyp_enc, ref_enc, scores=True)
-        if native is not None:
-            return native
+    native = _native_pairwise(bleu, hyp_enc, ref_enc, scores=True)
+    if native is not None:
+        return native
     n_ref = len((hyp_enc if ref_enc is None else ref_enc).lengths)
     out = np.empty((len(hyp_enc.lengths), n_ref), dtype=np.float64)
     for h0, h1, stats in _pair_blocks(bleu, hyp_enc, ref_enc, vocab_size):
-        out[h0:h1] = _score_distinct_rows(stats, bleu.config).reshape(h1 - h0, n_ref)
+        out[h0:h1] = _score_distinct_rows(stats, bleu.config, bleu.engine).reshape(h1 - h0, n_ref)
     return out
 
 
-def _score_distinct_rows(stats: np.ndarray, config) -> np.ndarray:
-    """``compute_scores(stats, config).score``, computed once per distinct row.
+def _score_distinct_rows(stats: np.ndarray, config, engine: str) -> np.ndarray:
+    """``compute_scores(stats, config, engine=engine).score``, computed once per distinct row.
 
     A pair matrix has far fewer distinct statistics rows than pairs (lengths and match counts are small
     integers), and the per-row cost of the exact scoring is in ``math.log``/``math.exp`` calls. A row is
@@ -315,7 +301,7 @@ def _score_distinct_rows(stats: np.ndarray, config) -> np.ndarray:
     else:
         key = np.ascontiguousarray(cols).view(np.dtype((np.void, 8 * cols.shape[1]))).ravel()
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return compute_scores(stats[first], config).score[inverse.reshape(-1)]
+    return compute_scores(stats[first], config, engine=engine).score[inverse.reshape(-1)]
 
 
 # -- minimum Bayes risk -------------------------------------------------------------------------------------

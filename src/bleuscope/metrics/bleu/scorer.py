@@ -142,7 +142,7 @@ class BLEU(Metric):
         threads: int | None = None,
     ) -> None:
         self.engine = backend.check_engine(engine)
-        self.threads = backend.check_threads(threads)
+        threads = backend.check_threads(threads)
         self.lowercase = check_bool(lowercase, "lowercase")
         self.force = check_bool(force, "force")  # sacreBLEU's switch for the "looks tokenized" warning
         self.effective_order = check_bool(effective_order, "effective_order")
@@ -210,9 +210,19 @@ class BLEU(Metric):
             lowercase=self.lowercase,
             order=self.stats_order,
             engine=self.engine,
-            threads=self.threads,
+            threads=threads,
             spm_model=None if model is None else str(model),
         )
+
+    @property
+    def threads(self) -> int | None:
+        """Threads of the compiled core (None: it picks a count for the input size); settable after
+        construction (a Ray worker fits it to its CPUs), which every counting path then uses."""
+        return self.counter.threads
+
+    @threads.setter
+    def threads(self, value) -> None:
+        self.counter.threads = backend.check_threads(value)
 
     #: the metric contract (:class:`bleuscope.metrics.base.Metric`)
     name = "BLEU"
@@ -317,7 +327,7 @@ class BLEU(Metric):
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
         """BLEU (0-100) of every statistics row, float64; ``float32=True``: sacreBLEU's arithmetic on
         float32 resample sums (see :func:`~bleuscope.metrics.bleu.scoring.compute_scores`)."""
-        return compute_scores(rows, self.config, float32=float32).score
+        return compute_scores(rows, self.config, float32=float32, engine=self.engine).score
 
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """Sentence BLEU of every per-segment row with effective order on (sacreBLEU's sentence BLEU)."""
@@ -327,7 +337,7 @@ class BLEU(Metric):
         """Corpus BLEU from per-segment statistics (summed) or one already summed row."""
         stats = np.asarray(stats, dtype=np.int64)
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
-        res = compute_scores(total[None, :], self.config)
+        res = compute_scores(total[None, :], self.config, engine=self.engine)
         n, cols = self.max_ngram_order, layout(self.stats_order)
         sig = self.signature(nrefs) if nrefs is not None else ""
         return BLEUScore(
@@ -400,7 +410,7 @@ class BLEU(Metric):
         """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop);
         ``n_jobs`` as in :meth:`segment_statistics`."""
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        res = compute_scores(seg.stats, self.config)
+        res = compute_scores(seg.stats, self.config, engine=self.engine)
         return BLEUScores(
             scores=res.score,
             stats=seg.stats,

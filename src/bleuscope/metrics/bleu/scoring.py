@@ -97,12 +97,13 @@ def compute_scores(
     ``numpy.float32`` scalars. Only sacreBLEU's own smoothing methods with uniform weights have that
     arithmetic; other configurations are scored exactly from the integer values.
 
-    ``engine="auto"`` scores int64 rows of sacreBLEU's smoothing methods with uniform weights in the
-    compiled core (the same operations in the same order, the same C ``log``/``exp``: bit-identical);
-    ``"numpy"`` always uses the vectorized code below (the reference the tests compare against).
+    ``engine`` is the metric's engine option (:data:`bleuscope.core.backend.ENGINES`): ``"auto"`` and
+    ``"native"`` score int64 rows of sacreBLEU's smoothing methods with uniform weights in the compiled core
+    (the same operations in the same order, the same C ``log``/``exp``: bit-identical), other rows with the
+    vectorized code below; ``"numpy"`` always uses that code (the reference the tests compare against).
     """
     stats = np.atleast_2d(np.asarray(stats))
-    if engine == "auto" and not float32:
+    if backend.check_engine(engine) != "numpy" and not float32:
         native = _native_scores(stats, config)
         if native is not None:
             return native
@@ -135,20 +136,6 @@ def compute_scores(
     return _combine(precisions, eff_order, any_match, bp, config)
 
 
-_COMPILED: list = []
-
-
-def _compiled_scorer():
-    """``bleuscope._core`` if it is built and has the compiled scorer (looked up once), else None."""
-    if not _COMPILED:
-        try:
-            from ... import _core  # type: ignore[attr-defined]
-        except ImportError:
-            _core = None
-        _COMPILED.append(_core if hasattr(_core, "score_rows_native") else None)
-    return _COMPILED[0]
-
-
 def _native_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays | None:
     """The compiled core's scores, or None when it is not built or does not cover ``config``/``stats``."""
     if (
@@ -159,17 +146,17 @@ def _native_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays | No
         or stats.shape[1] != 2 + 2 * config.max_ngram_order
     ):
         return None
-    core = _compiled_scorer()
-    if core is None:
-        return None
     value = config.smooth_value
-    score, precisions, bp = core.score_rows_native(
-        np.ascontiguousarray(stats),
-        config.max_ngram_order,
-        config.smooth_method,
-        0.0 if value is None else float(value),
-        config.effective_order,
+    scores = backend.bleu_scores(
+        stats,
+        order=config.max_ngram_order,
+        smooth_method=config.smooth_method,
+        smooth_value=0.0 if value is None else float(value),
+        effective_order=config.effective_order,
     )
+    if scores is None:
+        return None
+    score, precisions, bp = scores
     return ScoreArrays(score=score, precisions=precisions, bp=bp)
 
 

@@ -34,7 +34,7 @@ from ...core.pipeline import CHUNK_SEGMENTS, CHUNK_TOKENS
 from ...core.reference.counting import common_id_dtype
 from ...core.signature import nrefs_field
 from .scorer import BLEU, BLEUScore
-from .scoring import _compiled_scorer, compute_scores
+from .scoring import compute_scores
 
 _INT64_MAX = np.iinfo(np.int64).max
 
@@ -365,10 +365,8 @@ class TokenBLEU:
         also produces the errors)."""
         if not (isinstance(hypotheses, np.ndarray) and isinstance(references, np.ndarray)):
             return None
-        core = _compiled_scorer()
         if (
-            core is None
-            or not hasattr(core, "count_padded_ids")
+            not backend.native_supports("ids")
             or hypotheses.dtype != np.int64
             or references.dtype != np.int64
             or hypotheses.ndim != 2
@@ -399,14 +397,15 @@ class TokenBLEU:
             lens, missing = flat_lens.reshape(n_seg, n_ref), all_pad.reshape(n_seg, n_ref)
         present = ~missing
         _check_every_segment_has_a_reference(present, n_seg)
-        stats = core.count_padded_ids(
-            np.ascontiguousarray(hypotheses).view(np.uint64),
-            np.ascontiguousarray(hyp_lens, dtype=np.int64),
-            np.ascontiguousarray(refs).view(np.uint64),
-            np.ascontiguousarray(np.where(present, lens, -1), dtype=np.int64),
-            self.padding_side == "left",
-            self.stats_order,
-            self.bleu.threads or 0,
+        stats = backend.count_padded_ids(
+            hypotheses,
+            hyp_lens,
+            refs,
+            np.where(present, lens, -1),
+            left=self.padding_side == "left",
+            order=self.stats_order,
+            engine=self.bleu.engine,
+            threads=self.bleu.threads,
         )
         return stats, nrefs_field(present.sum(axis=1))
 
@@ -428,7 +427,7 @@ class TokenBLEU:
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:
         """Sentence BLEU (0-100) per segment, float64 [B]."""
         stats = self.statistics(hypotheses, references, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths)
-        return compute_scores(stats, self.config).score
+        return compute_scores(stats, self.config, engine=self.bleu.engine).score
 
     def corpus_score(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> BLEUScore:
         """Corpus BLEU of the batch, as a :class:`~bleuscope.BLEUScore` (counts, totals, BP, signature)."""

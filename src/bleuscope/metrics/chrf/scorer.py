@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core import backend
 from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence
@@ -139,6 +140,9 @@ class CHRF(Metric):
     #: sacreBLEU's bootstrap scores of this metric are numpy.float32 values (see score_rows)
     bootstrap_scores_float32 = True
 
+    #: threads of the compiled core (None: it picks a count for the input size); also settable later
+    threads = backend.ThreadsOption()
+
     def __init__(
         self,
         *,
@@ -148,7 +152,11 @@ class CHRF(Metric):
         lowercase: bool = False,
         whitespace: bool = False,
         eps_smoothing: bool = False,
+        engine: str = "auto",
+        threads: int | None = None,
     ) -> None:
+        self.engine = backend.check_engine(engine)
+        self.threads = threads
         self.char_order = _check_order(char_order, "char_order", MAX_CHAR_ORDER)
         self.word_order = _check_order(word_order, "word_order", MAX_WORD_ORDER)
         if self.char_order + self.word_order == 0:
@@ -236,10 +244,24 @@ class CHRF(Metric):
         return np.ascontiguousarray(np.concatenate(parts) if len(parts) > 1 else parts[0])
 
     def _candidates(self, hyps, streams, present) -> np.ndarray:
-        from .native import native_candidate_rows
-
-        rows = native_candidate_rows(self, hyps, streams, present)
-        return rows if rows is not None else self.candidate_rows(hyps, streams, present)
+        """Candidate rows [S, K, W]: the compiled core's when the engine allows and it can count the input
+        (Python does the lowercasing, ``str.lower`` being the definition), else :meth:`candidate_rows`."""
+        if backend.resolve_engine(self.engine, "text") == "native":
+            native_hyps, native_streams = hyps, streams
+            if self.lowercase:
+                native_hyps = [h.lower() for h in hyps]
+                native_streams = [[None if r is None else r.lower() for r in s] for s in streams]
+            rows = backend.chrf_rows(
+                native_hyps,
+                native_streams,
+                char_order=self.char_order,
+                word_order=self.word_order,
+                whitespace=self.whitespace,
+                threads=self.threads,
+            )
+            if rows is not None:
+                return rows
+        return self.candidate_rows(hyps, streams, present)
 
     # -- scores ----------------------------------------------------------------------------------------
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core import backend
 from ...core.signature import nrefs_field, version_field
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
@@ -87,6 +88,9 @@ class TER(Metric):
     bootstrap_scores_float32 = True
     stats_width = 2
 
+    #: threads of the compiled core (None: it picks a count for the input size); also settable later
+    threads = backend.ThreadsOption()
+
     def __init__(
         self,
         *,
@@ -94,7 +98,11 @@ class TER(Metric):
         no_punct: bool = False,
         asian_support: bool = False,
         case_sensitive: bool = False,
+        engine: str = "auto",
+        threads: int | None = None,
     ) -> None:
+        self.engine = backend.check_engine(engine)
+        self.threads = threads
         self.normalized = check_bool(normalized, "normalized")
         self.no_punct = check_bool(no_punct, "no_punct")
         self.asian_support = check_bool(asian_support, "asian_support")
@@ -164,10 +172,18 @@ class TER(Metric):
         return np.ascontiguousarray(np.stack([best, ref_total * (REF_LENGTH_SCALE // nrefs)], axis=1), dtype=np.int64)
 
     def _rows(self, hyps, streams, present) -> np.ndarray:
-        from .native import native_edits_rows
-
-        rows = native_edits_rows(self, hyps, streams, present)
-        return rows if rows is not None else self.edits_rows(hyps, streams, present)
+        """(edits, reference length) rows [S, K, 2]: the compiled core's on normalized text (Tercom's rules
+        stay in Python) when the engine allows and the text is valid UTF-8, else :meth:`edits_rows`."""
+        if backend.resolve_engine(self.engine, "text") == "native":
+            normalize, normalize_reference = self.normalizer.segment, self.normalizer.reference_segment
+            rows = backend.ter_rows(
+                [normalize(h) for h in hyps],
+                [[None if r is None else normalize_reference(r) for r in s] for s in streams],
+                threads=self.threads,
+            )
+            if rows is not None:
+                return rows
+        return self.edits_rows(hyps, streams, present)
 
     @staticmethod
     def mean_ref_lengths(stats: np.ndarray) -> np.ndarray:

@@ -1,0 +1,806 @@
+//! BLEU objects of `bleuscope._core`, each built once with its configuration: [`TextCounter`] (text to
+//! statistics rows with a built-in tokenizer), [`IdCounter`] (token ids, padded id matrices, token lists,
+//! pairwise) and [`BleuScorer`] (scores of statistics rows, pairwise scores).
+
+use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
+use bleuscope_core::pairwise::pairwise;
+use bleuscope_core::par::fill_rows;
+use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
+use bleuscope_core::text::{count_lines, Line};
+use bleuscope_core::tok::Tokenizer;
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::errors::{check_order, detached, invalid, MAX_ORDER};
+use crate::input::{
+    any_tokens_into, contiguous, exact_str_tokens_into, items, shape, utf8_lines, IdStream,
+    TextInput,
+};
+
+/// Highest order of the counters that keep per-order arrays on the stack (padded ids, token lists,
+/// pairwise, scores of pairs).
+const MAX_SMALL_ORDER: usize = 64;
+/// Segments read from Python objects and counted at a time by [`TextCounter`] (few blocks: the counting
+/// threads wait for each other at the end of every block; the corpus total keeps only a block's rows).
+const SEGMENTS_PER_BLOCK: usize = 1 << 17;
+/// Segments of already tokenized text read per block by [`IdCounter::token_list_rows`] (bounds the copies).
+const TOKEN_LIST_BLOCK: usize = 16_384;
+
+/// `rows` (row-major, `n` rows) as a numpy array `[n, width]`.
+fn matrix<T: numpy::Element>(
+    py: Python<'_>,
+    rows: Vec<T>,
+    n: usize,
+    width: usize,
+) -> PyResult<Bound<'_, PyArray2<T>>> {
+    PyArray1::from_vec(py, rows).reshape([n, width])
+}
+
+pub fn tokenizer(name: &str) -> PyResult<Tokenizer> {
+    Tokenizer::from_name(name)
+        .ok_or_else(|| invalid(format!("the compiled core has no tokenizer {name:?}")))
+}
+
+/// What the reading pass learns about the input besides the rows.
+#[derive(Default)]
+struct InputFacts {
+    /// hypotheses ending in a tokenized period (" ."), as `str.endswith(" .")` counts them
+    tokenized_periods: usize,
+    /// `nref_counts[k]`: segments with exactly k present references
+    nref_counts: Vec<i64>,
+}
+
+/// `(total row, segments per number of present references, hypotheses ending in " .")`
+type CorpusTotal<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, usize);
+
+/// Counts text with a built-in tokenizer (``none``, ``13a``, ``intl``, ``char``, ``zh``, ``cjk-char``),
+/// after Python-exact lowercasing if ``lowercase``, into BLEU statistics rows int64 ``[S, 2 + 2 *
+/// order]``. Lines the Rust tokenizer cannot do exactly go to ``fallback(lines) -> list of token lists``.
+/// ``threads=0``: a count for the input size.
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct TextCounter {
+    #[pyo3(get, name = "tokenizer")]
+    name: String,
+    tok: Tokenizer,
+    #[pyo3(get)]
+    lowercase: bool,
+    #[pyo3(get)]
+    order: usize,
+    #[pyo3(get)]
+    threads: usize,
+    fallback: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl TextCounter {
+    #[new]
+    #[pyo3(signature = (tokenizer, *, lowercase = false, order = 4, threads = 0, fallback = None))]
+    fn new(
+        tokenizer: &str,
+        lowercase: bool,
+        order: usize,
+        threads: usize,
+        fallback: Option<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        Ok(TextCounter {
+            tok: self::tokenizer(tokenizer)?,
+            name: tokenizer.to_owned(),
+            lowercase,
+            order: check_order(order, MAX_ORDER)?,
+            threads,
+            fallback,
+        })
+    }
+
+    /// Statistics rows of hypotheses (list of str) against reference streams (lists of str or None, a
+    /// missing reference). ``block_segments`` (0: the default) caps the segments counted at a time.
+    #[pyo3(signature = (hyps, ref_streams, *, block_segments = 0))]
+    fn rows<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        ref_streams: &Bound<'py, PyAny>,
+        block_segments: usize,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let input = TextInput::new(hyps, ref_streams)?;
+        let n_seg = input.hyps.len();
+        let width = row_width(self.order);
+        let mut out = vec![0i64; n_seg * width];
+        self.count_blocks(
+            py,
+            &input,
+            block_segments,
+            &mut InputFacts::default(),
+            |s, rows| out[s * width..s * width + rows.len()].copy_from_slice(rows),
+        )?;
+        matrix(py, out, n_seg, width)
+    }
+
+    /// The corpus total of :meth:`rows` without the per-segment rows: ``(total, nref_counts,
+    /// tokenized_periods)``: the summed row, ``nref_counts[k]`` the segments with exactly k present
+    /// references, and the number of hypotheses ending in ``" ."``.
+    #[pyo3(signature = (hyps, ref_streams, *, block_segments = 0))]
+    fn total<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        ref_streams: &Bound<'py, PyAny>,
+        block_segments: usize,
+    ) -> PyResult<CorpusTotal<'py>> {
+        let input = TextInput::new(hyps, ref_streams)?;
+        let width = row_width(self.order);
+        let mut total = vec![0i64; width];
+        let mut facts = InputFacts::default();
+        self.count_blocks(py, &input, block_segments, &mut facts, |_, rows| {
+            for row in rows.chunks_exact(width) {
+                for (t, v) in total.iter_mut().zip(row) {
+                    *t += v;
+                }
+            }
+        })?;
+        Ok((
+            PyArray1::from_vec(py, total),
+            PyArray1::from_vec(py, facts.nref_counts),
+            facts.tokenized_periods,
+        ))
+    }
+
+    /// Statistics rows int64 ``[K * S, 2 + 2 * order]`` (system k's segment i at row ``k * S + i``) of K
+    /// systems (lists of S str) against the same reference streams, every reference tokenized once; None,
+    /// having counted nothing, if some line needs the Python tokenizer.
+    fn systems<'py>(
+        &self,
+        py: Python<'py>,
+        systems: Vec<Bound<'py, PyAny>>,
+        ref_streams: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        let mut inputs = Vec::with_capacity(systems.len());
+        for system in &systems {
+            inputs.push(TextInput::new(system, ref_streams)?);
+        }
+        let Some(first) = inputs.first() else {
+            return Ok(Some(matrix(py, Vec::new(), 0, row_width(self.order))?));
+        };
+        let n_seg = first.hyps.len();
+        let (_, ref_lines) = first.lines(0..n_seg)?;
+        let mut refs = Vec::with_capacity(ref_lines.len());
+        for stream in &ref_lines {
+            let Some(lines) = utf8_lines(stream) else {
+                return Ok(None);
+            };
+            refs.push(lines);
+        }
+        let mut hyps = Vec::with_capacity(inputs.len());
+        for input in &inputs {
+            let (lines, _) = input.lines(0..n_seg)?;
+            let Some(lines) = utf8_lines(&lines) else {
+                return Ok(None);
+            };
+            hyps.push(lines.into_iter().map(Option::unwrap_or_default).collect());
+        }
+        let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
+        let width = row_width(order);
+        let n_rows = inputs.len() * n_seg;
+        let mut out = vec![0i64; n_rows * width];
+        let counted = detached(py, || {
+            count_systems(tok, lowercase, order, threads, &hyps, &refs, &mut out)
+        })?;
+        Ok(if counted {
+            Some(matrix(py, out, n_rows, width)?)
+        } else {
+            None
+        })
+    }
+}
+
+impl TextCounter {
+    /// Counts the input a block of segments at a time, handing each block's rows, with the index of its
+    /// first segment, to `sink`. Lines the Rust tokenizer cannot do exactly go to the fallback.
+    fn count_blocks(
+        &self,
+        py: Python<'_>,
+        input: &TextInput<'_>,
+        block_segments: usize,
+        facts: &mut InputFacts,
+        mut sink: impl FnMut(usize, &[i64]),
+    ) -> PyResult<()> {
+        let block_segments = if block_segments == 0 {
+            SEGMENTS_PER_BLOCK
+        } else {
+            block_segments
+        };
+        let n_seg = input.hyps.len();
+        let width = row_width(self.order);
+        facts.nref_counts = vec![0; input.refs.len() + 1];
+        let mut block = Vec::new();
+        for start in (0..n_seg).step_by(block_segments) {
+            let end = n_seg.min(start + block_segments);
+            let (hyp_lines, ref_lines) = input.lines(start..end)?;
+            for (j, line) in hyp_lines.iter().enumerate() {
+                facts.tokenized_periods += match *line {
+                    Line::Text(t) => t.ends_with(" ."),
+                    _ => input.hyps[start + j]
+                        .call_method1("endswith", (" .",))?
+                        .is_truthy()?,
+                } as usize;
+                let present = ref_lines
+                    .iter()
+                    .filter(|s| !matches!(s[j], Line::Missing))
+                    .count();
+                facts.nref_counts[present] += 1;
+            }
+            let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
+            block.clear();
+            block.resize((end - start) * width, 0i64);
+            let (tok, lowercase, order, threads) =
+                (self.tok, self.lowercase, self.order, self.threads);
+            let failed = detached(py, || {
+                count_lines(
+                    tok, lowercase, order, &hyp_lines, &refs, threads, &mut block,
+                )
+            })?;
+            if !failed.is_empty() {
+                self.count_with_fallback(py, &failed, input, start, &mut block)?;
+            }
+            sink(start, &block);
+        }
+        Ok(())
+    }
+
+    /// Counts the segments `failed` (relative to the block starting at segment `offset`) whose lines
+    /// need the Python tokenizer: the fallback gets their lines in order (each segment's hypothesis,
+    /// then its present references) and returns their token lists.
+    fn count_with_fallback(
+        &self,
+        py: Python<'_>,
+        failed: &[usize],
+        input: &TextInput<'_>,
+        offset: usize,
+        out: &mut [i64],
+    ) -> PyResult<()> {
+        let Some(fallback) = &self.fallback else {
+            return Err(invalid(format!(
+                "{} segment(s) need the Python tokenizer (first: segment {}), but no fallback was given",
+                failed.len(),
+                failed[0] + offset
+            )));
+        };
+        let batch = PyList::empty(py);
+        for &i in failed {
+            batch.append(&input.hyps[offset + i])?;
+            for stream in &input.refs {
+                if !stream[offset + i].is_none() {
+                    batch.append(&stream[offset + i])?;
+                }
+            }
+        }
+        let n_lines = batch.len();
+        let result = items(&fallback.bind(py).call1((batch,))?)?;
+        if result.len() != n_lines {
+            return Err(invalid(format!(
+                "the fallback tokenizer returned {} token lists for {n_lines} lines",
+                result.len()
+            )));
+        }
+        let width = row_width(self.order);
+        let mut counter = SegmentCounter::new(self.order);
+        let (mut hyp_buf, mut hyp_spans) = (Vec::new(), Vec::new());
+        type Tokens = (Vec<u8>, Vec<(u32, u32)>);
+        let mut ref_bufs: Vec<Tokens> = vec![(Vec::new(), Vec::new()); input.refs.len()];
+        let mut lists = result.iter();
+        for &i in failed {
+            // `result` has one list per line of the batch, in the batch's order
+            let mut next = || lists.next().expect("one token list per line");
+            any_tokens_into(next(), &mut hyp_buf, &mut hyp_spans)?;
+            let mut present = vec![false; input.refs.len()];
+            for (k, stream) in input.refs.iter().enumerate() {
+                if !stream[offset + i].is_none() {
+                    let (b, s) = &mut ref_bufs[k];
+                    any_tokens_into(next(), b, s)?;
+                    present[k] = true;
+                }
+            }
+            let refs: Vec<Option<TokenSpans>> = ref_bufs
+                .iter()
+                .zip(&present)
+                .map(|((b, s), &p)| p.then_some(TokenSpans { buf: b, spans: s }))
+                .collect();
+            let hyp = TokenSpans {
+                buf: &hyp_buf,
+                spans: &hyp_spans,
+            };
+            counter.count_text(hyp, &refs, &mut out[i * width..(i + 1) * width]);
+        }
+        Ok(())
+    }
+}
+
+/// A thread's state in [`count_systems`]: counter, hypothesis tokens, the segment's references.
+type SystemWorker<'a> = (
+    SegmentCounter,
+    String,
+    Vec<(u32, u32)>,
+    Vec<Option<TokenSpans<'a>>>,
+);
+
+/// Rows of every system's segments, every reference tokenized once; false if a line needs the Python
+/// tokenizer.
+fn count_systems(
+    tok: Tokenizer,
+    lowercase: bool,
+    order: usize,
+    threads: usize,
+    hyps: &[Vec<&str>],
+    refs: &[Vec<Option<&str>>],
+    out: &mut [i64],
+) -> bool {
+    let n_seg = hyps.first().map_or(0, Vec::len);
+    let n_refs = refs.len();
+    let width = row_width(order);
+    // every reference line tokenized once: one buffer, spans per line (segment-major)
+    let mut ref_buf = String::new();
+    let mut ref_spans: Vec<(u32, u32)> = Vec::new();
+    let mut line_spans: Vec<Option<(usize, usize)>> = Vec::with_capacity(n_seg * n_refs);
+    let (mut buf, mut spans) = (String::new(), Vec::new());
+    for i in 0..n_seg {
+        for stream in refs {
+            let Some(text) = stream[i] else {
+                line_spans.push(None);
+                continue;
+            };
+            if tok.tokenize(text, lowercase, &mut buf, &mut spans).is_err() {
+                return false;
+            }
+            let base = ref_buf.len();
+            if base + buf.len() > u32::MAX as usize {
+                return false;
+            }
+            ref_buf.push_str(&buf);
+            let a = ref_spans.len();
+            ref_spans.extend(
+                spans
+                    .iter()
+                    .map(|&(s, e)| (s + base as u32, e + base as u32)),
+            );
+            line_spans.push(Some((a, ref_spans.len())));
+        }
+    }
+    let (ref_buf, ref_spans, line_spans) = (&ref_buf, &ref_spans, &line_spans);
+    let failed = fill_rows(
+        out,
+        width,
+        threads,
+        || {
+            (
+                SegmentCounter::new(order),
+                String::new(),
+                Vec::new(),
+                Vec::with_capacity(n_refs),
+            )
+        },
+        |(counter, buf, spans, seg_refs): &mut SystemWorker, j, row| {
+            let (k, i) = (j / n_seg, j % n_seg);
+            if tok.tokenize(hyps[k][i], lowercase, buf, spans).is_err() {
+                return false;
+            }
+            seg_refs.clear();
+            seg_refs.extend(line_spans[i * n_refs..(i + 1) * n_refs].iter().map(|r| {
+                r.map(|(a, b)| TokenSpans {
+                    buf: ref_buf.as_bytes(),
+                    spans: &ref_spans[a..b],
+                })
+            }));
+            let hyp = TokenSpans {
+                buf: buf.as_bytes(),
+                spans,
+            };
+            counter.count_text(hyp, seg_refs, row);
+            true
+        },
+    );
+    failed.is_empty()
+}
+
+/// Counts token ids into BLEU statistics rows int64 ``[S, 2 + 2 * order]``; equal ids are equal tokens.
+/// ``threads=0``: a count for the input size.
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct IdCounter {
+    #[pyo3(get)]
+    order: usize,
+    #[pyo3(get)]
+    threads: usize,
+}
+
+#[pymethods]
+impl IdCounter {
+    #[new]
+    #[pyo3(signature = (order = 4, *, threads = 0))]
+    fn new(order: usize, threads: usize) -> PyResult<Self> {
+        Ok(IdCounter {
+            order: check_order(order, MAX_ORDER)?,
+            threads,
+        })
+    }
+
+    /// Rows of ``hyp_ids`` (uint64, flat) split by ``hyp_lens`` (int64 [S]) against reference streams
+    /// in the same form; ``present`` (bool [S, K]) marks missing references, whose length must be 0.
+    #[pyo3(signature = (hyp_ids, hyp_lens, ref_ids, ref_lens, present = None))]
+    fn rows<'py>(
+        &self,
+        py: Python<'py>,
+        hyp_ids: PyReadonlyArray1<'py, u64>,
+        hyp_lens: PyReadonlyArray1<'py, i64>,
+        ref_ids: Vec<PyReadonlyArray1<'py, u64>>,
+        ref_lens: Vec<PyReadonlyArray1<'py, i64>>,
+        present: Option<PyReadonlyArray2<'py, bool>>,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        if ref_ids.len() != ref_lens.len() {
+            return Err(invalid(
+                "ref_ids and ref_lens must have one entry per reference stream",
+            ));
+        }
+        let hyp = IdStream::new(&hyp_ids, &hyp_lens, "hypotheses")?;
+        let n_seg = hyp.len();
+        let mut refs = Vec::with_capacity(ref_ids.len());
+        for (k, (ids, lens)) in ref_ids.iter().zip(&ref_lens).enumerate() {
+            let what = format!("reference stream {k}");
+            let stream = IdStream::new(ids, lens, &what)?;
+            if stream.len() != n_seg {
+                return Err(invalid(format!(
+                    "{what} has {} lengths, expected {n_seg}",
+                    stream.len()
+                )));
+            }
+            refs.push(stream);
+        }
+        let n_refs = refs.len();
+        let mask: Vec<bool> = match &present {
+            None => vec![true; n_seg * n_refs],
+            Some(p) => {
+                if shape(p) != [n_seg, n_refs] {
+                    return Err(invalid(format!(
+                        "present has shape {:?}, expected [{n_seg}, {n_refs}]",
+                        shape(p)
+                    )));
+                }
+                p.as_array().iter().copied().collect()
+            }
+        };
+        for (k, r) in refs.iter().enumerate() {
+            for i in 0..n_seg {
+                if !mask[i * n_refs + k] && r.lens[i] != 0 {
+                    return Err(invalid(format!(
+                        "reference {k} of segment {i} is marked missing but has {} ids",
+                        r.lens[i]
+                    )));
+                }
+            }
+        }
+        let (order, threads) = (self.order, self.threads);
+        let width = row_width(order);
+        let mut out = vec![0i64; n_seg * width];
+        let (hyp, refs, mask) = (&hyp, &refs, &mask);
+        detached(py, || {
+            fill_rows(
+                &mut out,
+                width,
+                threads,
+                || (SegmentCounter::new(order), Vec::with_capacity(n_refs)),
+                |(counter, seg_refs): &mut (SegmentCounter, Vec<Option<&[u64]>>), i, row| {
+                    seg_refs.clear();
+                    seg_refs.extend(
+                        refs.iter()
+                            .enumerate()
+                            .map(|(k, r)| mask[i * n_refs + k].then(|| r.segment(i))),
+                    );
+                    counter.count_ids(hyp.segment(i), seg_refs, row);
+                    true
+                },
+            )
+        })?;
+        matrix(py, out, n_seg, width)
+    }
+
+    /// Rows of padded token-id matrices read in place: ``hyp`` (uint64 ``[B, L]``) with ``hyp_lens``
+    /// (int64 ``[B]``), ``refs`` (uint64 ``[B, K, M]``) with ``ref_lens`` (int64 ``[B, K]``, negative = a
+    /// missing reference); a row's tokens are its first ``len`` entries, or its last with ``left=True``.
+    #[pyo3(signature = (hyp, hyp_lens, refs, ref_lens, *, left = false))]
+    fn padded_rows<'py>(
+        &self,
+        py: Python<'py>,
+        hyp: PyReadonlyArray2<'py, u64>,
+        hyp_lens: PyReadonlyArray1<'py, i64>,
+        refs: PyReadonlyArray3<'py, u64>,
+        ref_lens: PyReadonlyArray2<'py, i64>,
+        left: bool,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let order = check_order(self.order, MAX_SMALL_ORDER)?;
+        let ([n_seg, hyp_width], [_, n_refs, ref_width]) = (
+            <[usize; 2]>::try_from(shape(&hyp)).expect("2-d"),
+            <[usize; 3]>::try_from(shape(&refs)).expect("3-d"),
+        );
+        if shape(&hyp_lens) != [n_seg]
+            || shape(&refs)[0] != n_seg
+            || shape(&ref_lens) != [n_seg, n_refs]
+        {
+            return Err(invalid(
+                "shapes differ: hyp [B, L], hyp_lens [B], refs [B, K, M], ref_lens [B, K]",
+            ));
+        }
+        let hyp_lens = contiguous(&hyp_lens, "hyp_lens")?;
+        let ref_lens = contiguous(&ref_lens, "ref_lens")?;
+        if let Some(&bad) = hyp_lens.iter().find(|&&l| l < 0 || l as usize > hyp_width) {
+            return Err(invalid(format!(
+                "hypothesis length {bad} is outside 0..={hyp_width}"
+            )));
+        }
+        if let Some(&bad) = ref_lens.iter().find(|&&l| l > ref_width as i64) {
+            return Err(invalid(format!(
+                "reference length {bad} is more than the width {ref_width}"
+            )));
+        }
+        let hyp = PaddedIds {
+            ids: contiguous(&hyp, "hyp")?,
+            width: hyp_width,
+            lens: hyp_lens,
+            left,
+        };
+        let refs = PaddedIds {
+            ids: contiguous(&refs, "refs")?,
+            width: ref_width,
+            lens: ref_lens,
+            left,
+        };
+        let width = row_width(order);
+        let mut out = vec![0i64; n_seg * width];
+        let threads = self.threads;
+        detached(py, || {
+            count_padded(hyp, refs, n_refs, order, threads, &mut out)
+        })?;
+        matrix(py, out, n_seg, width)
+    }
+
+    /// Rows of tokenized segments: ``hyps[i]`` a list of str tokens, ``refs[i]`` the list of token lists
+    /// of segment i (at least one); tokens are equal when their strings are. None, having counted
+    /// nothing, if a segment holds something else than lists/tuples of exact ``str`` tokens.
+    fn token_list_rows<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyList>,
+        refs: &Bound<'py, PyList>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        let order = check_order(self.order, MAX_SMALL_ORDER)?;
+        let n_seg = hyps.len();
+        if refs.len() != n_seg {
+            return Err(invalid(format!(
+                "{} hypotheses but {} reference sets",
+                n_seg,
+                refs.len()
+            )));
+        }
+        let width = row_width(order);
+        let mut out = vec![0i64; n_seg * width];
+        let mut buf: Vec<u8> = Vec::new();
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        // per segment: range of its lines in `lines`; per line: range of its tokens in `spans`
+        let mut segs: Vec<(usize, usize)> = Vec::new();
+        let mut lines: Vec<(usize, usize)> = Vec::new();
+        for start in (0..n_seg).step_by(TOKEN_LIST_BLOCK) {
+            let end = n_seg.min(start + TOKEN_LIST_BLOCK);
+            buf.clear();
+            spans.clear();
+            segs.clear();
+            lines.clear();
+            for i in start..end {
+                let first = lines.len();
+                let a = spans.len();
+                if !exact_str_tokens_into(&hyps.get_item(i)?, &mut buf, &mut spans) {
+                    return Ok(None);
+                }
+                lines.push((a, spans.len()));
+                let seg_refs = refs.get_item(i)?;
+                let Ok(seg_refs) = seg_refs.cast_exact::<PyList>() else {
+                    return Ok(None);
+                };
+                for r in seg_refs.iter() {
+                    let a = spans.len();
+                    if !exact_str_tokens_into(&r, &mut buf, &mut spans) {
+                        return Ok(None);
+                    }
+                    lines.push((a, spans.len()));
+                }
+                segs.push((first, lines.len()));
+            }
+            let block = &mut out[start * width..end * width];
+            let (buf, spans, segs, lines, threads) = (&buf, &spans, &segs, &lines, self.threads);
+            detached(py, || {
+                fill_rows(
+                    block,
+                    width,
+                    threads,
+                    || (SegmentCounter::new(order), Vec::new()),
+                    |(counter, seg_refs): &mut (SegmentCounter, Vec<Option<TokenSpans>>),
+                     i,
+                     row| {
+                        let (first, last) = segs[i];
+                        let line = |k: usize| TokenSpans {
+                            buf,
+                            spans: &spans[lines[k].0..lines[k].1],
+                        };
+                        seg_refs.clear();
+                        seg_refs.extend((first + 1..last).map(|k| Some(line(k))));
+                        counter.count_text(line(first), seg_refs, row);
+                        true
+                    },
+                )
+            })?;
+        }
+        Ok(Some(matrix(py, out, n_seg, width)?))
+    }
+
+    /// Rows int64 ``[H * R, 2 + 2 * order]`` of every hypothesis (``hyp_ids`` uint64 flat, ``hyp_lens``
+    /// int64) against every single reference (``refs = (ids, lens)``, or None: the hypotheses themselves).
+    #[pyo3(signature = (hyp_ids, hyp_lens, refs = None))]
+    fn pairwise_rows<'py>(
+        &self,
+        py: Python<'py>,
+        hyp_ids: PyReadonlyArray1<'py, u64>,
+        hyp_lens: PyReadonlyArray1<'py, i64>,
+        refs: Option<(PyReadonlyArray1<'py, u64>, PyReadonlyArray1<'py, i64>)>,
+    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let order = check_order(self.order, MAX_SMALL_ORDER)?;
+        let width = row_width(order);
+        let pairs = Pairs::new(&hyp_ids, &hyp_lens, refs.as_ref())?;
+        let mut out = vec![0i64; pairs.count()? * width];
+        pairs.run(py, order, self.threads, &mut out, width, |row, slot| {
+            slot.copy_from_slice(row)
+        })?;
+        let n = out.len() / width;
+        matrix(py, out, n, width)
+    }
+}
+
+/// The input of a pairwise job: hypotheses, and references (None: the hypotheses themselves).
+struct Pairs<'a> {
+    hyps: IdStream<'a>,
+    refs: Option<IdStream<'a>>,
+}
+
+impl<'a> Pairs<'a> {
+    fn new(
+        hyp_ids: &'a PyReadonlyArray1<'_, u64>,
+        hyp_lens: &PyReadonlyArray1<'_, i64>,
+        refs: Option<&'a (PyReadonlyArray1<'_, u64>, PyReadonlyArray1<'_, i64>)>,
+    ) -> PyResult<Self> {
+        Ok(Pairs {
+            hyps: IdStream::new(hyp_ids, hyp_lens, "hypotheses")?,
+            refs: refs
+                .map(|(ids, lens)| IdStream::new(ids, lens, "references"))
+                .transpose()?,
+        })
+    }
+
+    fn shape(&self) -> (usize, usize) {
+        let n_hyp = self.hyps.len();
+        (n_hyp, self.refs.as_ref().map_or(n_hyp, IdStream::len))
+    }
+
+    fn count(&self) -> PyResult<usize> {
+        let (h, r) = self.shape();
+        h.checked_mul(r).ok_or_else(|| invalid("too many pairs"))
+    }
+
+    fn run<T: Send, F: Fn(&[i64], &mut [T]) + Sync + Send>(
+        &self,
+        py: Python<'_>,
+        order: usize,
+        threads: usize,
+        out: &mut [T],
+        per_pair: usize,
+        emit: F,
+    ) -> PyResult<()> {
+        let (hyps, refs) = (self.hyps.lines(), self.refs.as_ref().map(IdStream::lines));
+        detached(py, || {
+            pairwise(hyps, refs, order, threads, out, per_pair, emit)
+        })
+    }
+}
+
+type Scores<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray1<f64>>,
+);
+
+/// BLEU scores with a sacreBLEU smoothing method (``none``, ``floor``, ``add-k``, ``exp``;
+/// ``smooth_value`` its resolved value), uniform weights, orders ``1..order``, with or without effective
+/// order; bit-identical to the Python scorer.
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct BleuScorer {
+    #[pyo3(get)]
+    order: usize,
+    #[pyo3(get)]
+    smooth_method: String,
+    smoothing: Smoothing,
+    #[pyo3(get)]
+    effective_order: bool,
+    #[pyo3(get)]
+    threads: usize,
+}
+
+#[pymethods]
+impl BleuScorer {
+    #[new]
+    #[pyo3(signature = (order = 4, smooth_method = "exp", smooth_value = 0.0, effective_order = false, *, threads = 0))]
+    fn new(
+        order: usize,
+        smooth_method: &str,
+        smooth_value: f64,
+        effective_order: bool,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let smoothing = Smoothing::from_name(smooth_method, smooth_value).ok_or_else(|| {
+            invalid(format!(
+                "the compiled scorer has no smoothing method {smooth_method:?}"
+            ))
+        })?;
+        Ok(BleuScorer {
+            order: check_order(order, MAX_SMALL_ORDER)?,
+            smooth_method: smooth_method.to_owned(),
+            smoothing,
+            effective_order,
+            threads,
+        })
+    }
+
+    /// ``(scores [S], precisions [S, order], bp [S])`` of int64 statistics rows ``[S, 2 + 2 * M]``
+    /// (``M >= order``; orders ``1..order`` are used).
+    fn score_rows<'py>(
+        &self,
+        py: Python<'py>,
+        stats: PyReadonlyArray2<'py, i64>,
+    ) -> PyResult<Scores<'py>> {
+        let [n_rows, width] = <[usize; 2]>::try_from(shape(&stats)).expect("2-d");
+        let order = self.order;
+        if width < 2 + 2 * order || width % 2 != 0 {
+            return Err(invalid(format!(
+                "statistics have {width} columns, too few for order {order}"
+            )));
+        }
+        let rows = contiguous(&stats, "statistics")?;
+        let (smoothing, effective_order) = (self.smoothing, self.effective_order);
+        let (scores, precisions, bp) = detached(py, || {
+            score_rows(rows, width, order, smoothing, effective_order)
+        })?;
+        Ok((
+            PyArray1::from_vec(py, scores),
+            matrix(py, precisions, n_rows, order)?,
+            PyArray1::from_vec(py, bp),
+        ))
+    }
+
+    /// float64 ``[H, R]``: the score of every hypothesis against every single reference (arguments as
+    /// for :meth:`IdCounter.pairwise_rows`), counted with this scorer's order.
+    #[pyo3(signature = (hyp_ids, hyp_lens, refs = None))]
+    fn pairwise_scores<'py>(
+        &self,
+        py: Python<'py>,
+        hyp_ids: PyReadonlyArray1<'py, u64>,
+        hyp_lens: PyReadonlyArray1<'py, i64>,
+        refs: Option<(PyReadonlyArray1<'py, u64>, PyReadonlyArray1<'py, i64>)>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let pairs = Pairs::new(&hyp_ids, &hyp_lens, refs.as_ref())?;
+        let (n_hyp, n_ref) = pairs.shape();
+        let mut out = vec![0.0f64; pairs.count()?];
+        let (order, smoothing, effective_order) =
+            (self.order, self.smoothing, self.effective_order);
+        pairs.run(py, order, self.threads, &mut out, 1, |row, slot| {
+            let mut precisions = [0.0f64; MAX_SMALL_ORDER];
+            slot[0] = score_row(row, smoothing, effective_order, &mut precisions[..order]).0;
+        })?;
+        matrix(py, out, n_hyp, n_ref)
+    }
+}

@@ -1,0 +1,210 @@
+"""The compiled core's typed boundary (the Rust crate rust/python). Only :mod:`bleuscope.core.backend`
+imports this module; the tests check this stub against the built module (mypy's stubtest).
+
+Statistics rows are int64 ``[S, 2 + 2 * order]``: ``[hyp_len, ref_len, correct_1..order, total_1..order]``.
+``threads=0`` lets the core pick a thread count for the input size; results never depend on it.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, final
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "__version__",
+    "BUILD",
+    "TOKENIZER_TABLES",
+    "TextCounter",
+    "IdCounter",
+    "BleuScorer",
+    "ChrfCounter",
+    "TerCounter",
+    "Tokenizer",
+    "RougeCounter",
+    "porter_stem",
+    "meteor_align",
+    "use_tokenizer_tables",
+    "tokenizer_tables_in_use",
+    "resample_sums_f32",
+    "libm_map",
+    "_panic_for_tests",
+]
+
+__version__: Final[str]
+#: how this module was built: "version", "profile", "target", "abi3"
+BUILD: Final[dict[str, str]]
+#: the built-in Unicode tables: "python", "unidata_version", "regex_version" (str) and "whitespace" (the
+#: code points the scanners take as Python's whitespace)
+TOKENIZER_TABLES: Final[dict[str, Any]]
+
+_Ids = npt.NDArray[np.uint64]
+_Lengths = npt.NDArray[np.int64]
+_Rows = npt.NDArray[np.int64]
+_Lines = Sequence[str] | Iterable[str]
+_RefStreams = Sequence[Sequence[str | None]] | Iterable[Iterable[str | None]]
+
+@final
+class TextCounter:
+    """Text to statistics rows with a built-in tokenizer (``none``, ``13a``, ``intl``, ``char``, ``zh``,
+    ``cjk-char``); lines it cannot tokenize exactly go to ``fallback(lines) -> token lists``."""
+
+    def __new__(
+        cls,
+        tokenizer: str,
+        *,
+        lowercase: bool = False,
+        order: int = 4,
+        threads: int = 0,
+        fallback: Callable[[list[str]], Sequence[Iterable[str]]] | None = None,
+    ) -> TextCounter: ...
+    @property
+    def tokenizer(self) -> str: ...
+    @property
+    def lowercase(self) -> bool: ...
+    @property
+    def order(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    def rows(self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0) -> _Rows: ...
+    def total(
+        self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0
+    ) -> tuple[_Rows, _Rows, int]: ...
+    def systems(self, systems: Sequence[_Lines], ref_streams: _RefStreams) -> _Rows | None: ...
+
+@final
+class IdCounter:
+    """Token ids (equal ids are equal tokens) to statistics rows."""
+
+    def __new__(cls, order: int = 4, *, threads: int = 0) -> IdCounter: ...
+    @property
+    def order(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    def rows(
+        self,
+        hyp_ids: _Ids,
+        hyp_lens: _Lengths,
+        ref_ids: Sequence[_Ids],
+        ref_lens: Sequence[_Lengths],
+        present: npt.NDArray[np.bool_] | None = None,
+    ) -> _Rows: ...
+    def padded_rows(
+        self,
+        hyp: npt.NDArray[np.uint64],
+        hyp_lens: _Lengths,
+        refs: npt.NDArray[np.uint64],
+        ref_lens: _Lengths,
+        *,
+        left: bool = False,
+    ) -> _Rows: ...
+    def token_list_rows(self, hyps: list[Any], refs: list[Any]) -> _Rows | None: ...
+    def pairwise_rows(
+        self, hyp_ids: _Ids, hyp_lens: _Lengths, refs: tuple[_Ids, _Lengths] | None = None
+    ) -> _Rows: ...
+
+@final
+class BleuScorer:
+    """BLEU scores with a sacreBLEU smoothing method and uniform weights, bit-identical to Python's."""
+
+    def __new__(
+        cls,
+        order: int = 4,
+        smooth_method: str = "exp",
+        smooth_value: float = 0.0,
+        effective_order: bool = False,
+        *,
+        threads: int = 0,
+    ) -> BleuScorer: ...
+    @property
+    def order(self) -> int: ...
+    @property
+    def smooth_method(self) -> str: ...
+    @property
+    def effective_order(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    def score_rows(
+        self, stats: _Rows
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+    def pairwise_scores(
+        self, hyp_ids: _Ids, hyp_lens: _Lengths, refs: tuple[_Ids, _Lengths] | None = None
+    ) -> npt.NDArray[np.float64]: ...
+
+@final
+class ChrfCounter:
+    """chrF candidate rows ``[S, K, 3 * (char_order + word_order)]`` of already lowercased text."""
+
+    def __new__(
+        cls, char_order: int = 6, word_order: int = 0, whitespace: bool = False, *, threads: int = 0
+    ) -> ChrfCounter: ...
+    @property
+    def char_order(self) -> int: ...
+    @property
+    def word_order(self) -> int: ...
+    @property
+    def whitespace(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    def rows(self, hyps: _Lines, ref_streams: _RefStreams) -> _Rows | None: ...
+
+@final
+class TerCounter:
+    """TER ``(edits, reference length)`` rows ``[S, K, 2]`` of normalized text."""
+
+    def __new__(cls, *, threads: int = 0) -> TerCounter: ...
+    @property
+    def threads(self) -> int: ...
+    def rows(self, hyps: _Lines, ref_streams: _RefStreams) -> _Rows | None: ...
+
+@final
+class Tokenizer:
+    """A built-in tokenizer, for tests and measurements."""
+
+    def __new__(cls, name: str, *, lowercase: bool = False) -> Tokenizer: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def lowercase(self) -> bool: ...
+    def tokenize(self, lines: _Lines, *, joined: bool = False) -> list[list[str] | None] | list[str | None]: ...
+    def count_tokens(self, lines: _Lines, *, repeat: int = 1) -> tuple[int, int, float]: ...
+
+@final
+class RougeCounter:
+    """ROUGE counts ``[S, K, T, 3]`` (matches, hypothesis count, reference count) per type, as rouge-score."""
+
+    def __new__(
+        cls, types: list[str], *, stem: bool = False, pretokenized: bool = False, threads: int = 0
+    ) -> RougeCounter: ...
+    @property
+    def types(self) -> list[str]: ...
+    @property
+    def stem(self) -> bool: ...
+    @property
+    def pretokenized(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    def rows(self, hyps: _Lines, ref_streams: _RefStreams) -> _Rows | None: ...
+
+def porter_stem(word: str) -> str: ...
+def meteor_align(
+    hyps: tuple[npt.NDArray[np.uint32], _Lengths],
+    refs: tuple[npt.NDArray[np.uint32], _Lengths],
+    pairs: tuple[_Lengths, _Lengths],
+    lexicon: tuple[npt.NDArray[np.uint32], _Lengths, _Lengths, npt.NDArray[np.uint32]],
+    out: _Rows,
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]: ...
+def use_tokenizer_tables(
+    props: bytes,
+    lower_single: bytes,
+    lower_multi: list[tuple[int, str]],
+    case_ignorable: bytes,
+    cased: bytes,
+    versions: tuple[str, str],
+) -> None: ...
+def tokenizer_tables_in_use() -> dict[str, str]: ...
+def resample_sums_f32(
+    stats32: npt.NDArray[np.float32], idx: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]: ...
+def libm_map(func: str, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
+def _panic_for_tests() -> None: ...
