@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ..core import files as bio
+from ..core.checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods
 from ..core.files import InputError, UsageError
 from ..core.pipeline import CHUNK_SEGMENTS
 from .progress import isatty
 
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
-TOKENIZED_WARN_LINES = 100
+TOKENIZED_WARN_LINES = TOKENIZED_PERIOD_LINES
 
 
 
@@ -169,7 +170,7 @@ class InputStreams:
                 return
             hyps, refs = self._assemble(hyp_items, ref_items, start)
             for k, lines in enumerate(hyps):
-                self.tokenized_lines[k] += sum(1 for line in lines if line.rstrip().endswith(" ."))
+                self.tokenized_lines[k] += count_tokenized_periods(lines, strip_line_ends=True)  # as sacreBLEU's command
             self.segments += n
             yield hyps, refs
             start += n

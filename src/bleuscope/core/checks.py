@@ -17,8 +17,14 @@ class TokenizedInputWarning(UserWarning):
 TOKENIZED_PERIOD_LINES = 100
 
 
-def count_tokenized_periods(hyps: Sequence[str]) -> int:
-    """How many hypotheses end in a tokenized period (``" ."``)."""
+def count_tokenized_periods(hyps: Sequence[str], *, strip_line_ends: bool = False) -> int:
+    """How many hypotheses end in a tokenized period (``" ."``): sacreBLEU's rule, the one rule of bleuscope.
+
+    sacreBLEU's library tests the strings as given; its command strips each line's trailing whitespace
+    (``line.rstrip()``) when it reads a file, so a line ``"word . "`` or ``"word .\r"`` counts there:
+    ``strip_line_ends=True`` applies the rule to lines as that command sees them."""
+    if strip_line_ends:
+        hyps = [line.rstrip() for line in hyps]
     return sum(map(str.endswith, hyps, repeat(" .")))  # C-level loop over the lines
 
 

@@ -96,6 +96,37 @@ class StatsLayout:
         out[:, self.total] = hypothesis_ngram_counts(hyp_lens, self.order)
 
 
+def check_statistics(stats, names: list[str], bounded=(), what: str = "statistics") -> np.ndarray:
+    """``stats`` (one row ``[D]`` or rows ``[S, D]`` of counts) as int64, or a ``ValueError`` naming the column
+    and the row: the wrong number of columns, a negative count, a count above its total (``bounded``: pairs
+    of column indices ``(count, total)``), or values that are not whole numbers. ``names``: the D columns."""
+    arr = np.asarray(stats)
+    width = len(names)
+    if arr.ndim not in (1, 2) or arr.shape[-1] != width:
+        raise ValueError(f"{what} must have {width} columns ({', '.join(names)}) per row, got shape {arr.shape}")
+    if arr.dtype.kind not in "iub":
+        if arr.dtype.kind != "f" or not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise ValueError(f"{what} must be whole numbers (counts), got {arr.dtype} values that are not")
+    rows = arr.reshape(-1, width)
+
+    def where(r: int, c: int) -> str:
+        return f"row {r}, column {c} ({names[c]})" if arr.ndim == 2 else f"column {c} ({names[c]})"
+
+    bad = np.argwhere(rows < 0)
+    if len(bad):
+        r, c = (int(x) for x in bad[0])
+        raise ValueError(f"{what}: {where(r, c)} is negative ({rows[r, c]}); counts are >= 0")
+    for count, total in bounded:
+        over = np.flatnonzero(rows[:, count] > rows[:, total])
+        if len(over):
+            r = int(over[0])
+            raise ValueError(
+                f"{what}: {where(r, count)} = {rows[r, count]} exceeds its total, column {total} ({names[total]}) "
+                f"= {rows[r, total]}"
+            )
+    return arr.astype(np.int64, copy=False)
+
+
 @lru_cache(maxsize=64)
 def layout(order: int) -> StatsLayout:
     """The (shared) layout for ``order`` counted n-gram orders."""

@@ -27,7 +27,7 @@ from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_token
 from ...core.encoding import CorpusEncoder
 from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
 from ...core.signature import nrefs_field, nrefs_value, version_field
-from ...core.stats import layout, order_of_width
+from ...core.stats import check_statistics, layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
 from ..base import Metric, ScoreBatch, ScoreText
@@ -334,8 +334,11 @@ class BLEU(Metric):
         return compute_scores(rows, dataclasses.replace(self.config, effective_order=True)).score
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> BLEUScore:
-        """Corpus BLEU from per-segment statistics (summed) or one already summed row."""
-        stats = np.asarray(stats, dtype=np.int64)
+        """Corpus BLEU from per-segment statistics (summed) or one already summed row; invalid statistics
+        (wrong width, negative counts, matches above totals) are a ValueError naming the column and row."""
+        n = self.stats_order
+        names = ["hyp_len", "ref_len", *(f"correct_{k}" for k in range(1, n + 1)), *(f"total_{k}" for k in range(1, n + 1))]
+        stats = check_statistics(stats, names, [(2 + k, 2 + n + k) for k in range(n)], "BLEU statistics")
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         res = compute_scores(total[None, :], self.config, engine=self.engine)
         n, cols = self.max_ngram_order, layout(self.stats_order)

@@ -19,6 +19,7 @@ import numpy as np
 from ...core import backend
 from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
+from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
 from .arithmetic import Mixed, binary, select
@@ -270,8 +271,12 @@ class CHRF(Metric):
         return f_scores(rows, self.order, self.beta, self.eps_smoothing, float32=float32)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> CHRFScore:
-        """Corpus chrF from per-segment rows (summed here) or one already summed row."""
-        stats = np.asarray(stats, dtype=np.int64)
+        """Corpus chrF from per-segment rows (summed here) or one already summed row; invalid statistics
+        (wrong width, negative counts, matches above the hypothesis or reference n-grams) are a ValueError
+        naming the column and row."""
+        names = [f"{what}_{k}" for k in range(1, self.order + 1) for what in ("hyp", "ref", "match")]
+        bounded = [(3 * i + 2, 3 * i + j) for i in range(self.order) for j in (0, 1)]
+        stats = check_statistics(stats, names, bounded, "chrF statistics")
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         score = float(self.score_rows(total[None, :])[0])
         sig = self.signature(nrefs) if nrefs is not None else ""

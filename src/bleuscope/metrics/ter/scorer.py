@@ -24,6 +24,7 @@ import numpy as np
 
 from ...core import backend
 from ...core.signature import nrefs_field, version_field
+from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
 from .edits import ter_edits
@@ -219,8 +220,9 @@ class TER(Metric):
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> TERScore:
         """Corpus TER from per-segment rows (mean lengths added in segment order, as sacreBLEU does) or
-        from one already summed row (exact sum; see the module docstring)."""
-        stats = np.asarray(stats, dtype=np.int64)
+        from one already summed row (exact sum; see the module docstring); invalid statistics (wrong width,
+        negative values) are a ValueError naming the column and row."""
+        stats = check_statistics(stats, ["edits", "ref_length_scaled"], (), "TER statistics")
         if stats.ndim == 2:
             ref_length = float(np.add.accumulate(self.mean_ref_lengths(stats))[-1]) if len(stats) else 0.0
             return self._score(int(stats[:, 0].sum()), ref_length, nrefs)
