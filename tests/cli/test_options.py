@@ -40,10 +40,19 @@ def test_smooth_value_refused_where_no_parameter(run_main, example, method):
     one_line_error(code, err, 2, f"not used by -s {method}")
 
 
-def test_max_ngram_order_limit_is_the_core_limit():
-    assert BLEU(max_ngram_order=MAX_NGRAM_ORDER).corpus_score(["a b"], [["a b"]]).score == 0.0
-    with pytest.raises(ValueError, match=str(MAX_NGRAM_ORDER)):
+def test_max_ngram_order_beyond_the_option_range_is_refused_by_the_library_too():
+    with pytest.raises(ValueError, match="order"):
         BLEU(max_ngram_order=MAX_NGRAM_ORDER + 1).corpus_score(["a b"], [["a b"]])
+
+
+@pytest.mark.parametrize("order", ["64", "65", "1000", str(MAX_NGRAM_ORDER)])
+def test_max_ngram_order_scores_or_is_a_usage_error(run_main, example, order):
+    """Whatever order the compiled core counts, a large --max-ngram-order is never a data error (exit 1)."""
+    code, out, err = run_main([REF, "-i", HYP, "--max-ngram-order", order, "-f", "text"])
+    if code == 0:
+        assert out.startswith("BLEU|") and f"order:{order}" in out
+    else:
+        one_line_error(code, err, 2, f"--max-ngram-order {order}")
 
 
 @pytest.mark.parametrize(

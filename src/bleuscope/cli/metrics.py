@@ -144,7 +144,7 @@ def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
             warn(f"-tok {tokenize} for target language {trg_lang!r}: consider -tok {best} (the default for it)")
     options = {"spm_model": args.spm_model} if args.spm_model is not None else {}
     try:
-        return BLEU(
+        bleu = BLEU(
             tokenize=tokenize or "13a",
             lowercase=args.lowercase,
             smooth_method=args.smooth_method,
@@ -157,6 +157,12 @@ def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
         )
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
         raise InputError(f"tokenizer {tokenize!r} is not usable: {option_names(str(e))}") from None
+    if args.max_ngram_order > 4:  # the compiled core may count fewer orders than the option allows: ask it now
+        try:
+            bleu.corpus_score(["a"], [["a"]])
+        except ValueError as e:
+            raise UsageError(f"--max-ngram-order {args.max_ngram_order}: {e}") from None
+    return bleu
 
 
 def _order_columns(n: int) -> list[str]:
