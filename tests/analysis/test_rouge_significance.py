@@ -4,6 +4,7 @@ resampled corpus scores are exact means (Fractions) of rouge-score's per-segment
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -54,3 +55,18 @@ def test_paired_ar_and_bootstrap_on_per_segment_f(rouge_type):
     expected_bs_p = (np.count_nonzero(d - d.mean() >= observed) + 1) / (N + 1)
     assert bs["other"].p_value == expected_bs_p
     assert bs.signature.startswith(f"nrefs:1|bs:{N}|seed:3|types:{rouge_type},rouge1|stem:yes|tok:default|agg:mean")
+
+
+def test_rouge_interval_is_the_exact_one_under_the_default_precision():
+    # ROUGE has no sacreBLEU counterpart, so float32 resample sums (sacreBLEU's arithmetic for BLEU, chrF, TER)
+    # must not round its fixed-point rows: the default precision gives the exact interval
+    from bleuscope import ROUGE
+    from bleuscope.analysis.significance import confidence_interval
+    from bleuscope.cli.main import example_dir
+
+    folder = Path(example_dir())
+    hyps = (folder / "hyp.Online-B.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    refs = [(folder / "ref.A.txt").read_text(encoding="utf-8").split("\n")[:-1]]
+    default = confidence_interval(hyps, refs, metric=ROUGE(types=("rougeL",)))
+    exact = confidence_interval(hyps, refs, metric=ROUGE(types=("rougeL",)), precision="exact")
+    assert (default.lower, default.upper, default.mean) == (exact.lower, exact.upper, exact.mean)

@@ -135,6 +135,9 @@ class ROUGE(Metric):
     """
 
     higher_is_better = True
+    #: sacreBLEU has no ROUGE: resamples are scored from exact sums of the fixed-point rows (float32 sums, the
+    #: sacreBLEU imitation, would round them) whatever the significance precision
+    sacrebleu_arithmetic = False
 
     def __init__(
         self,
