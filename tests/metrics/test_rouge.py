@@ -18,7 +18,7 @@ from .rouge_data import ALL_TYPES, CORNER_CASES, PAIRS, summaries, wmt_segments
 
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 
-ENGINES = ("python", "auto")
+ENGINES = ("numpy", "auto")
 
 
 def peer_scores(types, stem, hyps, streams):

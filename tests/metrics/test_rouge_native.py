@@ -22,7 +22,7 @@ TYPES = ALL_TYPES + ("rouge9",)
 def both(hyps, streams, **options):
     present = np.array([[s[i] is not None for s in streams] for i in range(len(hyps))])
     native = ROUGE(TYPES, engine="native", **options).pair_counts(hyps, streams, present)
-    python = ROUGE(TYPES, engine="python", **options).python_pair_counts(hyps, streams, present)
+    python = ROUGE(TYPES, engine="numpy", **options).python_pair_counts(hyps, streams, present)
     return native, python
 
 
@@ -58,7 +58,7 @@ def test_threads_do_not_change_counts():
     one = ROUGE(TYPES, use_stemmer=True, engine="native", threads=1).pair_counts(hyps, [refs], present)
     two = ROUGE(TYPES, use_stemmer=True, engine="native", threads=2).pair_counts(hyps, [refs], present)
     assert np.array_equal(one, two)
-    assert np.array_equal(one[:200], ROUGE(TYPES, use_stemmer=True, engine="python").python_pair_counts(
+    assert np.array_equal(one[:200], ROUGE(TYPES, use_stemmer=True, engine="numpy").python_pair_counts(
         hyps[:200], [refs[:200]], present[:200]))
 
 

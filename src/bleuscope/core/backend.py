@@ -27,7 +27,8 @@ if TYPE_CHECKING:  # numpy and the encoder are imported when something is counte
     from ..tokenizers.base import BaseTokenizer
     from .encoding import CorpusEncoder, EncodedLines
 
-#: accepted values of the ``engine`` option
+#: accepted values of every metric's ``engine`` option; ``"numpy"`` is the readable reference engine (numpy or plain
+#: Python: ROUGE and METEOR have no numpy in theirs), the oracle of the compiled core
 ENGINES = ("auto", "native", "numpy")
 
 _INT64_MAX = (1 << 63) - 1

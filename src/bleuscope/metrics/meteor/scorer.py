@@ -99,8 +99,8 @@ class METEOR(Metric):
     * ``stemmer``: an object with ``stem(word)``; ``None``: NLTK's ``PorterStemmer()`` rules.
     * ``alpha`` in [0, 1], ``beta`` > 0, ``gamma`` in [0, 1]: NLTK's parameters (0.9, 3.0, 0.5); within these
       bounds every value lies in [0, 1] (NLTK accepts any number: use :mod:`bleuscope.integrations.nltk` for others).
-    * ``engine``: ``"auto"`` (the compiled core's alignment when it is built), ``"native"`` or ``"python"``
-      (:func:`.alignment.align`, the readable reference); the numbers are the same.
+    * ``engine``: ``"auto"`` (the compiled core's alignment when it is built), ``"native"`` or ``"numpy"``
+      (:func:`.alignment.align`, the readable reference in Python, as for every metric); the numbers are the same.
 
     The signature records what changes the numbers: ``nrefs|case|tok|stem|wn|a|b|g|agg|version``.
     """
@@ -135,9 +135,7 @@ class METEOR(Metric):
         if wordnet is not None and not isinstance(wordnet, WordNet):
             wordnet = WordNet.load(wordnet)
         self.wordnet = wordnet if wordnet is not None else WordNet.load()
-        if engine not in ("auto", "native", "python"):
-            raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
-        self.engine = engine
+        self.engine = backend.check_engine(engine)
         self._lookups()
 
     def _lookups(self) -> None:
@@ -212,7 +210,7 @@ class METEOR(Metric):
         the compiled tokenizer in one call when it implements this tokenizer."""
         out: list = [None] * len(items)
         texts = [i for i, x in enumerate(items) if isinstance(x, str)]
-        compiled = texts and self.engine != "python"
+        compiled = texts and self.engine != "numpy"
         joined = backend.tokenize_joined(self.tokenizer, [items[i] for i in texts]) if compiled else None
         if joined is not None:
             lower = self.lowercase
@@ -232,7 +230,7 @@ class METEOR(Metric):
         values = np.zeros(n_seg, dtype=np.float64)
         alpha, beta, gamma = self.alpha, self.beta, self.gamma
         stem, synonyms = self._stem, self._synonyms
-        native = self.engine != "python" and backend.meteor_available()
+        native = self.engine != "numpy" and backend.meteor_available()
         if self.engine == "native" and not native:
             raise backend.NativeEngineUnavailableError("engine='native': the compiled core is not built here")
         for a in range(0, n_seg, TOKENIZE_SEGMENTS):

@@ -39,7 +39,7 @@ def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np
     if out is None and required:
         raise backend.NativeEngineUnavailableError(
             "engine='native' was asked for, but the compiled core (bleuscope._core) is not built or has no "
-            "ROUGE counter in this installation; use engine='auto' or 'python'"
+            "ROUGE counter in this installation; use engine='auto' or 'numpy'"
         )
     return out
 

@@ -130,7 +130,7 @@ class ROUGE(Metric):
     ``tokenizer``: ``"default"`` (rouge-score's: ``[a-z0-9]`` runs after lowercasing), ``"unicode"`` or
     ``"unicode-cjk"`` (see :mod:`bleuscope.metrics.rouge.tokenize`; recorded in the signature, and not
     comparable with rouge-score). ``engine``: ``"auto"`` (the compiled core when built), ``"native"`` or
-    ``"python"`` (the reference implementation). ``threads``: threads of the compiled core (None: one
+    ``"numpy"`` (the reference implementation in Python, as for every metric). ``threads``: threads of the compiled core (None: one
     below 2,000 segments, else every core up to 8); the counts do not depend on it.
     """
 
@@ -153,11 +153,9 @@ class ROUGE(Metric):
         if tokenizer not in TOKENIZERS:
             raise ValueError(f"unknown ROUGE tokenizer {tokenizer!r}; expected one of {', '.join(TOKENIZERS)}")
         self.tokenizer = tokenizer
-        if engine not in ("auto", "native", "python"):
-            raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
-        self.engine = engine
-        from ...core.backend import check_threads
+        from ...core.backend import check_engine, check_threads
 
+        self.engine = check_engine(engine)
         self.threads = check_threads(threads)
         self._ngram = np.array([t[5:].isdigit() for t in self.types])
 
@@ -192,7 +190,7 @@ class ROUGE(Metric):
         references, per type (zero for absent references)."""
         from .native import native_pair_counts
 
-        if self.engine != "python":
+        if self.engine != "numpy":
             out = native_pair_counts(self, hyps, streams, present, required=self.engine == "native")
             if out is not None:
                 return out
