@@ -8,8 +8,6 @@ use crate::tok::Tokenizer;
 #[derive(Clone, Copy, Debug)]
 pub enum Line<'a> {
     Text(&'a str),
-    /// Code points (a Python `str` copied as UCS-4), turned into UTF-8 by the worker thread.
-    Ucs4(&'a [u32]),
     /// A missing reference: no n-grams, not a length candidate.
     Missing,
     /// A line only the Python tokenizer can handle (e.g. a `str` that is not valid UTF-8).
@@ -23,52 +21,6 @@ pub struct Worker {
     hyp_spans: Vec<(u32, u32)>,
     ref_bufs: Vec<String>,
     ref_spans: Vec<Vec<(u32, u32)>>,
-    utf8: String,
-}
-
-/// `cps` as UTF-8 in `out`; false for a code point that is no Unicode scalar value (a lone surrogate).
-fn ucs4_to_utf8(cps: &[u32], out: &mut String) -> bool {
-    let mut bytes = std::mem::take(out).into_bytes();
-    bytes.clear();
-    // room for the longest encoding, written without a capacity check per byte
-    bytes.reserve(cps.len() * 4);
-    let spare = &mut bytes.spare_capacity_mut()[..cps.len() * 4];
-    let mut w = 0;
-    let mut ok = true;
-    for &c in cps {
-        if c < 0x80 {
-            spare[w].write(c as u8);
-            w += 1;
-        } else if c < 0x800 {
-            spare[w].write(0xC0 | (c >> 6) as u8);
-            spare[w + 1].write(0x80 | (c & 0x3F) as u8);
-            w += 2;
-        } else if c < 0x10000 {
-            if (0xD800..0xE000).contains(&c) {
-                ok = false;
-                break;
-            }
-            spare[w].write(0xE0 | (c >> 12) as u8);
-            spare[w + 1].write(0x80 | ((c >> 6) & 0x3F) as u8);
-            spare[w + 2].write(0x80 | (c & 0x3F) as u8);
-            w += 3;
-        } else if c < 0x110000 {
-            spare[w].write(0xF0 | (c >> 18) as u8);
-            spare[w + 1].write(0x80 | ((c >> 12) & 0x3F) as u8);
-            spare[w + 2].write(0x80 | ((c >> 6) & 0x3F) as u8);
-            spare[w + 3].write(0x80 | (c & 0x3F) as u8);
-            w += 4;
-        } else {
-            ok = false;
-            break;
-        }
-    }
-    // SAFETY: the first `w` bytes were written just above (0 if the text was refused)
-    unsafe { bytes.set_len(if ok { w } else { 0 }) };
-    debug_assert!(std::str::from_utf8(&bytes).is_ok());
-    // SAFETY: only whole UTF-8 encodings of scalar values were written
-    *out = unsafe { String::from_utf8_unchecked(bytes) };
-    ok
 }
 
 impl Worker {
@@ -77,21 +29,13 @@ impl Worker {
         tok: Tokenizer,
         lowercase: bool,
         line: Line<'_>,
-        utf8: &mut String,
         buf: &mut String,
         spans: &mut Vec<(u32, u32)>,
     ) -> bool {
-        let text = match line {
-            Line::Text(t) => t,
-            Line::Ucs4(cps) => {
-                if !ucs4_to_utf8(cps, utf8) {
-                    return false;
-                }
-                utf8.as_str()
-            }
-            Line::Missing | Line::Python => return false,
-        };
-        tok.tokenize(text, lowercase, buf, spans).is_ok()
+        match line {
+            Line::Text(text) => tok.tokenize(text, lowercase, buf, spans).is_ok(),
+            Line::Missing | Line::Python => false,
+        }
     }
 }
 
@@ -103,7 +47,6 @@ impl Worker {
             hyp_spans: Vec::new(),
             ref_bufs: Vec::new(),
             ref_spans: Vec::new(),
-            utf8: String::new(),
         }
     }
 
@@ -116,14 +59,7 @@ impl Worker {
         refs: &[Line<'_>],
         row: &mut [i64],
     ) -> bool {
-        if !Self::tokenize_line(
-            tok,
-            lowercase,
-            hyp,
-            &mut self.utf8,
-            &mut self.hyp_buf,
-            &mut self.hyp_spans,
-        ) {
+        if !Self::tokenize_line(tok, lowercase, hyp, &mut self.hyp_buf, &mut self.hyp_spans) {
             return false;
         }
         if self.ref_bufs.len() < refs.len() {
@@ -136,7 +72,6 @@ impl Worker {
                     tok,
                     lowercase,
                     *r,
-                    &mut self.utf8,
                     &mut self.ref_bufs[k],
                     &mut self.ref_spans[k],
                 )
@@ -145,7 +80,7 @@ impl Worker {
             }
         }
         let ref_tokens = |k: usize| match refs[k] {
-            Line::Text(_) | Line::Ucs4(_) => Some(TokenSpans {
+            Line::Text(_) => Some(TokenSpans {
                 buf: self.ref_bufs[k].as_bytes(),
                 spans: &self.ref_spans[k],
             }),
@@ -248,67 +183,6 @@ mod tests {
         }
         assert!(fb1.is_empty());
         assert!(one.iter().any(|&v| v > 0));
-    }
-
-    #[test]
-    fn ucs4_lines_count_like_their_utf8_text() {
-        let text = "Grüße, ça va? 東京 ok";
-        let cps: Vec<u32> = text.chars().map(|c| c as u32).collect();
-        let order = 4;
-        let mut a = vec![0i64; row_width(order)];
-        let mut b = vec![0i64; row_width(order)];
-        let refs = [Line::Text("ça va? Grüße ok")];
-        assert!(count_lines(
-            Tokenizer::T13a,
-            true,
-            order,
-            &[Line::Text(text)],
-            &[&refs],
-            1,
-            &mut a
-        )
-        .is_empty());
-        assert!(count_lines(
-            Tokenizer::T13a,
-            true,
-            order,
-            &[Line::Ucs4(&cps)],
-            &[&refs],
-            1,
-            &mut b
-        )
-        .is_empty());
-        assert_eq!(a, b);
-        assert!(a[2] > 0);
-        let lone_surrogate = [0x61, 0xD800];
-        let fb = count_lines(
-            Tokenizer::T13a,
-            false,
-            order,
-            &[Line::Ucs4(&lone_surrogate)],
-            &[&refs],
-            1,
-            &mut b,
-        );
-        assert_eq!(fb, vec![0]);
-    }
-
-    #[test]
-    fn code_points_encode_like_rust_chars() {
-        let mut out = String::new();
-        let all: Vec<u32> = (0..0x11_0000u32)
-            .filter(|c| !(0xD800..0xE000).contains(c))
-            .collect();
-        for chunk in all.chunks(997) {
-            assert!(ucs4_to_utf8(chunk, &mut out));
-            let expected: String = chunk.iter().map(|&c| char::from_u32(c).unwrap()).collect();
-            assert_eq!(out, expected);
-        }
-        for bad in [0xD800u32, 0xDBFF, 0xDC00, 0xDFFF, 0x11_0000, u32::MAX] {
-            assert!(!ucs4_to_utf8(&[0x61, 0x3B1, bad, 0x62], &mut out));
-            assert!(out.is_empty());
-        }
-        assert!(ucs4_to_utf8(&[], &mut out) && out.is_empty());
     }
 
     #[test]

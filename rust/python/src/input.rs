@@ -107,7 +107,7 @@ pub fn utf8_lines<'a>(lines: &[Line<'a>]) -> Option<Vec<Option<&'a str>>> {
         .map(|l| match *l {
             Line::Text(t) => Some(Some(t)),
             Line::Missing => Some(None),
-            Line::Ucs4(_) | Line::Python => None,
+            Line::Python => None,
         })
         .collect()
 }

@@ -363,15 +363,32 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
             prev = class;
             i += len;
         }
-        let (left, right) = (start > 0, i < n);
+        let word = Word {
+            text,
+            start,
+            end: i,
+            left: start > 0,
+            right: i < n,
+        };
         if !special {
             out.push(&text[start..i]);
         } else if !adjacent_p {
-            split_separate_puncts(t, text, start, i, left, right, out);
+            split_separate_puncts(t, word, out);
         } else {
-            simulate_intl(t, text, start, i, left, right, sim, out);
+            simulate_intl(t, word, sim, out);
         }
     }
+}
+
+/// One whitespace-free word of a line, `text[start..end]`, as the `intl` rules see it: `left` / `right`
+/// say that the line goes on before / after it (a padded side, where a rule sees a space).
+#[derive(Clone, Copy)]
+struct Word<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+    left: bool,
+    right: bool,
 }
 
 /// Tokens of the word `text[start..end]` when no two \p{P} are neighbours. Then every match of the
@@ -379,15 +396,14 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
 /// another one needs: a \p{S} is always split off (rule 3); a \p{P} is split off when the character
 /// before it exists and is not \p{N} (rule 1) or the one after it does (rule 2), else it stays
 /// attached. A missing neighbour is the line's edge; a padded side has a space there.
-fn split_separate_puncts(
-    t: &UnicodeTables,
-    text: &str,
-    start: usize,
-    end: usize,
-    left: bool,
-    right: bool,
-    out: &mut Out,
-) {
+fn split_separate_puncts(t: &UnicodeTables, word: Word<'_>, out: &mut Out) {
+    let Word {
+        text,
+        start,
+        end,
+        left,
+        right,
+    } = word;
     let b = text.as_bytes();
     let mut run = start;
     let mut before = if left { Some(O) } else { None };
@@ -434,17 +450,14 @@ fn intl_class_of(t: &UnicodeTables, c: u32) -> u8 {
 const O: u8 = 0; // a class that is neither N, P nor S (whitespace, letters, inserted spaces)
 
 /// The three `intl` substitutions on the word `text[start..end]`, exactly as the `regex` module's `sub`.
-#[allow(clippy::too_many_arguments)]
-fn simulate_intl(
-    t: &UnicodeTables,
-    text: &str,
-    start: usize,
-    end: usize,
-    left: bool,
-    right: bool,
-    sim: &mut Sim,
-    out: &mut Out,
-) {
+fn simulate_intl(t: &UnicodeTables, word: Word<'_>, sim: &mut Sim, out: &mut Out) {
+    let Word {
+        text,
+        start,
+        end,
+        left,
+        right,
+    } = word;
     let b = text.as_bytes();
     let (x, y) = (&mut sim.ia, &mut sim.ib);
     const SP: (u32, u32, u8) = (SPACE, SPACE, O);
