@@ -20,12 +20,25 @@ from __future__ import annotations
 import inspect
 import os
 
-from .. import BLEU
-from .compute import InputFile, ReportData, compute_report
-from .render import render
+#: names given by the modules that need numpy, imported on first use: ``python -m bleuscope.report`` then
+#: runs the command's thread policy (one OpenBLAS thread, set before numpy loads) as ``bleuscope report`` does
+_LAZY = {"InputFile": "compute", "ReportData": "compute", "compute_report": "compute", "report_data": "compute",
+         "render": "render"}
 
 
-def build_report(systems, references, *, bleu: BLEU | None = None, **options) -> str:
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), "compute_report" if name == "report_data" else name)
+    if name != "render":  # the attribute `render` is the submodule once it is imported
+        globals()[name] = value
+    return value
+
+
+def build_report(systems, references, *, bleu=None, **options) -> str:
     """The report as one HTML string; the options are those of :func:`report_data`, plus BLEU's.
 
     ``systems`` maps names to hypotheses (or is a list of ``(name, hypotheses)`` pairs); ``references`` are
@@ -40,16 +53,23 @@ def build_report(systems, references, *, bleu: BLEU | None = None, **options) ->
     target side, named ``train_name``) gives the word frequencies of the word-accuracy buckets (else the
     reference); ``command``, ``inputs`` (:class:`InputFile`) and ``created`` go into the page header.
     """
-    report_options = {k: options.pop(k) for k in list(options) if k in _REPORT_OPTIONS}
+    from .. import BLEU
+    from .compute import compute_report
+    from .render import render
+
+    report_options = {k: options.pop(k) for k in list(options) if k in _report_options()}
     if bleu is not None and options:
         raise TypeError(f"give either bleu=BLEU(...) or BLEU keyword options, not both (got {sorted(options)})")
     if bleu is None:
         bleu = BLEU(**options)
-    return render(report_data(systems, references, bleu=bleu, **report_options))
+    return render(compute_report(systems, references, bleu=bleu, **report_options))
 
 
-#: the keyword arguments of :func:`report_data` (everything else given to build_report is a BLEU option)
-_REPORT_OPTIONS = frozenset(inspect.signature(compute_report).parameters) - {"systems", "references", "bleu"}
+def _report_options() -> frozenset:
+    """The keyword arguments of :func:`report_data` (everything else given to build_report is a BLEU option)."""
+    from .compute import compute_report
+
+    return frozenset(inspect.signature(compute_report).parameters) - {"systems", "references", "bleu"}
 
 
 def write_report(path: str | os.PathLike, systems, references, **options) -> None:
@@ -66,7 +86,5 @@ def write_report(path: str | os.PathLike, systems, references, **options) -> Non
         if os.path.exists(tmp):
             os.unlink(tmp)
 
-
-report_data = compute_report
 
 __all__ = ["InputFile", "ReportData", "build_report", "report_data", "write_report"]

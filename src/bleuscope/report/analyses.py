@@ -19,14 +19,13 @@ bounded by drawing the resamples in blocks.
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.significance.resampling import bootstrap_index_blocks
+from ..analysis.significance.resampling import FLOAT32_EXACT, bootstrap_index_blocks
 
 #: compare-mt's reference-length buckets (upper bounds, exclusive)
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
@@ -46,9 +45,10 @@ INTERVAL = (2.5, 97.5)
 # resampling
 # ---------------------------------------------------------------------------------------------------------
 class Resampler:
-    """The seeded bootstrap resamples of ``n_segments`` segments, drawn again (identically) for each use."""
+    """The seeded bootstrap resamples of ``n_segments`` segments, drawn once and kept (as counts) when they
+    fit in :data:`CACHE_ELEMENTS`, else drawn again (identically) for each use."""
 
-    #: resample-by-segment counts up to this many elements are kept between uses (32 MB), larger ones drawn again
+    #: resample-by-segment counts up to this many elements are kept between uses (16 MB), larger ones drawn again
     CACHE_ELEMENTS = 1 << 22
 
     def __init__(self, n_segments: int, n_samples: int, seed: int) -> None:
@@ -56,7 +56,8 @@ class Resampler:
         self._cache: list | None = None
 
     def count_blocks(self):
-        """``(start, counts)`` blocks: ``counts[b, i]`` = times segment i is drawn in resample start+b."""
+        """``(start, counts)`` blocks: float32 ``counts[b, i]`` = times segment i is drawn in resample
+        start+b (exact: a count is at most the number of segments, below 2**24)."""
         if self._cache is not None:
             yield from self._cache
             return
@@ -67,7 +68,7 @@ class Resampler:
             rows = idx.shape[0]
             flat = (idx + (np.arange(rows, dtype=np.int64) * self.n_segments)[:, None]).ravel()
             counts = np.bincount(flat, minlength=rows * self.n_segments).reshape(rows, self.n_segments)
-            block = (start, counts.astype(np.float64))
+            block = (start, counts.astype(np.float32))
             if keep is not None:
                 keep.append(block)
             yield block
@@ -75,40 +76,32 @@ class Resampler:
         if keep is not None:
             self._cache = keep
 
-    #: segments per block of the grouped matrix (bounds its memory whatever the corpus size)
-    SEGMENT_BLOCK = 4096
-
-    def grouped_sums(self, parts: Sequence[tuple[np.ndarray, np.ndarray]], n_groups: int) -> list[np.ndarray]:
-        """Resampled column sums of several row sets by group, in one matrix product per resample block.
-
-        ``parts[j] = (rows [S, D_j], groups [S])``: segment i of part j belongs to group ``groups[i]``
-        (0..G-1). Returns, per part, float64 [N, G, D_j] (exact for integer counts below 2**53). The rows are
-        laid out block-sparse, part j group g in its own columns, so that every sum comes from one product
-        ``counts @ layout`` (built for blocks of segments to bound memory).
-        """
-        widths = [np.asarray(r).shape[1] for r, _ in parts]
-        offsets = np.cumsum([0] + [n_groups * w for w in widths])
-        total = int(offsets[-1])
-        out = np.zeros((self.n_samples, total), dtype=np.float64)
-        blocks = list(self.count_blocks())
-        for lo in range(0, self.n_segments, self.SEGMENT_BLOCK):
-            hi = min(self.n_segments, lo + self.SEGMENT_BLOCK)
-            layout = np.zeros((hi - lo, total), dtype=np.float64)
-            seg = np.arange(hi - lo)
-            for (rows, groups), off, w in zip(parts, offsets, widths):
-                cols = off + np.asarray(groups[lo:hi], dtype=np.int64)[:, None] * w + np.arange(w)
-                layout[seg[:, None], cols] = np.asarray(rows[lo:hi], dtype=np.float64)
-            for start, counts in blocks:
-                out[start:start + len(counts)] += counts[:, lo:hi] @ layout
-        return [out[:, off:off + n_groups * w].reshape(self.n_samples, n_groups, w)
-                for off, w in zip(offsets[:-1], widths)]
-
     def sums(self, rows: np.ndarray, groups: np.ndarray | None = None, n_groups: int = 1) -> np.ndarray:
-        """Resampled column sums of ``rows`` [S, D]: float64 [N, G, D]; ``groups[i]`` puts segment i into
-        group 0..G-1 (without groups, G = 1)."""
+        """Resampled column sums of integer ``rows`` [S, D] within each group: float64 [N, G, D], exact.
+
+        ``groups[i]`` puts segment i into group 0..G-1 (without groups, G = 1). The segments are sorted by
+        group once; a group's sums are then one product ``counts[:, group] @ rows[group]``, in float32
+        when no sum can pass 2**24 (every partial sum of non-negative integers is exact then), else float64.
+        """
+        rows = np.asarray(rows)
+        width = rows.shape[1]
         if groups is None:
-            groups = np.zeros(self.n_segments, dtype=np.int64)
-        return self.grouped_sums([(rows, groups)], n_groups)[0]
+            order, bounds = np.arange(self.n_segments), np.array([0, self.n_segments])
+        else:
+            order = np.argsort(groups, kind="stable")
+            bounds = np.searchsorted(np.asarray(groups)[order], np.arange(n_groups + 1))
+        bound = self.n_segments * int(np.abs(rows).max(initial=0))
+        dtype = np.float32 if bound <= FLOAT32_EXACT else np.float64
+        x = rows[order].astype(dtype)
+        out = np.zeros((self.n_samples, n_groups, width), dtype=np.float64)
+        for start, counts in self.count_blocks():
+            c = counts if groups is None else counts[:, order]
+            c = c.astype(dtype, copy=False)
+            for g in range(n_groups):
+                lo, hi = bounds[g], bounds[g + 1]
+                if hi > lo:
+                    out[start:start + len(c), g] = c[:, lo:hi] @ x[lo:hi]
+        return out
 
 
 def percentile_interval(samples: np.ndarray, axis: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -159,12 +152,18 @@ def bucket_table(title: str, metric_name: str, score_rows: Callable, stats: np.n
     """Scores of ``stats`` [K, S, D] on the segments of each group (``groups`` [K, S], or [S] for all)."""
     k_all, n_seg, width = stats.shape
     n_groups = len(labels)
+    if np.ndim(groups) == 1:  # the same groups for every system: one product for all of them
+        stacked = np.concatenate(list(stats), axis=1)  # [S, K*D]
+        both = resampler.sums(stacked, groups, n_groups).reshape(-1, n_groups, k_all, width)
+        sampled = [both[:, :, k, :] for k in range(k_all)]
+    else:
+        sampled = [resampler.sums(stats[k], groups[k], n_groups) for k in range(k_all)]
     groups = np.broadcast_to(groups, (k_all, n_seg))
-    sampled = resampler.grouped_sums([(stats[k], groups[k]) for k in range(k_all)], n_groups)
     counts, scores, lower, upper = [], [], [], []
     for k in range(k_all):
         n = np.bincount(groups[k], minlength=n_groups)
-        totals = np.stack([stats[k][groups[k] == g].sum(axis=0) for g in range(n_groups)])
+        totals = np.zeros((n_groups, width), dtype=np.int64)
+        np.add.at(totals, groups[k], stats[k])
         point = np.asarray(score_rows(totals), dtype=np.float64)
         flat = np.asarray(score_rows(sampled[k].reshape(-1, width)), dtype=np.float64)
         lo, hi = percentile_interval(flat.reshape(len(sampled[k]), n_groups))
@@ -214,37 +213,51 @@ def ngrams(tokens: Sequence[str], n: int):
 
 
 class MatchedNgrams:
-    """One system's clipped n-gram matches over all segments, one entry per matched occurrence.
+    """One system's clipped n-gram matches over all segments: (n-gram id, segment, clipped count) entries.
 
-    For each segment the matched occurrences are the first ``min(count, limit)`` occurrences of every
-    n-gram (:func:`bleuscope.report.compute.matched_ngrams`), so per n-gram and segment the entries number
-    its clipped count, and per order they sum to BLEU's matched counts. N-grams are stored as ids of a
-    ``vocabulary`` (n-gram -> id) shared by all systems: 16 bytes per matched occurrence.
+    Per n-gram and segment the counts add up to its clipped count (``min(count in the hypothesis, largest
+    count in any one reference)``), and per order they sum to BLEU's matched counts. N-grams are ids of a
+    ``vocabulary`` (n-gram tuple -> id) shared by all systems.
     """
 
     def __init__(self, vocabulary: dict) -> None:
         self.vocabulary = vocabulary
-        self.ids = array("q")
-        self.segments = array("q")
+        self._ids: list[np.ndarray] = []
+        self._segments: list[np.ndarray] = []
+        self._counts: list[np.ndarray] = []
 
     def add(self, segment: int, grams: Sequence[tuple[str, ...]]) -> None:
-        """Record the matched n-grams of one segment."""
+        """Record the matched n-grams of one segment, one entry per matched occurrence."""
         vocab = self.vocabulary
-        self.ids.extend([vocab.setdefault(g, len(vocab)) for g in grams])
-        self.segments.extend([segment] * len(grams))
+        ids = np.array([vocab.setdefault(g, len(vocab)) for g in grams], dtype=np.int64)
+        self.add_counts(np.full(len(ids), segment, dtype=np.int64), ids, np.ones(len(ids), dtype=np.int64))
+
+    def add_counts(self, segments: np.ndarray, ids: np.ndarray, counts: np.ndarray) -> None:
+        """Record ``counts[e]`` matched occurrences of n-gram ``ids[e]`` in segment ``segments[e]``."""
+        self._ids.append(np.asarray(ids, dtype=np.int64))
+        self._segments.append(np.asarray(segments, dtype=np.int64))
+        self._counts.append(np.asarray(counts, dtype=np.int64))
+
+    def _entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if len(self._ids) != 1:
+            parts = [np.concatenate(x) if x else np.zeros(0, dtype=np.int64)
+                     for x in (self._ids, self._segments, self._counts)]
+            self._ids, self._segments, self._counts = [parts[0]], [parts[1]], [parts[2]]
+        return self._ids[0], self._segments[0], self._counts[0]
 
     def totals(self) -> np.ndarray:
         """Matched occurrences per n-gram id (int64 [len(vocabulary)])."""
-        return np.bincount(np.frombuffer(self.ids, dtype=np.int64), minlength=len(self.vocabulary))
+        ids, _, counts = self._entries()
+        return np.bincount(ids, weights=counts, minlength=len(self.vocabulary)).astype(np.int64)
 
     def per_segment(self, wanted: np.ndarray) -> dict:
         """n-gram id -> {segment: clipped count}, for the ids in ``wanted``."""
-        ids = np.frombuffer(self.ids, dtype=np.int64)
+        ids, segments, counts = self._entries()
         keep = np.isin(ids, wanted)
-        pairs, counts = np.unique(np.stack([ids[keep], np.frombuffer(self.segments, dtype=np.int64)[keep]], axis=1),
-                                  axis=0, return_counts=True)
+        pairs, inverse = np.unique(np.stack([ids[keep], segments[keep]], axis=1), axis=0, return_inverse=True)
+        sums = np.bincount(inverse.reshape(-1), weights=counts[keep], minlength=len(pairs)).astype(np.int64)
         out: dict = {}
-        for (j, i), c in zip(pairs.tolist(), counts.tolist()):
+        for (j, i), c in zip(pairs.tolist(), sums.tolist()):
             out.setdefault(j, {})[i] = c
         return out
 
@@ -283,10 +296,11 @@ def _top(ids: np.ndarray, score: np.ndarray, diff: np.ndarray, grams: Sequence, 
     return sorted(ids.tolist(), key=lambda j: (-score[j], -diff[j], grams[j]))[:length]
 
 
-def ngram_differences(matches: Sequence[MatchedNgrams], ref_counts: Counter, resampler: Resampler,
+def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, resampler: Resampler,
                       length: int = NGRAM_REPORT_LENGTH, alpha: float = NGRAM_ALPHA) -> tuple[NgramDifferences, ...]:
     """For every pair of systems (a < b), the n-grams ``a`` gets right more often than ``b`` and vice versa,
-    ranked as compare-mt ranks them, from each system's :class:`MatchedNgrams`."""
+    ranked as compare-mt ranks them, from each system's :class:`MatchedNgrams`; ``ref_totals[j]`` is n-gram
+    j's count in the references (per segment the largest count in one reference, summed)."""
     k_all = len(matches)
     vocabulary = matches[0].vocabulary
     grams = [None] * len(vocabulary)
@@ -327,7 +341,7 @@ def ngram_differences(matches: Sequence[MatchedNgrams], ref_counts: Counter, res
         lo, hi = bounds[(a, b, j)]
         idx, vals = columns[(a, b, j)]
         keep = sorted(range(len(idx)), key=lambda x: (-abs(vals[x]), idx[x]))[:NGRAM_SEGMENTS]
-        return NgramRow(" ".join(g), len(g), ma, mb, int(ref_counts.get(g, 0)), (ma + alpha) / (ma + mb + 2 * alpha),
+        return NgramRow(" ".join(g), len(g), ma, mb, int(ref_totals[j]) if j < len(ref_totals) else 0, (ma + alpha) / (ma + mb + 2 * alpha),
                         float(lo), float(hi), tuple(sorted(int(idx[x]) for x in keep)))
 
     return tuple(NgramDifferences(a, b, tuple(row(a, b, j) for j in parts[0]), tuple(row(a, b, j) for j in parts[1]))
@@ -369,29 +383,32 @@ def word_match_rows(hyp_tokens: Sequence[Sequence[str]], ref_tokens: Sequence[Se
     """int64 [S, G, 3]: per segment and bucket, (matched output words, output words, reference words).
 
     Per segment and word, ``min(count in output, count in reference)`` words match (compare-mt's greedy
-    one-to-one matching of equal words gives the same number); counted with array operations over
-    (segment, word) keys. ``vocabulary`` (word -> id) can be shared between calls.
+    one-to-one matching of equal words gives the same number). ``vocabulary`` (word -> id) can be shared
+    between calls.
     """
-    n_groups, n_seg = len(cutoffs) + 1, len(hyp_tokens)
     vocab = {} if vocabulary is None else vocabulary
 
-    def keys(lines) -> np.ndarray:
+    def keys(lines) -> tuple[np.ndarray, np.ndarray]:
         ids = [vocab.setdefault(w, len(vocab)) for line in lines for w in line]
         seg = np.repeat(np.arange(len(lines), dtype=np.int64), [len(line) for line in lines])
         return seg, np.asarray(ids, dtype=np.int64)
 
-    hs, hw = keys(hyp_tokens)
-    rs, rw = keys(ref_tokens)
-    words = sorted(vocab, key=vocab.get)
-    bucket_of_word = np.searchsorted(np.asarray(cutoffs), np.array([frequency.get(w, 0) for w in words],
-                                                                  dtype=np.int64), side="right")
-    width = max(len(vocab), 1)
-    hk, hc = np.unique(hs * width + hw, return_counts=True)
-    rk, rc = np.unique(rs * width + rw, return_counts=True)
+    hyp, ref = keys(hyp_tokens), keys(ref_tokens)
+    word_frequency = np.array([frequency.get(w, 0) for w in vocab], dtype=np.int64)
+    return word_match_counts(hyp, ref, bucket_of(word_frequency, cutoffs), len(hyp_tokens), len(cutoffs) + 1)
+
+
+def word_match_counts(hyp: tuple[np.ndarray, np.ndarray], ref: tuple[np.ndarray, np.ndarray],
+                      word_bucket: np.ndarray, n_segments: int, n_groups: int) -> np.ndarray:
+    """:func:`word_match_rows` from (segment, word id) arrays of the output and reference words, with
+    ``word_bucket[id]`` each word's frequency bucket; counted with array operations over (segment, word) keys."""
+    width = max(len(word_bucket), 1)
+    hk, hc = np.unique(hyp[0] * width + hyp[1], return_counts=True)
+    rk, rc = np.unique(ref[0] * width + ref[1], return_counts=True)
     common, hi, ri = np.intersect1d(hk, rk, assume_unique=True, return_indices=True)
-    out = np.zeros((n_seg, n_groups, 3), dtype=np.int64)
+    out = np.zeros((n_segments, n_groups, 3), dtype=np.int64)
     for column, k, c in ((0, common, np.minimum(hc[hi], rc[ri])), (1, hk, hc), (2, rk, rc)):
-        np.add.at(out, (k // width, bucket_of_word[k % width], column), c)
+        np.add.at(out, (k // width, word_bucket[k % width], column), c)
     return out
 
 
@@ -410,10 +427,12 @@ def word_accuracy(rows: Sequence[np.ndarray], source: str, resampler: Resampler,
     """:class:`WordAccuracy` from each system's :func:`word_match_rows`."""
     n_groups = len(cutoffs) + 1
     f_all, lo_all, hi_all, counts_all = [], [], [], []
-    for r in rows:
+    # every system's resampled sums from one product
+    every = resampler.sums(np.concatenate([r.reshape(len(r), -1) for r in rows], axis=1)) if rows else None
+    for k, r in enumerate(rows):
         total = r.sum(axis=0)  # [G, 3]
         f_all.append(tuple(float(x) for x in fmeasure(total)))
-        sampled = resampler.sums(r.reshape(len(r), -1))[:, 0, :].reshape(-1, n_groups, 3)
+        sampled = every[:, 0, k * n_groups * 3:(k + 1) * n_groups * 3].reshape(-1, n_groups, 3)
         lo, hi = percentile_interval(fmeasure(sampled))
         lo_all.append(tuple(float(x) for x in lo))
         hi_all.append(tuple(float(x) for x in hi))

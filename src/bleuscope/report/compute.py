@@ -16,7 +16,6 @@ the matched-n-gram views; the aggregate analyses are in :mod:`bleuscope.report.a
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from ..analysis import significance
 from ..analysis.significance.clusters import significance_clusters
 from ..core.signature import nrefs_field
 from ..tokenizers.language import cjk_letter_share
-from . import analyses
+from . import analyses, matching
 
 #: default number of segments whose texts go into the page (all segments are always scored)
 DEFAULT_MAX_SEGMENTS = 5000
@@ -272,16 +271,6 @@ def matched_ngrams(hyp_tokens: list[str], limits: list[dict], grams: list | None
     return out
 
 
-def _token_levels(n_tokens: int, matches: list[list[int]]) -> list[int]:
-    """Per token: the longest matched n-gram order covering it (0 = not matched)."""
-    level = [0] * n_tokens
-    for n, starts in enumerate(matches, start=1):
-        for s in starts:
-            for t in range(s, s + n):
-                level[t] = n
-    return level
-
-
 def _place_tokens(text: str, tokens: list[str]) -> list[tuple[int, int]] | None:
     """Character offsets of each token in ``text`` (in order, separated by whitespace only), or None."""
     pos, out = 0, []
@@ -316,12 +305,6 @@ def highlight(text: str, tokens: list[str], levels: list[int], lowercase: bool) 
     return Highlight(text, tuple(tuple(s) for s in spans), tokenized)
 
 
-def _tokenize(bleu: BLEU, lines: Sequence[str]) -> list[list[str]]:
-    if bleu.lowercase:
-        lines = [line.lower() for line in lines]
-    return bleu.tokenizer.tokenize_batch(lines)
-
-
 # ---------------------------------------------------------------------------------------------------------
 # the whole report
 # ---------------------------------------------------------------------------------------------------------
@@ -330,24 +313,21 @@ def _statistics(metric, hyps, references, names) -> tuple[np.ndarray, str]:
     return np.stack([s.stats for s in segs]), nrefs_field(segs[0].nrefs)
 
 
-def _best_references(bleu: BLEU, hyps, streams, shown: int) -> np.ndarray:
-    """Per system and shown segment, the reference stream with the highest sentence BLEU against it alone
-    (the first on ties; a missing reference never wins)."""
+def _best_references(bleu: BLEU, ids: matching.NgramIds, refs: Sequence[matching.Encoded], hyp: matching.Encoded,
+                     matches: matching.SystemMatches, present: np.ndarray) -> np.ndarray:
+    """Per segment of a block, the reference stream (text r of ``ids``) with the highest sentence BLEU against
+    the hypothesis alone: the first on ties; a missing reference never wins."""
+    if len(refs) == 1:
+        return np.zeros(ids.n_segments, dtype=np.int64)
     config = dataclasses.replace(bleu.config, effective_order=True)
-    best = np.zeros((len(hyps), shown), dtype=np.int64)
-    if len(streams) == 1 or shown == 0:
-        return best
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for k, h in enumerate(hyps):
-            per_ref = []
-            for s in streams:
-                present = np.array([x is not None for x in s[:shown]])
-                stats = bleu.segment_statistics(h[:shown], [[x if x is not None else "" for x in s[:shown]]]).stats
-                score = compute_scores(stats, config).score
-                per_ref.append(np.where(present, score, -1.0))
-            best[k] = np.argmax(np.stack(per_ref), axis=0)
-    return best
+    hyp_len = hyp.lengths
+    totals = np.maximum(hyp_len[:, None] - np.arange(len(ids.sizes))[None, :], 0)
+    scores = []
+    for r, ref in enumerate(refs):
+        rows = np.concatenate([hyp_len[:, None], ref.lengths[:, None],
+                               matching.single_reference_matches(ids, matches, r), totals], axis=1)
+        scores.append(np.where(present[:, r], compute_scores(rows, config).score, -1.0))
+    return np.argmax(np.stack(scores), axis=0)
 
 
 def input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu: BLEU) -> list[str]:
@@ -450,61 +430,107 @@ def compute_report(
     else:
         pair_idx = (names.index(pair[0]), names.index(pair[1]))
 
-    # tokens of every segment, in blocks of segments (the clipping limits of a block are dropped after it):
+    # tokens of every segment, in blocks of segments (the n-gram ids of a block are dropped after it):
     # reference lengths and word frequencies first, then matched n-grams, highlights and word matches
     shown = n_seg if max_segments is None else min(n_seg, max_segments)
     order = bleu.max_ngram_order
     blocks = [(lo, min(n_seg, lo + SEGMENT_BLOCK)) for lo in range(0, n_seg, SEGMENT_BLOCK)]
+    present = np.array([[x is not None for x in s] for s in streams], dtype=bool).T  # [S, R]
+    first_stream = np.argmax(present, axis=1)  # segments without any reference are refused earlier
+    vocabulary = matching.Vocabulary()
+    if train is not None:
+        train_ids = vocabulary.encode(matching.tokenize(bleu, list(train))).ids
+        freq_source = train_name
 
-    def reference_tokens(lo: int, hi: int) -> list[list[list[str]]]:
-        return [_tokenize(bleu, [x if x is not None else "" for x in s[lo:hi]]) for s in streams]
+    def reference_ids(lo: int, hi: int) -> list[matching.Encoded]:
+        return [vocabulary.encode(matching.tokenize(bleu, [x if x is not None else "" for x in s[lo:hi]]))
+                for s in streams]
 
-    def first_present(tokens, lo: int, hi: int) -> list[list[str]]:
-        return [next((tokens[r][i - lo] for r, s in enumerate(streams) if s[i] is not None), [])
-                for i in range(lo, hi)]
+    def first_present(refs: list[matching.Encoded], lo: int) -> tuple[np.ndarray, np.ndarray]:
+        """(segment, word id) of the first present reference of each segment of the block."""
+        segs, words = [], []
+        for r, enc in enumerate(refs):
+            seg = enc.segments()
+            keep = first_stream[lo + seg] == r
+            segs.append(seg[keep])
+            words.append(enc.ids[keep])
+        seg, word = np.concatenate(segs), np.concatenate(words)
+        by_segment = np.argsort(seg, kind="stable")
+        return seg[by_segment], word[by_segment]
 
     ref_len = np.zeros(n_seg, dtype=np.int64)
-    reference_frequency: Counter = Counter()
+    reference_frequency = np.zeros(0, dtype=np.int64)
     kept = None
     for lo, hi in blocks:
-        tokens = reference_tokens(lo, hi)
-        firsts = first_present(tokens, lo, hi)
-        ref_len[lo:hi] = [len(t) for t in firsts]
-        for toks in firsts:
-            reference_frequency.update(toks)
+        refs = reference_ids(lo, hi)
+        seg, word = first_present(refs, lo)
+        ref_len[lo:hi] = np.bincount(seg, minlength=hi - lo)
+        counts = np.bincount(word, minlength=len(vocabulary))
+        counts[:len(reference_frequency)] += reference_frequency
+        reference_frequency = counts
         if len(blocks) == 1:
-            kept = tokens
+            kept = refs
     if train is not None:
-        frequency: Counter = Counter()
-        for toks in _tokenize(bleu, list(train)):
-            frequency.update(toks)
-        freq_source = train_name
+        frequency = np.bincount(train_ids, minlength=len(vocabulary))
     else:
         frequency, freq_source = reference_frequency, "the reference"
-    word_vocabulary: dict = {}
+    n_refs = len(streams)
     ngram_vocabulary: dict = {}
+    ref_totals = np.zeros(0, dtype=np.int64)
     matches = [analyses.MatchedNgrams(ngram_vocabulary) for _ in names]
     highlights: list[list[Highlight]] = [[] for _ in names]
     word_blocks: list[list[np.ndarray]] = [[] for _ in names]
-    ref_counts: Counter = Counter()
+    best_reference = np.zeros((len(names), shown), dtype=np.int64)
+    n_buckets = len(analyses.FREQUENCY_CUTOFFS) + 1
     for lo, hi in blocks:
-        tokens = kept if kept is not None else reference_tokens(lo, hi)
-        firsts = first_present(tokens, lo, hi)
-        limits = [reference_limits([tokens[r][i - lo] for r, s in enumerate(streams) if s[i] is not None], order)
-                  for i in range(lo, hi)]
-        for lim in limits:
-            for per_order in lim:
-                ref_counts.update(per_order)
-        for k in range(len(names)):
-            hyp_tokens = _tokenize(bleu, hyps[k][lo:hi])
-            for i in range(lo, hi):
-                grams: list = []
-                toks = hyp_tokens[i - lo]
-                starts = matched_ngrams(toks, limits[i - lo], grams)
-                matches[k].add(i, grams)
-                if i < shown:
-                    highlights[k].append(highlight(hyps[k][i], toks, _token_levels(len(toks), starts), bleu.lowercase))
-            word_blocks[k].append(analyses.word_match_rows(hyp_tokens, firsts, frequency, vocabulary=word_vocabulary))
+        refs = kept if kept is not None else reference_ids(lo, hi)
+        hyp_tokens = [matching.tokenize(bleu, h[lo:hi]) for h in hyps]
+        hyp_ids = [vocabulary.encode(t) for t in hyp_tokens]
+        ids = matching.NgramIds([*refs, *hyp_ids], order)
+        limits = matching.reference_limits(ids, range(n_refs))
+        system_matches = [matching.match_system(ids, n_refs + k, limits) for k in range(len(names))]
+        # n-gram ids of the report: tuples of words, numbered across blocks; with several blocks every
+        # reference n-gram gets one (a later block may match it), with one block the matched ones suffice
+        words = vocabulary.words()
+        local_to_global = []
+        for n in range(1, order + 1):
+            if len(blocks) == 1:
+                wanted = np.unique(np.concatenate([m.keys[n - 1][m.clipped[n - 1] > 0] for m in system_matches])
+                                   % ids.sizes[n - 1])
+            else:
+                wanted = np.unique(limits[n - 1][0] % ids.sizes[n - 1])
+            mapping = np.full(ids.sizes[n - 1], -1, dtype=np.int64)
+            mapping[wanted] = [ngram_vocabulary.setdefault(g, len(ngram_vocabulary))
+                               for g in ids.tuples(n, wanted, words)]
+            local_to_global.append(mapping)
+            ref_keys, ref_limit = limits[n - 1]
+            local = ref_keys % ids.sizes[n - 1]
+            known = mapping[local] >= 0
+            totals = np.bincount(mapping[local[known]], weights=ref_limit[known], minlength=len(ngram_vocabulary))
+            totals[:len(ref_totals)] += ref_totals
+            ref_totals = totals.astype(np.int64)
+        first_seg, first_word = first_present(refs, lo)
+        word_bucket = analyses.bucket_of(np.pad(frequency, (0, max(0, len(vocabulary) - len(frequency)))),
+                                         analyses.FREQUENCY_CUTOFFS)
+        block_present = present[lo:hi]
+        for k, m in enumerate(system_matches):
+            for n in range(1, order + 1):
+                hit = m.clipped[n - 1] > 0
+                keys = m.keys[n - 1][hit]
+                matches[k].add_counts(lo + keys // ids.sizes[n - 1],
+                                      local_to_global[n - 1][keys % ids.sizes[n - 1]], m.clipped[n - 1][hit])
+            enc = hyp_ids[k]
+            word_blocks[k].append(analyses.word_match_counts((enc.segments(), enc.ids), (first_seg, first_word),
+                                                             word_bucket, hi - lo, n_buckets))
+            if lo < shown:
+                levels = matching.token_levels(len(enc.ids), m.starts).tolist()
+                starts = enc.starts.tolist()
+                for i in range(lo, min(hi, shown)):
+                    toks = hyp_tokens[k][i - lo]
+                    highlights[k].append(highlight(hyps[k][i], toks, levels[starts[i - lo]:starts[i - lo + 1]],
+                                                   bleu.lowercase))
+                best = _best_references(bleu, ids, refs, enc, m, block_present)
+                best_reference[k, lo:min(hi, shown)] = best[:min(hi, shown) - lo]
     word_rows = [np.concatenate(w) for w in word_blocks]
 
     resampler = analyses.Resampler(n_seg, n_bootstrap, seed)
@@ -520,7 +546,7 @@ def compute_report(
                                                  m.score_rows, m.stats, diff_groups, diff_labels, resampler))
         if len(names) > 1:
             best.append(analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler))
-    ngram_tables = analyses.ngram_differences(matches, ref_counts, resampler) if len(names) > 1 else ()
+    ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler) if len(names) > 1 else ()
     accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
 
     notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu)
@@ -532,7 +558,7 @@ def compute_report(
         word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),
         shown_segments=shown, highlights=tuple(tuple(h) for h in highlights),
-        best_reference=_best_references(bleu, hyps, streams, shown), n_bootstrap=n_bootstrap, seed=seed,
+        best_reference=best_reference, n_bootstrap=n_bootstrap, seed=seed,
         alpha=alpha, holm=holm, warnings=tuple(notes), command=command, inputs=tuple(inputs), created=created,
     )
 
