@@ -5,6 +5,7 @@ Statistics rows are int64 ``[S, 2 + 2 * order]``: ``[hyp_len, ref_len, correct_1
 ``threads=0`` lets the core pick a thread count for the input size; results never depend on it.
 """
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, final
 
@@ -28,6 +29,7 @@ __all__ = [
     "tokenizer_tables_in_use",
     "resample_sums_f32",
     "libm_map",
+    "read_file_lines",
     "_panic_for_tests",
 ]
 
@@ -71,6 +73,14 @@ class TextCounter:
         self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0
     ) -> tuple[_Rows, _Rows, int]: ...
     def systems(self, systems: Sequence[_Lines], ref_streams: _RefStreams) -> _Rows | None: ...
+    def total_files(
+        self,
+        hyp_path: str | os.PathLike[str],
+        ref_paths: Sequence[str | os.PathLike[str]],
+        *,
+        max_line_bytes: int,
+        block_segments: int = 0,
+    ) -> tuple[_Rows, int, int] | None: ...
 
 @final
 class IdCounter:
@@ -207,4 +217,7 @@ def resample_sums_f32(
     stats32: npt.NDArray[np.float32], idx: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.float32]: ...
 def libm_map(func: str, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
+def read_file_lines(
+    path: str | os.PathLike[str], *, max_line_bytes: int
+) -> tuple[list[str] | None, dict[str, Any] | None]: ...
 def _panic_for_tests() -> None: ...

@@ -2,7 +2,11 @@
 //! statistics rows with a built-in tokenizer), [`IdCounter`] (token ids, padded id matrices, token lists,
 //! pairwise) and [`BleuScorer`] (scores of statistics rows, pairwise scores).
 
+use std::fs::File;
+use std::path::PathBuf;
+
 use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
+use bleuscope_core::files::{count_files, LineReader};
 use bleuscope_core::pairwise::pairwise;
 use bleuscope_core::par::fill_rows;
 use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
@@ -26,6 +30,9 @@ const MAX_SMALL_ORDER: usize = 64;
 /// Segments read from Python objects and counted at a time by [`TextCounter`] (few blocks: the counting
 /// threads wait for each other at the end of every block; the corpus total keeps only a block's rows).
 const SEGMENTS_PER_BLOCK: usize = 1 << 17;
+/// Bytes of complete lines a file stream of [`TextCounter::total_files`] buffers at most (besides one
+/// line): bounds the memory of reading files.
+const FILE_BLOCK_BYTES: usize = 1 << 25;
 /// Segments of already tokenized text read per block by [`IdCounter::token_list_rows`] (bounds the copies).
 const TOKEN_LIST_BLOCK: usize = 16_384;
 
@@ -55,6 +62,9 @@ struct InputFacts {
 
 /// `(total row, segments per number of present references, hypotheses ending in " .")`
 type CorpusTotal<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, usize);
+
+/// `(total row, segments, hypotheses ending in " .")` of files
+type FileTotal<'py> = (Bound<'py, PyArray1<i64>>, usize, usize);
 
 /// Counts text with a built-in tokenizer (``none``, ``13a``, ``intl``, ``char``, ``zh``, ``cjk-char``),
 /// after Python-exact lowercasing if ``lowercase``, into BLEU statistics rows int64 ``[S, 2 + 2 *
@@ -146,6 +156,51 @@ impl TextCounter {
             PyArray1::from_vec(py, facts.nref_counts),
             facts.tokenized_periods,
         ))
+    }
+
+    /// The corpus total of plain UTF-8 files (hypotheses, then the reference streams, every line a
+    /// present reference), read and counted by the core without Python strings: ``(total, segments,
+    /// tokenized_periods)``. None, when something stops the count (a file that cannot be read, a line
+    /// the reader refuses: not UTF-8, a NUL, longer than ``max_line_bytes``; files of different lengths;
+    /// a line for the Python tokenizer): the caller then reads the files with the Python reader, which
+    /// names the problem. ``block_segments`` (0: the default) caps the segments counted at a time.
+    #[pyo3(signature = (hyp_path, ref_paths, *, max_line_bytes, block_segments = 0))]
+    fn total_files<'py>(
+        &self,
+        py: Python<'py>,
+        hyp_path: PathBuf,
+        ref_paths: Vec<PathBuf>,
+        max_line_bytes: usize,
+        block_segments: usize,
+    ) -> PyResult<Option<FileTotal<'py>>> {
+        if ref_paths.is_empty() {
+            return Err(invalid("total_files needs at least one reference file"));
+        }
+        let mut streams = Vec::with_capacity(ref_paths.len() + 1);
+        for path in std::iter::once(&hyp_path).chain(&ref_paths) {
+            match File::open(path) {
+                Ok(f) => streams.push(LineReader::new(f, max_line_bytes)),
+                Err(_) => return Ok(None),
+            }
+        }
+        let block = if block_segments == 0 {
+            SEGMENTS_PER_BLOCK
+        } else {
+            block_segments
+        };
+        let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
+        let budget = FILE_BLOCK_BYTES.max(max_line_bytes.saturating_mul(2));
+        let counted = detached(py, move || {
+            count_files(tok, lowercase, order, threads, &mut streams, block, budget)
+        })?;
+        Ok(match counted {
+            Ok(t) => Some((
+                PyArray1::from_vec(py, t.total),
+                t.segments,
+                t.tokenized_periods,
+            )),
+            Err(_) => None,
+        })
     }
 
     /// Statistics rows int64 ``[K * S, 2 + 2 * order]`` (system k's segment i at row ``k * S + i``) of K

@@ -6,6 +6,7 @@
 mod bleu;
 mod chrf_ter;
 mod errors;
+mod files;
 mod input;
 mod meteor;
 mod resample;
@@ -92,6 +93,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tok::tokenizer_tables_in_use, m)?)?;
     m.add_function(wrap_pyfunction!(resample::resample_sums_f32, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
+    m.add_function(wrap_pyfunction!(files::read_file_lines, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())
 }

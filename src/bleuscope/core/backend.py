@@ -343,6 +343,37 @@ def native_text_total(
     return None if counter is None else counter.total(hyps, ref_streams)
 
 
+def native_file_total(
+    hyp_path,
+    ref_paths: list,
+    *,
+    tokenizer: BaseTokenizer,
+    lowercase: bool,
+    order: int,
+    engine: str = "auto",
+    threads: int | None = None,
+    max_line_bytes: int,
+) -> tuple[np.ndarray, int, int] | None:
+    """The corpus total of plain UTF-8 files (hypotheses and reference streams, one segment a line), read
+    and counted by the compiled core without Python strings: ``(total row, segments, tokenized_periods)``.
+    None when the compiled core does not count this input, or stopped at something the Python reader
+    reports (a file that cannot be read, a line that is not UTF-8, holds a NUL or is longer than
+    ``max_line_bytes``, files of different lengths): read the files with :mod:`bleuscope.core.chunks`."""
+    check_threads(threads)
+    if resolve_engine(engine, "text") != "native" or not hasattr(_native(), "read_file_lines"):
+        return None
+    counter = _text_counter(tokenizer, lowercase, order, threads)
+    if counter is None:
+        return None
+    return counter.total_files(hyp_path, list(ref_paths), max_line_bytes=max_line_bytes)
+
+
+def read_file_lines(path, *, max_line_bytes: int) -> tuple[list[str] | None, dict | None]:
+    """The compiled reader's lines of a plain UTF-8 file, or the first line it refuses (see
+    :func:`bleuscope._core.read_file_lines`); what :func:`native_file_total` reads."""
+    return _native().read_file_lines(path, max_line_bytes=max_line_bytes)
+
+
 def _text_counter(tokenizer: BaseTokenizer, lowercase: bool, order: int, threads: int | None):
     """The compiled counter for this tokenizer and case, or None when the tokenizer stays in Python."""
     name = native_tokenizer_name(tokenizer, lowercase)
@@ -672,7 +703,9 @@ __all__ = [
     "meteor_available",
     "native_available",
     "native_text_total",
+    "native_file_total",
     "native_supports",
+    "read_file_lines",
     "porter_stem",
     "resolve_engine",
     "rouge_pair_counts",

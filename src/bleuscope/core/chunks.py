@@ -8,6 +8,7 @@ counts each chunk with a metric's chunk counter (in this process or in a pool of
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -17,7 +18,7 @@ import numpy as np
 
 from . import pool
 from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
-from .files import read_lines
+from .files import STDIN, compression_of, read_lines
 from .pipeline import CHUNK_SEGMENTS
 from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
@@ -257,6 +258,41 @@ def sum_statistics(
     return total
 
 
+def plain_text_paths(hypotheses, references, encoding: str = "utf-8") -> tuple[str, list[str]] | None:
+    """``(hypothesis file, reference files)`` when every input stream is a path (:class:`os.PathLike`) to
+    a plain, uncompressed file read as UTF-8: the input the compiled core can read by itself; None
+    otherwise (compressed files, standard input, other encodings and other streams stay on this reader)."""
+    try:
+        if codecs.lookup(encoding).name != "utf-8":
+            return None
+    except (LookupError, TypeError):
+        return None
+    if not isinstance(references, (list, tuple)) or not references:
+        return None
+    paths = [hypotheses, *references]
+    if not all(isinstance(p, os.PathLike) for p in paths):
+        return None
+    names = [os.fspath(p) for p in paths]
+    if not all(isinstance(n, str) and n != STDIN and compression_of(n) is None for n in names):
+        return None
+    return names[0], names[1:]
+
+
+def give_input_warnings(
+    hyp_path: str, size: int, tokenizer_name: str, force: bool, tokenized_periods: int
+) -> None:
+    """The input warnings :func:`iter_chunks` gives, for a hypothesis file counted without it (all of
+    whose lines are valid): the CJK check on its first chunk of ``size`` lines, then (unless ``force``)
+    the tokenized-period warning when ``tokenized_periods`` reached the threshold."""
+    first = read_lines(hyp_path)
+    try:  # the check reads only the lines it samples
+        warn_if_mostly_cjk(tokenizer_name, islice(first, size))
+    finally:
+        first.close()
+    if not force and tokenized_periods >= TOKENIZED_PERIOD_LINES:
+        warn_tokenized()
+
+
 def is_streaming_input(hypotheses, references) -> bool:
     """Whether ``corpus_score`` should take the streaming path: an iterator, an open file or a path among
     the inputs (lists, tuples and arrays keep the in-memory path)."""
@@ -275,8 +311,10 @@ def is_streaming_input(hypotheses, references) -> bool:
 
 __all__ = [
     "check_chunk_size",
+    "give_input_warnings",
     "is_streaming_input",
     "iter_chunks",
     "iter_statistics",
+    "plain_text_paths",
     "sum_statistics",
 ]

@@ -1,0 +1,591 @@
+//! Plain UTF-8 text files read as checked lines, and BLEU totals counted straight from them.
+//!
+//! The lines are those of bleuscope's Python reader (`core/files.py`, UTF-8): split on `"\n"` only, a
+//! final `"\n"` ends the last line, nothing stripped (a `"\r"` or a byte order mark stays in the line).
+//! A line is refused, at its place in the file, for what the Python reader refuses: more than
+//! `max_line` bytes, a byte that is not UTF-8, a NUL. Memory is bounded: a stream holds at most about
+//! `budget` bytes of complete lines plus one line.
+
+use std::io::{self, Read};
+
+use crate::count::row_width;
+use crate::text::{count_lines, Line};
+use crate::tok::Tokenizer;
+
+/// Bytes asked of the file per read.
+const READ_BYTES: usize = 1 << 20;
+
+/// Why a line is refused (line and column count from 1, columns in bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineProblem {
+    /// a byte sequence that is not UTF-8: where it starts (byte offset in the file) and its first bytes
+    InvalidUtf8 {
+        line: usize,
+        offset: u64,
+        column: usize,
+        bytes: Vec<u8>,
+    },
+    /// a NUL byte
+    Nul { line: usize, column: usize },
+    /// a line longer than the limit
+    TooLong { line: usize },
+}
+
+impl LineProblem {
+    pub fn line(&self) -> usize {
+        match *self {
+            LineProblem::InvalidUtf8 { line, .. }
+            | LineProblem::Nul { line, .. }
+            | LineProblem::TooLong { line } => line,
+        }
+    }
+}
+
+/// What stops reading a stream.
+#[derive(Debug)]
+pub enum ReadError {
+    Io(io::Error),
+    Line(LineProblem),
+}
+
+/// Position of the first `byte` in `b`, eight bytes at a time.
+fn find_byte(b: &[u8], byte: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let pattern = LO.wrapping_mul(byte as u64);
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let x = u64::from_le_bytes(b[i..i + 8].try_into().unwrap()) ^ pattern;
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| c == byte).map(|p| p + i)
+}
+
+/// A stream of lines read in blocks. [`LineReader::fill`] reads ahead, [`LineReader::lines`] checks and
+/// hands out the first complete lines, [`LineReader::consume`] drops them.
+pub struct LineReader<R: Read> {
+    src: R,
+    /// the bytes read are `buf[..end]`; the rest of `buf` is room for the next reads
+    buf: Vec<u8>,
+    end: usize,
+    /// start of the first line not consumed
+    pos: usize,
+    /// end (exclusive, without the newline) of each complete line after `pos`, as indices into `buf`
+    ends: Vec<usize>,
+    /// bytes of `buf` already searched for newlines
+    scanned: usize,
+    eof: bool,
+    /// the line after the complete ones is already longer than `max_line` (reading stopped there)
+    tail_too_long: bool,
+    max_line: usize,
+    /// lines consumed so far, and the file offset of `buf[0]`
+    lines_done: usize,
+    offset: u64,
+}
+
+impl<R: Read> LineReader<R> {
+    pub fn new(src: R, max_line: usize) -> Self {
+        LineReader {
+            src,
+            buf: Vec::new(),
+            end: 0,
+            pos: 0,
+            ends: Vec::new(),
+            scanned: 0,
+            eof: false,
+            tail_too_long: false,
+            max_line,
+            lines_done: 0,
+            offset: 0,
+        }
+    }
+
+    /// Lines consumed so far.
+    pub fn lines_done(&self) -> usize {
+        self.lines_done
+    }
+
+    /// Complete lines ready (at the end of the file, an unterminated last line counts as complete).
+    pub fn available(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The stream has no line left: every line was consumed and the file ended.
+    pub fn finished(&self) -> bool {
+        self.eof && self.ends.is_empty()
+    }
+
+    /// The line after the available ones is too long (the stream cannot go on past them).
+    pub fn blocked_line(&self) -> Option<usize> {
+        self.tail_too_long
+            .then(|| self.lines_done + self.ends.len() + 1)
+    }
+
+    /// Reads until `want` complete lines are ready, or about `budget` bytes are buffered (and at least one
+    /// line is complete), or the file ends, or the line being read passes `max_line` bytes.
+    pub fn fill(&mut self, want: usize, budget: usize) -> Result<(), io::Error> {
+        if self.pos > 0 {
+            // move the lines not consumed to the front
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.offset += self.pos as u64;
+            self.scanned -= self.pos;
+            for e in &mut self.ends {
+                *e -= self.pos;
+            }
+            self.pos = 0;
+        }
+        while self.ends.len() < want
+            && !self.eof
+            && !self.tail_too_long
+            && (self.ends.is_empty() || self.end < budget)
+        {
+            if self.buf.len() - self.end < READ_BYTES / 2 {
+                self.buf.resize(self.end + READ_BYTES, 0);
+            }
+            let got = loop {
+                match self.src.read(&mut self.buf[self.end..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
+            };
+            self.end += got;
+            if got == 0 {
+                self.eof = true;
+            }
+            self.scan();
+        }
+        Ok(())
+    }
+
+    /// Records the newlines of the bytes read since the last scan; at the end of the file, the bytes
+    /// after the last newline are the last line.
+    fn scan(&mut self) {
+        while let Some(p) = find_byte(&self.buf[self.scanned..self.end], b'\n') {
+            self.ends.push(self.scanned + p);
+            self.scanned += p + 1;
+        }
+        self.scanned = self.end;
+        let tail_start = self.ends.last().map_or(self.pos, |&e| e + 1);
+        if self.eof {
+            if tail_start < self.end {
+                self.ends.push(self.end);
+            }
+        } else if self.end - tail_start > self.max_line {
+            self.tail_too_long = true;
+        }
+    }
+
+    /// The first `k` available lines (`k <= available()`), checked: the first problem among them in the
+    /// file's order (within a line: its length first, then the first bad byte).
+    pub fn lines(&self, k: usize) -> Result<Vec<&str>, LineProblem> {
+        assert!(
+            k <= self.ends.len(),
+            "lines asked beyond the available ones"
+        );
+        let mut out = Vec::with_capacity(k);
+        if k == 0 {
+            return Ok(out);
+        }
+        let region = &self.buf[self.pos..self.ends[k - 1]];
+        // the longest line among the k, the first too-long one, and the first NUL / bad byte
+        let too_long = {
+            let mut start = self.pos;
+            let mut found = None;
+            for (j, &e) in self.ends[..k].iter().enumerate() {
+                if e - start > self.max_line {
+                    found = Some(j);
+                    break;
+                }
+                start = e + 1;
+            }
+            found
+        };
+        let nul = find_byte(region, 0);
+        let bad = std::str::from_utf8(region).err().map(|e| {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(region.len() - at).min(4);
+            (at, len)
+        });
+        let line_of = |at: usize| -> usize {
+            // index of the line holding region byte `at`: the first line whose end is at or after it
+            self.ends[..k].partition_point(|&e| e < self.pos + at)
+        };
+        let line_start = |j: usize| {
+            if j == 0 {
+                self.pos
+            } else {
+                self.ends[j - 1] + 1
+            }
+        };
+        let mut first: Option<(usize, u8, LineProblem)> = None; // (line index, rank in the line, problem)
+        let mut offer = |j: usize, rank: u8, p: LineProblem| {
+            if first
+                .as_ref()
+                .is_none_or(|(fj, fr, _)| (j, rank) < (*fj, *fr))
+            {
+                first = Some((j, rank, p));
+            }
+        };
+        if let Some(j) = too_long {
+            offer(
+                j,
+                0,
+                LineProblem::TooLong {
+                    line: self.lines_done + j + 1,
+                },
+            );
+        }
+        match (nul, bad) {
+            (Some(z), b) if b.is_none_or(|(at, _)| z < at) => {
+                let j = line_of(z);
+                offer(
+                    j,
+                    1,
+                    LineProblem::Nul {
+                        line: self.lines_done + j + 1,
+                        column: self.pos + z - line_start(j) + 1,
+                    },
+                );
+            }
+            (_, Some((at, len))) => {
+                let j = line_of(at);
+                offer(
+                    j,
+                    1,
+                    LineProblem::InvalidUtf8 {
+                        line: self.lines_done + j + 1,
+                        offset: self.offset + (self.pos + at) as u64,
+                        column: self.pos + at - line_start(j) + 1,
+                        bytes: region[at..at + len].to_vec(),
+                    },
+                );
+            }
+            _ => {}
+        }
+        if let Some((_, _, p)) = first {
+            return Err(p);
+        }
+        // SAFETY: `region` was just checked to be UTF-8, and lines end at newlines (ASCII), on char
+        // boundaries, so every line is UTF-8 too
+        let text = unsafe { std::str::from_utf8_unchecked(region) };
+        let mut start = 0;
+        for &e in &self.ends[..k] {
+            let end = e - self.pos;
+            out.push(&text[start..end]);
+            start = end + 1;
+        }
+        Ok(out)
+    }
+
+    /// Drops the first `k` available lines.
+    pub fn consume(&mut self, k: usize) {
+        if k == 0 {
+            return;
+        }
+        self.pos = (self.ends[k - 1] + 1).min(self.end);
+        self.ends.drain(..k);
+        self.lines_done += k;
+    }
+}
+
+/// Every line of a reader, or the first problem (for tests and small files).
+pub fn read_all<R: Read>(src: R, max_line: usize) -> Result<Vec<String>, ReadError> {
+    let mut reader = LineReader::new(src, max_line);
+    let mut out = Vec::new();
+    loop {
+        reader.fill(1 << 16, 1 << 24).map_err(ReadError::Io)?;
+        let k = reader.available();
+        if k == 0 {
+            if let Some(line) = reader.blocked_line() {
+                return Err(ReadError::Line(LineProblem::TooLong { line }));
+            }
+            return Ok(out);
+        }
+        let lines = reader.lines(k).map_err(ReadError::Line)?;
+        out.extend(lines.into_iter().map(str::to_owned));
+        reader.consume(k);
+    }
+}
+
+/// Why [`count_files`] stopped.
+#[derive(Debug)]
+pub enum CountFilesError {
+    /// stream `stream` (0: the hypotheses) could not be read
+    Io { stream: usize, error: io::Error },
+    /// stream `stream` has a line the reader refuses
+    Line { stream: usize, problem: LineProblem },
+    /// the streams do not have the same number of lines: `ended` ran out after line `after`
+    Lengths { ended: Vec<usize>, after: usize },
+    /// a segment needs the Python tokenizer (the caller counts the files another way)
+    Fallback,
+}
+
+/// Corpus total of files: the summed statistics row, the segments and the hypotheses ending in `" ."`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FileTotal {
+    pub total: Vec<i64>,
+    pub segments: usize,
+    pub tokenized_periods: usize,
+}
+
+/// The BLEU corpus total of hypotheses (`streams[0]`) against reference streams (`streams[1..]`, every
+/// line present), read `block` segments at a time, each stream buffering about `budget` bytes at most.
+#[allow(clippy::too_many_arguments)]
+pub fn count_files<R: Read>(
+    tok: Tokenizer,
+    lowercase: bool,
+    order: usize,
+    threads: usize,
+    streams: &mut [LineReader<R>],
+    block: usize,
+    budget: usize,
+) -> Result<FileTotal, CountFilesError> {
+    assert!(
+        streams.len() >= 2,
+        "hypotheses and at least one reference stream"
+    );
+    let width = row_width(order);
+    let mut total = FileTotal {
+        total: vec![0; width],
+        segments: 0,
+        tokenized_periods: 0,
+    };
+    let mut rows = Vec::new();
+    loop {
+        for (s, r) in streams.iter_mut().enumerate() {
+            r.fill(block, budget)
+                .map_err(|error| CountFilesError::Io { stream: s, error })?;
+        }
+        let k = streams.iter().map(LineReader::available).min().unwrap_or(0);
+        if k == 0 {
+            // a stream cannot give a line: too long, or its end (with the others going on: lengths)
+            for (s, r) in streams.iter().enumerate() {
+                if r.available() == 0 {
+                    if let Some(line) = r.blocked_line() {
+                        return Err(CountFilesError::Line {
+                            stream: s,
+                            problem: LineProblem::TooLong { line },
+                        });
+                    }
+                }
+            }
+            if streams.iter().all(LineReader::finished) {
+                return Ok(total);
+            }
+            let after = total.segments;
+            let ended = (0..streams.len())
+                .filter(|&s| streams[s].finished())
+                .collect();
+            return Err(CountFilesError::Lengths { ended, after });
+        }
+        let mut lines = Vec::with_capacity(streams.len());
+        for (s, r) in streams.iter().enumerate() {
+            let l = r
+                .lines(k)
+                .map_err(|problem| CountFilesError::Line { stream: s, problem })?;
+            lines.push(l.into_iter().map(Line::Text).collect::<Vec<_>>());
+        }
+        let refs: Vec<&[Line]> = lines[1..].iter().map(Vec::as_slice).collect();
+        rows.clear();
+        rows.resize(k * width, 0i64);
+        let failed = count_lines(tok, lowercase, order, &lines[0], &refs, threads, &mut rows);
+        if !failed.is_empty() {
+            return Err(CountFilesError::Fallback);
+        }
+        for row in rows.chunks_exact(width) {
+            for (t, v) in total.total.iter_mut().zip(row) {
+                *t += v;
+            }
+        }
+        total.tokenized_periods += lines[0]
+            .iter()
+            .filter(|l| matches!(l, Line::Text(t) if t.ends_with(" .")))
+            .count();
+        total.segments += k;
+        drop(lines);
+        for r in streams.iter_mut() {
+            r.consume(k);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader handing out at most `step` bytes per read (block boundaries everywhere).
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(out.len()).min(self.data.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    fn python_lines(data: &[u8]) -> Vec<String> {
+        let text = std::str::from_utf8(data).unwrap();
+        if text.is_empty() {
+            return Vec::new();
+        }
+        let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        if lines.last().is_some_and(String::is_empty) {
+            lines.pop();
+        }
+        lines
+    }
+
+    fn read_in(data: &[u8], step: usize, max_line: usize) -> Result<Vec<String>, ReadError> {
+        read_all(Trickle { data, step }, max_line)
+    }
+
+    #[test]
+    fn lines_split_on_newline_only() {
+        for data in [
+            &b""[..],
+            b"\n",
+            b"a",
+            b"a\n",
+            b"a\r\nb\r\n",
+            b"\n\n x \n",
+            b"\xef\xbb\xbfbom\nline\x1c\xc2\x85two\nend",
+            "Grüße\u{2028}x\ny".as_bytes(),
+        ] {
+            for step in [1, 2, 3, 7, 1 << 20] {
+                let got = read_in(data, step, 100).unwrap();
+                assert_eq!(got, python_lines(data), "{data:?} step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn problems_name_the_line_column_and_offset() {
+        let problem = |data: &[u8], max_line: usize| match read_in(data, 3, max_line) {
+            Err(ReadError::Line(p)) => p,
+            other => panic!("{data:?}: {other:?}"),
+        };
+        assert_eq!(
+            problem(b"ok\nab\xffc\n", 100),
+            LineProblem::InvalidUtf8 {
+                line: 2,
+                offset: 5,
+                column: 3,
+                bytes: vec![0xff]
+            }
+        );
+        assert_eq!(
+            problem(b"ok\nab\xe2\x82", 100),
+            LineProblem::InvalidUtf8 {
+                line: 2,
+                offset: 5,
+                column: 3,
+                bytes: vec![0xe2, 0x82]
+            }
+        );
+        assert_eq!(
+            problem(b"a\nb\nxy\0\xff\n", 100),
+            LineProblem::Nul { line: 3, column: 3 }
+        );
+        assert_eq!(
+            problem(b"a\nb\xff\0\n", 100),
+            LineProblem::InvalidUtf8 {
+                line: 2,
+                offset: 3,
+                column: 2,
+                bytes: vec![0xff]
+            }
+        );
+        assert_eq!(
+            problem(b"abc\n12345\nx\xff\n", 4),
+            LineProblem::TooLong { line: 2 }
+        );
+        assert_eq!(
+            problem(b"abc\n1234\xff6\n", 4),
+            LineProblem::TooLong { line: 2 }
+        );
+        assert_eq!(problem(b"ab\xff\n12345\n", 4).line(), 1);
+        assert_eq!(problem(b"abcd\nabcde", 4), LineProblem::TooLong { line: 2 });
+        // a line without end is refused once it passes the limit, without reading further
+        assert_eq!(
+            problem(&[b'x'; 10_000][..], 100),
+            LineProblem::TooLong { line: 1 }
+        );
+    }
+
+    #[test]
+    fn finding_a_byte_at_every_position() {
+        for n in 0..40 {
+            let mut v = vec![b'a'; n];
+            assert_eq!(find_byte(&v, b'\n'), None);
+            for i in 0..n {
+                v[i] = b'\n';
+                assert_eq!(find_byte(&v, b'\n'), Some(i));
+                v[i] = 0x8a; // differs from '\n' in the high bit only
+                assert_eq!(find_byte(&v, b'\n'), None);
+                v[i] = b'a';
+            }
+        }
+    }
+
+    fn count(
+        hyp: &[u8],
+        refs: &[&[u8]],
+        step: usize,
+        block: usize,
+    ) -> Result<FileTotal, CountFilesError> {
+        let mut streams: Vec<LineReader<Trickle>> = std::iter::once(hyp)
+            .chain(refs.iter().copied())
+            .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
+            .collect();
+        count_files(Tokenizer::T13a, false, 4, 1, &mut streams, block, 64)
+    }
+
+    #[test]
+    fn file_totals_equal_the_totals_of_their_lines() {
+        let hyp = b"the cat sat .\nHello, world!\n\nA b c d e\nlast line";
+        let r1 = b"the cat sat on the mat .\nhello world\nx\na b c d e\nlast line\n";
+        let r2 = b"a cat\nHello , world !\n\n\nthe last line\n";
+        let lines = |d: &'static [u8]| python_lines(d);
+        let (h, a, b) = (lines(hyp), lines(r1), lines(r2));
+        let hl: Vec<Line> = h.iter().map(|s| Line::Text(s)).collect();
+        let al: Vec<Line> = a.iter().map(|s| Line::Text(s)).collect();
+        let bl: Vec<Line> = b.iter().map(|s| Line::Text(s)).collect();
+        let mut rows = vec![0i64; h.len() * row_width(4)];
+        assert!(count_lines(Tokenizer::T13a, false, 4, &hl, &[&al, &bl], 1, &mut rows).is_empty());
+        let mut expected = vec![0i64; row_width(4)];
+        for row in rows.chunks(row_width(4)) {
+            for (t, v) in expected.iter_mut().zip(row) {
+                *t += v;
+            }
+        }
+        for step in [1, 5, 1 << 20] {
+            for block in [1, 2, 3, 100] {
+                let got = count(hyp, &[r1, r2], step, block).unwrap();
+                assert_eq!(got.total, expected);
+                assert_eq!(got.segments, 5);
+                assert_eq!(got.tokenized_periods, 1);
+            }
+        }
+        match count(b"a\nb\nc\n", &[b"a\nb\n"], 1, 2) {
+            Err(CountFilesError::Lengths { ended, after }) => {
+                assert_eq!((ended, after), (vec![1], 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        match count(b"a\nb\xff\n", &[b"a\nb\n"], 1, 2) {
+            Err(CountFilesError::Line { stream: 0, problem }) => assert_eq!(problem.line(), 2),
+            other => panic!("{other:?}"),
+        }
+    }
+}
