@@ -21,8 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleuscope.analysis.significance as sg
-from bleuscope import BLEU, ScoringConfig
+from bleuscope import BLEU
 from bleuscope.analysis.significance import all_pairs, confidence_interval, paired_ar, paired_bootstrap
+from bleuscope.metrics.base import Metric
 
 from ..conftest import DATA, all_pairs as data_pairs, pair_dir, read_lines, requires_wmt
 
@@ -203,7 +204,7 @@ def test_float32_scoring_equals_sacrebleu_compute(rows, smoothing, effective):
     stats = np.array([[h, r, *c, *t] for h, r, c, t in rows], dtype=np.float32)
     ours = BLEU(smooth_method=method, smooth_value=value, effective_order=effective)
     theirs = sacrebleu.BLEU(smooth_method=method, smooth_value=value, effective_order=effective)
-    got = sg.BLEUStatistic(ours.config).score_float32(stats)
+    got = ours.score_rows(stats, float32=True)
     want = [theirs._compute_score_from_stats(row.copy()).score for row in stats]
     assert got.tolist() == want
 
@@ -223,8 +224,8 @@ def test_bootstrap_parity_beyond_float32_exact_range(ende):
     _, _, stats = ende
     big = stats["Online-W"].stats * 4000
     theirs = sorted(s.score for s in _bootstrap_resample(big.tolist(), sacrebleu.BLEU(), 40)[1])
-    ours = sg._bootstrap_scores((big,), sg.BLEUStatistic(), 40, 12345, "sacrebleu")[0]
-    exact = sg._bootstrap_scores((big,), sg.BLEUStatistic(), 40, 12345, "exact")[0]
+    ours = sg._bootstrap_scores((big,), BLEU(), 40, 12345, "sacrebleu")[0]
+    exact = sg._bootstrap_scores((big,), BLEU(), 40, 12345, "exact")[0]
     assert sorted(ours.tolist()) == theirs
     assert not np.array_equal(ours, exact)  # the float32 effects are real here
     np.testing.assert_allclose(ours, exact, rtol=1e-5)
@@ -234,7 +235,7 @@ def test_bootstrap_parity_beyond_float32_exact_range(ende):
 def test_exact_precision_is_true_bleu_of_resamples(ende):
     _, _, stats = ende
     x = stats["Online-A"].stats
-    ours = sg._bootstrap_scores((x,), sg.BLEUStatistic(), 20, 5, "exact")[0]
+    ours = sg._bootstrap_scores((x,), BLEU(), 20, 5, "exact")[0]
     idx = np.random.default_rng(5).choice(len(x), size=(20, len(x)))
     want = [BLEU().score_from_statistics(x[i]).score for i in idx]
     assert ours.tolist() == want
@@ -300,9 +301,29 @@ def test_bootstrap_ci_coverage_near_nominal(ende):
     assert 0.88 <= covered / reps <= 0.99
 
 
-def test_ci_coverage_additive_protocol():
-    """A plug-in metric (a ratio of sums) through the AdditiveStatistic protocol: coverage near 95%."""
-    ratio = sg.FunctionStatistic(lambda s: 100.0 * s[:, 0] / s[:, 1], name="ratio")
+class _Ratio(Metric):
+    """A plug-in metric known by its statistics only: 100 * (sum of column 0) / (sum of column 1)."""
+
+    name = "ratio"
+    stats_width = 2
+
+    def count_checked(self, hyps, streams, present=None):
+        raise NotImplementedError("statistics are counted elsewhere")
+
+    def score_rows(self, rows, *, float32=False):
+        rows = np.atleast_2d(rows).astype(np.float64)
+        return 100.0 * rows[:, 0] / rows[:, 1]
+
+    def score_from_statistics(self, stats, nrefs=None):
+        return float(self.score_rows(np.asarray(stats).sum(axis=0))[0])
+
+    def signature_fields(self, nrefs=None):
+        return {"nrefs": str(nrefs)}
+
+
+def test_ci_coverage_plug_in_metric():
+    """A plug-in metric (a ratio of sums) through the Metric contract alone: coverage near 95%."""
+    ratio = _Ratio()
     rng = np.random.default_rng(7)
     covered, reps = 0, 200
     for r in range(reps):
@@ -375,11 +396,11 @@ def test_all_pairs_properties_random_statistics(k, n_seg, data):
             rows.append([hyp, data.draw(st.integers(1, 12)), *correct, *totals])
         systems[f"s{s}"] = np.array(rows, dtype=np.int64)
     test = data.draw(st.sampled_from(["bs", "ar"]))
-    res = all_pairs(systems, metric=ScoringConfig(), test=test, n_samples=64, seed=data.draw(st.integers(0, 99)))
+    res = all_pairs(systems, metric=BLEU(), test=test, n_samples=64, seed=data.draw(st.integers(0, 99)))
     p = res.p_values
     assert np.array_equal(p, p.T) and ((p >= 1 / 65) & (p <= 1)).all()
     run = paired_bootstrap if test == "bs" else paired_ar
-    base = run(systems, metric=ScoringConfig(), n_samples=64, seed=res.seed)
+    base = run(systems, metric=BLEU(), n_samples=64, seed=res.seed)
     for name in list(systems)[1:]:
         assert base[name].p_value == res.p_value("s0", name)
     _check_clusters(res)
@@ -418,7 +439,7 @@ def test_system_statistics_equals_segment_statistics(testset, pair, tok, order, 
 def test_identical_systems_and_interval_invariants(rows, seed, n, test):
     """Any statistics: an identical copy gives p = 1, delta 0, all ties; intervals are ordered."""
     x = np.array([[h, r, min(c, t), t] for h, r, c, t in rows], dtype=np.int64)
-    metric = ScoringConfig(max_ngram_order=1)
+    metric = BLEU(max_ngram_order=1)
     run = paired_bootstrap if test == "bs" else paired_ar
     res = run({"a": x, "b": x.copy()}, metric=metric, n_samples=n, seed=seed, strict=False)
     assert (res["b"].p_value, res["b"].delta, res["b"].ties) == (1.0, 0.0, n)
@@ -469,33 +490,33 @@ def _tiny():
 ])
 def test_bad_arguments(kwargs, exc, match):
     with pytest.raises(exc, match=match):
-        paired_bootstrap(_tiny(), **{"metric": ScoringConfig(), **kwargs})
+        paired_bootstrap(_tiny(), **{"metric": BLEU(), **kwargs})
 
 
 def test_bad_systems():
     t = _tiny()
     with pytest.raises(ValueError, match="needs a baseline and at least one"):
-        paired_ar({"s0": t["s0"]}, metric=ScoringConfig())
+        paired_ar({"s0": t["s0"]}, metric=BLEU())
     with pytest.raises(ValueError, match="different shapes"):
-        paired_bootstrap({"a": t["s0"], "b": t["s1"][:5]}, metric=ScoringConfig())
+        paired_bootstrap({"a": t["s0"], "b": t["s1"][:5]}, metric=BLEU())
     with pytest.raises(TypeError, match="integer statistics"):
-        paired_bootstrap({"a": t["s0"], "b": t["s1"].astype(float)}, metric=ScoringConfig())
+        paired_bootstrap({"a": t["s0"], "b": t["s1"].astype(float)}, metric=BLEU())
     with pytest.raises(ValueError, match="negative"):
-        paired_bootstrap({"a": t["s0"], "b": -t["s1"]}, metric=ScoringConfig())
+        paired_bootstrap({"a": t["s0"], "b": -t["s1"]}, metric=BLEU())
     with pytest.raises(ValueError, match="references are only used"):
-        paired_bootstrap(t, [["x"] * 12], metric=ScoringConfig())
+        paired_bootstrap(t, [["x"] * 12], metric=BLEU())
     with pytest.raises(ValueError, match="references are required"):
         paired_bootstrap({"a": ["x y"], "b": ["x"]})
     with pytest.raises(TypeError, match="either hypothesis texts"):
         paired_bootstrap({"a": ["x y"] * 12, "b": t["s1"]}, [["x"] * 12])
     with pytest.raises(TypeError, match=r"systems\[1\]"):
-        paired_bootstrap([("a", t["s0"]), t["s1"]], metric=ScoringConfig())
+        paired_bootstrap([("a", t["s0"]), t["s1"]], metric=BLEU())
     with pytest.raises(ValueError, match="used twice"):
-        paired_bootstrap([("a", t["s0"]), ("a", t["s1"])], metric=ScoringConfig())
+        paired_bootstrap([("a", t["s0"]), ("a", t["s1"])], metric=BLEU())
     with pytest.raises(TypeError, match="mapping"):
-        paired_bootstrap(t["s0"], metric=ScoringConfig())
+        paired_bootstrap(t["s0"], metric=BLEU())
     with pytest.raises(ValueError, match="columns"):
-        paired_bootstrap({"a": t["s0"][:, :6], "b": t["s1"][:, :6]}, metric=ScoringConfig())
+        paired_bootstrap({"a": t["s0"][:, :6], "b": t["s1"][:, :6]}, metric=BLEU())
     with pytest.raises(ValueError, match="hypotheses\\[0\\] has|references\\[0\\] has"):
         paired_bootstrap({"a": ["x"] * 3, "b": ["y"] * 3}, [["x"] * 2])
     with pytest.raises(ValueError, match="system 'b' has 2 lines but system 'a' has 3"):
@@ -503,11 +524,13 @@ def test_bad_systems():
     with pytest.raises(TypeError, match=r"system 'b'\[1\] must be a string"):
         paired_bootstrap({"a": ["x"] * 2, "b": ["y", 3]}, [["x"] * 2])
     with pytest.raises(ValueError, match="alpha"):
-        all_pairs(t, metric=ScoringConfig(), alpha=1.5)
+        all_pairs(t, metric=BLEU(), alpha=1.5)
     with pytest.raises(ValueError, match="test must be"):
-        all_pairs(t, metric=ScoringConfig(), test="t")
-    with pytest.raises(ValueError, match="returned shape"):
+        all_pairs(t, metric=BLEU(), test="t")
+    with pytest.raises(TypeError, match="metric must be a bleuscope metric"):
         confidence_interval(t["s0"], metric=lambda s: s.sum())
+    with pytest.raises(TypeError, match="metric must be a bleuscope metric"):
+        confidence_interval(t["s0"], metric=BLEU().config)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -22,8 +22,10 @@ A metric subclasses :class:`Metric` and writes:
 
 It may override ``check_inputs`` (the default checks the strings, that there is a segment, the reference
 streams' lengths and that every segment has a reference; BLEU adds sacreBLEU's input warnings),
-``short_keys`` (short signature names of its own fields) and, for sacreBLEU's float32 resampling,
-``float32_statistics(stats)`` and ``bootstrap_scores_float32``.
+``short_keys`` (short signature names of its own fields), ``threads`` (the compiled core's threads) and,
+for the significance tests' float32 resampling (sacreBLEU's arithmetic), ``sacrebleu_arithmetic``,
+``bootstrap_scores_float32`` and ``float32_statistics(stats)``: each has a default here, so code above the
+metrics reads them without probing.
 
 The base class gives, written once: ``segment_statistics`` (optionally in worker processes),
 ``corpus_score`` (lists in memory; iterables, open files and paths streamed in bounded memory),
@@ -54,6 +56,14 @@ class Metric(ABC):
     higher_is_better: bool = True
     #: short signature names of the metric's own fields (the common ones are in bleuscope.core.signature)
     short_keys: dict[str, str] = {}
+    #: threads of the compiled core (None: the metric picks them); a metric without a threaded path ignores it
+    threads: int | None = None
+    #: sacreBLEU has this metric, so the significance tests' ``precision="sacrebleu"`` reproduces its float32
+    #: bootstrap; False (ROUGE, METEOR): resamples are scored from exact sums whatever the precision
+    sacrebleu_arithmetic: bool = True
+    #: sacreBLEU's resampled scores of this metric are numpy.float32 (chrF, TER), so its means, interval
+    #: half-widths and paired differences run in float32
+    bootstrap_scores_float32: bool = False
 
     # -- what a metric writes ----------------------------------------------------------------------------
     @property
@@ -90,6 +100,11 @@ class Metric(ABC):
         """The settings in sacreBLEU's ``key:value|...`` form for input with ``nrefs`` references per segment
         (a count or ``var``; ``"?"`` when unknown)."""
         return format_signature(self.signature_fields(nrefs), short=short, keys=self.short_keys)
+
+    def float32_statistics(self, stats: np.ndarray) -> np.ndarray | None:
+        """sacreBLEU's float32 per-segment rows when they are not the int64 rows cast (TER's mean reference
+        length; ``score_rows(..., float32=True)`` scores their sums), else None (the default)."""
+        return None
 
     def chunk_counter(self) -> ChunkCounter:
         """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
@@ -155,14 +170,15 @@ class Metric(ABC):
         return f"{type(self).__name__}({self.signature_fields('?')!r})"
 
 
-def is_metric(obj) -> bool:
-    """Does ``obj`` follow the :class:`Metric` contract (a subclass, or an object with its methods)?"""
-    if isinstance(obj, Metric):
-        return True
-    return all(
-        callable(getattr(obj, a, None)) for a in ("segment_statistics", "score_rows", "score_from_statistics",
-                                                   "signature_fields")
-    ) and isinstance(getattr(obj, "name", None), str)
+def check_metric(metric, what: str = "metric") -> Metric:
+    """``metric`` if it follows the contract (an instance of a :class:`Metric` subclass), else a TypeError
+    naming ``what``; what a caller above the metrics asks of an argument, never which metric it is."""
+    if not isinstance(metric, Metric):
+        raise TypeError(
+            f"{what} must be a bleuscope metric (BLEU(), CHRF(), TER(), ROUGE(), METEOR() or a subclass of "
+            f"bleuscope.metrics.base.Metric), got {type(metric).__name__}"
+        )
+    return metric
 
 
 class ChunkCounter:
@@ -223,4 +239,4 @@ class ScoreBatch:
         return self.scores.tolist()
 
 
-__all__ = ["ChunkCounter", "Metric", "ScoreBatch", "ScoreText", "SegmentStatistics", "is_metric"]
+__all__ = ["ChunkCounter", "Metric", "ScoreBatch", "ScoreText", "SegmentStatistics", "check_metric"]

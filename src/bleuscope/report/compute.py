@@ -197,7 +197,6 @@ def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: in
     score_rows = _row_scorer(metric)
     name = getattr(metric, "name", type(metric).__name__)
     higher = bool(getattr(metric, "higher_is_better", True))
-    statistic = significance.as_statistic(metric)
     corpus = tuple(float(x) for x in score_rows(stats.sum(axis=1)))
     sentence = np.stack([np.asarray(_sentence_scorer(metric)(s), dtype=np.float64) for s in stats])
     try:
@@ -206,12 +205,12 @@ def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: in
         signature = ""
     systems = dict(zip(names, list(stats)))
     if len(names) == 1:
-        intervals: tuple = (significance.confidence_interval(stats[0], metric=statistic, n_samples=n_bootstrap,
+        intervals: tuple = (significance.confidence_interval(stats[0], metric=metric, n_samples=n_bootstrap,
                                                              seed=seed, name=names[0]),)
         return MetricSummary(name, signature, higher, corpus, intervals, sentence, None, stats, score_rows)
-    paired = significance.paired_bootstrap(systems, metric=statistic, n_samples=n_bootstrap, seed=seed)
+    paired = significance.paired_bootstrap(systems, metric=metric, n_samples=n_bootstrap, seed=seed)
     intervals = tuple(paired[n] for n in names)
-    pairs = significance.all_pairs(systems, metric=statistic, test="bs", n_samples=n_bootstrap, seed=seed,
+    pairs = significance.all_pairs(systems, metric=metric, test="bs", n_samples=n_bootstrap, seed=seed,
                                    alpha=alpha)
     p = holm_bonferroni(pairs.p_values) if holm else np.array(pairs.p_values)
     goodness = np.asarray(corpus) if higher else -np.asarray(corpus)

@@ -118,7 +118,7 @@ def fit_threads(scorer):
     """The scorer (a copy received by a worker) with its compiled counter limited to the CPUs Ray assigned
     to this task or actor: Ray reserves CPUs but does not confine threads, and ``threads=None`` would start one
     thread per core of the node in every task."""
-    if getattr(scorer, "threads", 0) is None:
+    if scorer.threads is None:  # every metric (and TokenBLEU) has the option
         try:
             import ray
 
@@ -404,7 +404,7 @@ def sentence_scores(data, metric=None, *, hyp_field: str = "hyp", ref_field="ref
     ref_fields = _check_fields(hyp_field, ref_field)
     remote = _remote_args(num_cpus, max_retries)
     if score_field is None:
-        score_field = str(getattr(metric, "name", "score"))
+        score_field = metric.name
     if score_field in (hyp_field, *ref_fields, "path", "row"):
         raise ValueError(f"score_field {score_field!r} would overwrite a column; choose another name")
     if _is_dataset(data):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from ..core.files import InputError, jsonl_record, read_lines
 from ..core.pipeline import CHUNK_SEGMENTS
 from ..core.stats import Totals
+from ..metrics.base import Metric, check_metric
 from ..tokenizers.language import MissingExtraError
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -307,27 +308,17 @@ def shard_totals(metric, path, hyp_field: str, ref_field, *, chunk_rows: int = C
         part = Totals.of(chunk_statistics(metric, chunk))
         total = part if total is None else total + part
     if total is None:
-        total = Totals.zeros(_width_of(metric))
+        total = Totals.zeros(metric.stats_width)
     return total
 
 
-def _width_of(metric) -> int:
-    width = getattr(metric, "stats_width", None)
-    if isinstance(width, int):
-        return width
-    # metrics without stats_width: the width of the statistics of one trivial segment
-    return int(metric.segment_statistics(["x"], [["x"]]).stats.shape[1])
-
-
-def default_metric(metric):
+def default_metric(metric) -> Metric:
+    """``metric`` checked to be a :class:`~bleuscope.metrics.base.Metric`, or ``BLEU()`` for None."""
     if metric is None:
         from ..metrics.bleu.scorer import BLEU
 
         return BLEU()
-    if not callable(getattr(metric, "segment_statistics", None)) or not callable(
-            getattr(metric, "score_from_statistics", None)):
-        raise TypeError(f"metric must be an additive bleuscope metric (BLEU, chrF, TER, ...), got {metric!r}")
-    return metric
+    return check_metric(metric)
 
 
 def corpus_totals_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_field="ref",

@@ -43,16 +43,17 @@ against an identical copy of itself (p = 1/(N+1), "significant", by sacreBLEU's 
 conservative one). Each result reports its ``ties``, and a :class:`TiesWarning` says how many there were and
 what the other rule gives.
 
-Any metric with additive sufficient statistics plugs in through :class:`AdditiveStatistic`: an object with
-a ``name`` and a vectorized ``score(stats_rows) -> float64 [R]``.
+Any metric plugs in through the one contract of every bleuscope metric, :class:`~bleuscope.metrics.base.Metric`:
+the tests read its ``name``, ``higher_is_better``, vectorized ``score_rows(rows, float32=...)``, signature fields
+and float32 settings, and nothing else (statistics counted elsewhere need no counting code: a subclass whose
+``count_checked`` raises is enough).
 
 Differences from sacreBLEU on purpose: the seed is an argument (never ``SACREBLEU_SEED``); ``seed=0`` is a
 seed like any other (sacreBLEU leaves the paired runs unseeded then); ``seed=None`` draws fresh entropy and
 records the drawn seed in the results and the signature, so the run can be repeated.
 
-**Modules.** :mod:`.statistic` (the metric as an :class:`AdditiveStatistic`), :mod:`.inputs` (argument checks,
-hypothesis texts or cached statistics), :mod:`.resampling` (index blocks, swap masks, exact products, float32
-sums), :mod:`.estimates` (intervals, p-values), :mod:`.clusters`, :mod:`.results` (the result types and their
+**Modules.** :mod:`.inputs` (argument checks, the metric, hypothesis texts or cached statistics),
+:mod:`.resampling` (index blocks, swap masks, exact products, float32 sums), :mod:`.estimates` (intervals, p-values), :mod:`.clusters`, :mod:`.results` (the result types and their
 signature) and :mod:`.procedures` (the public tests). The public names are importable from this package.
 """
 
@@ -67,7 +68,6 @@ from .inputs import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, resolve_seed, sy
 from .inputs import PRECISIONS as PRECISIONS  # not in __all__, as before
 from .procedures import all_pairs, confidence_interval, paired_ar, paired_bootstrap
 from .results import AllPairsResult, ConfidenceInterval, PairedTestResult, SystemComparison, signature_with_test
-from .statistic import AdditiveStatistic, BLEUStatistic, FunctionStatistic, MetricStatistic, as_statistic
 
 # the resampling helpers under their former private names (tests check them directly)
 _block_rows = resampling.block_rows
@@ -91,17 +91,12 @@ __all__ = [
     "AR_TRIALS",
     "BOOTSTRAP_SAMPLES",
     "DEFAULT_SEED",
-    "AdditiveStatistic",
     "AllPairsResult",
-    "BLEUStatistic",
     "ConfidenceInterval",
-    "FunctionStatistic",
-    "MetricStatistic",
     "PairedTestResult",
     "SystemComparison",
     "TiesWarning",
     "all_pairs",
-    "as_statistic",
     "confidence_interval",
     "system_statistics",
     "paired_ar",

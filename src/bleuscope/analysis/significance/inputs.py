@@ -1,6 +1,5 @@
 """Argument checks and input resolution: systems given as hypothesis texts (counted here, references checked
-once) or as cached per-segment statistics become named int64 arrays, a statistic and the metric's signature
-fields."""
+once) or as cached per-segment statistics become named int64 arrays, the metric and its signature fields."""
 
 from __future__ import annotations
 
@@ -14,9 +13,8 @@ from ...core.checks import warn_if_mostly_cjk
 from ...core.signature import nrefs_field
 from ...core.stats import SegmentStatistics
 from ...core.validation import check_reference_presence, check_references, check_text_list
-from ...metrics.base import is_metric
+from ...metrics.base import Metric, check_metric
 from ...metrics.bleu.scorer import BLEU
-from .statistic import AdditiveStatistic, as_statistic
 
 DEFAULT_SEED = 12345
 BOOTSTRAP_SAMPLES = 1000
@@ -85,7 +83,7 @@ def _is_text_system(value) -> bool:
 class Inputs:
     names: tuple[str, ...]
     stats: tuple[np.ndarray, ...]  # int64 [S, D] per system
-    statistic: AdditiveStatistic
+    metric: Metric  # whose rows the systems' statistics are
     sig_fields: dict | None  # metric signature fields, or None when unknown
 
 
@@ -114,7 +112,7 @@ def named_systems(systems, what: str) -> list[tuple[str, object]]:
 
 
 def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Inputs:
-    statistic = as_statistic(metric)
+    metric = BLEU() if metric is None else check_metric(metric)
     texts = [_is_text_system(v) for _, v in items]
     stats: list[np.ndarray] = []
     nrefs = None
@@ -123,13 +121,10 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
             raise TypeError("systems: give either hypothesis texts for every system or statistics for every system")
         if references is None:
             raise ValueError("references are required when systems are given as hypothesis texts")
-        scorer = BLEU() if metric is None else metric
-        if not is_metric(scorer):
-            raise TypeError("hypothesis texts need a bleuscope metric (BLEU, chrF, TER) as metric (or pass statistics)")
         for name, hyps in items:
             if isinstance(hyps, (str, bytes)):
                 raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
-        segs = system_statistics(scorer, [h for _, h in items], references, names=[n for n, _ in items])
+        segs = system_statistics(metric, [h for _, h in items], references, names=[n for n, _ in items])
         stats = [seg.stats for seg in segs]
         nrefs = nrefs_field(segs[0].nrefs)
     else:
@@ -143,14 +138,11 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
     if len(shapes) > 1:
         detail = ", ".join(f"{n!r}: {s.shape}" for (n, _), s in zip(items, stats))
         raise ValueError(f"systems have statistics of different shapes ({detail}); same segments required")
-    sig_fields = None
-    if metric is None or is_metric(metric):
-        scorer = BLEU() if metric is None else metric
-        sig_fields = scorer.signature_fields(nrefs if nrefs is not None else "?")
-        if nrefs is None:
-            sig_fields.pop("nrefs")
+    sig_fields = metric.signature_fields(nrefs if nrefs is not None else "?")
+    if nrefs is None:
+        sig_fields.pop("nrefs")
     names = tuple(n for n, _ in items)
-    return Inputs(names, tuple(stats), statistic, sig_fields)
+    return Inputs(names, tuple(stats), metric, sig_fields)
 
 
 def system_statistics(metric, systems: Sequence[Sequence[str]], references, names: Sequence[str] | None = None) -> list:
@@ -171,8 +163,6 @@ def system_statistics(metric, systems: Sequence[Sequence[str]], references, name
                 f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
                 "every system must translate the same segments"
             )
-    if not callable(getattr(metric, "count_systems", None)):
-        return [metric.segment_statistics(hyps, references) for hyps in hyps_list]
     tokenizer = getattr(metric, "tokenizer", None)
     warn_if_mostly_cjk(getattr(tokenizer, "name", ""), hyps_list[0])
     streams = check_references(references, n_seg)

@@ -34,10 +34,9 @@ def confidence_interval(
 ) -> ConfidenceInterval:
     """Bootstrap confidence interval of one system's corpus score.
 
-    ``system`` is a list of hypothesis strings (with ``references`` as streams, and ``metric`` a
-    :class:`~bleuscope.BLEU`, default ``BLEU()``), or per-segment statistics (an int array ``[S, D]`` or a
-    :class:`~bleuscope.SegmentStatistics`, with ``metric`` a BLEU, a :class:`ScoringConfig` or an
-    :class:`AdditiveStatistic`). Same numbers as sacreBLEU's ``corpus_score(..., n_bootstrap=n_samples)`` /
+    ``system`` is a list of hypothesis strings (with ``references`` as streams), or per-segment statistics
+    (an int array ``[S, D]`` or a :class:`~bleuscope.SegmentStatistics`) of ``metric``, any
+    :class:`~bleuscope.metrics.base.Metric` (default ``BLEU()``). Same numbers as sacreBLEU's ``corpus_score(..., n_bootstrap=n_samples)`` /
     ``sacrebleu --confidence -cin n_samples`` with the same seed (mean by ``statistics.mean``, as there).
     """
     n_samples = check_count(n_samples, "n_samples")
@@ -47,11 +46,11 @@ def confidence_interval(
         raise TypeError(f"name must be a string, got {name!r}")
     inputs = resolve_inputs([(name, system)], references, metric)
     x = inputs.stats[0]
-    score = float(inputs.statistic.score(x.sum(axis=0)[None, :])[0])
-    scores = bootstrap_scores(inputs.stats, inputs.statistic, n_samples, seed, precision)[0]
-    mean, ci, lower, upper = interval(scores, "statistics", scores_float32(inputs.statistic, precision))
+    score = float(inputs.metric.score_rows(x.sum(axis=0)[None, :])[0])
+    scores = bootstrap_scores(inputs.stats, inputs.metric, n_samples, seed, precision)[0]
+    mean, ci, lower, upper = interval(scores, "statistics", scores_float32(inputs.metric, precision))
     sig = signature_with_test(inputs.sig_fields, {"bs": str(n_samples), "seed": str(seed)})
-    return ConfidenceInterval(name, score, mean, ci, lower, upper, n_samples, seed, inputs.statistic.name, sig)
+    return ConfidenceInterval(name, score, mean, ci, lower, upper, n_samples, seed, inputs.metric.name, sig)
 
 
 def _paired(
@@ -71,13 +70,13 @@ def _paired(
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
     inputs = resolve_inputs(items, references, metric)
-    stats, statistic = inputs.stats, inputs.statistic
-    actual = statistic.score(np.stack([x.sum(axis=0) for x in stats]))
+    stats, metric = inputs.stats, inputs.metric
+    actual = metric.score_rows(np.stack([x.sum(axis=0) for x in stats]))
     base = float(actual[0])
     rows = []
     if test == "bs":
-        scores = bootstrap_scores(stats, statistic, n_samples, seed, precision)
-        f32 = scores_float32(statistic, precision)
+        scores = bootstrap_scores(stats, metric, n_samples, seed, precision)
+        f32 = scores_float32(metric, precision)
         cis = [interval(s, "numpy", f32) for s in scores]
         rows.append(SystemComparison(inputs.names[0], base, 0.0, None, *cis[0], True, 0, n_samples, seed))
         for k in range(1, len(stats)):
@@ -98,25 +97,25 @@ def _paired(
         base_ci = (None,) * 4
         if confidence_n is not None:
             base_ci = interval(
-                bootstrap_scores(stats[:1], statistic, confidence_n, seed, precision)[0],
+                bootstrap_scores(stats[:1], metric, confidence_n, seed, precision)[0],
                 "numpy",
-                scores_float32(statistic, precision),
+                scores_float32(metric, precision),
             )
         rows.append(SystemComparison(inputs.names[0], base, 0.0, None, *base_ci, True, 0, n_samples, seed))
         # sacreBLEU re-seeds per system, so every system sees the same masks: draw them once
         rng = np.random.default_rng(seed)
         others = list(range(1, len(stats)))
-        diffs = ar_abs_differences(stats, [(0, k) for k in others], statistic, n_samples, rng)
+        diffs = ar_abs_differences(stats, [(0, k) for k in others], metric, n_samples, rng)
         ci_scores = None
         if confidence_n is not None:  # indices drawn after the masks, from the same generator
-            ci_scores = bootstrap_scores_from(rng, stats[1:], statistic, confidence_n, precision)
+            ci_scores = bootstrap_scores_from(rng, stats[1:], metric, confidence_n, precision)
         for k in others:
             p, ties = p_value(diffs[(0, k)], abs(base - float(actual[k])), strict)
             warn_ties(test, inputs.names[0], inputs.names[k], ties, n_samples, p, strict)
             ci = (
                 (None,) * 4
                 if ci_scores is None
-                else interval(ci_scores[k - 1], "numpy", scores_float32(statistic, precision))
+                else interval(ci_scores[k - 1], "numpy", scores_float32(metric, precision))
             )
             rows.append(
                 SystemComparison(
@@ -128,7 +127,7 @@ def _paired(
             inserted = {"bs": str(confidence_n), **inserted}
     return PairedTestResult(
         test,
-        statistic.name,
+        metric.name,
         inputs.names[0],
         tuple(rows),
         n_samples,
@@ -237,15 +236,15 @@ def all_pairs(
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
     inputs = resolve_inputs(items, references, metric)
-    stats, statistic = inputs.stats, inputs.statistic
+    stats, metric = inputs.stats, inputs.metric
     k = len(stats)
-    actual = statistic.score(np.stack([x.sum(axis=0) for x in stats]))
+    actual = metric.score_rows(np.stack([x.sum(axis=0) for x in stats]))
     p = np.ones((k, k), dtype=np.float64)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     means: list = [None] * k
     cis: list = [None] * k
     if test == "bs":
-        scores = bootstrap_scores(stats, statistic, n_samples, seed, precision)
+        scores = bootstrap_scores(stats, metric, n_samples, seed, precision)
         for i in range(k):
             means[i], cis[i] = interval(scores[i], "numpy")[:2]
         for i, j in pairs:
@@ -254,14 +253,14 @@ def all_pairs(
             p[i, j] = p[j, i] = p_ij
             warn_ties(test, inputs.names[i], inputs.names[j], ties, n_samples, p_ij, strict)
     else:
-        diffs = ar_abs_differences(stats, pairs, statistic, n_samples, np.random.default_rng(seed))
+        diffs = ar_abs_differences(stats, pairs, metric, n_samples, np.random.default_rng(seed))
         for i, j in pairs:
             p_ij, ties = p_value(diffs[(i, j)], abs(actual[i] - actual[j]), strict)
             p[i, j] = p[j, i] = p_ij
             warn_ties(test, inputs.names[i], inputs.names[j], ties, n_samples, p_ij, strict)
     p.setflags(write=False)
     # best first: the highest scores, or the lowest for a metric where lower is better (TER)
-    goodness = actual if getattr(statistic, "higher_is_better", True) else -actual
+    goodness = actual if metric.higher_is_better else -actual
     order = sorted(range(k), key=lambda i: (-goodness[i], i))
     clusters, ranks = significance_clusters(order, goodness, p, alpha)
     cluster_of = [0] * k
@@ -272,7 +271,7 @@ def all_pairs(
     sig = signature_with_test(inputs.sig_fields, {test: str(n_samples), "seed": str(seed)})
     return AllPairsResult(
         test,
-        statistic.name,
+        metric.name,
         names,
         tuple(float(a) for a in actual),
         tuple(means),

@@ -2,7 +2,8 @@
 sacreBLEU draws them, count-matrix products in exact BLAS arithmetic, and sacreBLEU's float32 sums.
 
 The block sizes keep memory bounded on large corpora without changing numpy's random stream (AR mask blocks
-are a multiple of 32 rows). See :mod:`bleuscope.analysis.significance` for the arithmetic.
+are a multiple of 32 rows). See :mod:`bleuscope.analysis.significance` for the arithmetic. ``statistic`` is
+the :class:`~bleuscope.metrics.base.Metric` whose score is resampled (its ``score_rows`` and float32 settings).
 """
 
 from __future__ import annotations
@@ -125,24 +126,24 @@ def score_bootstrap_sums(
         rows = sums[:, k, :]
         x32 = _float32_rows(statistic, x) if float32 else None
         if not float32:
-            out[k] = statistic.score(rows)
+            out[k] = statistic.score_rows(rows)
         elif x32 is None and rows.max(initial=0) <= FLOAT32_EXACT and x.max(initial=0) <= FLOAT32_EXACT:
-            out[k] = statistic.score_float32(rows.astype(np.float32))  # float32 accumulation was exact
+            out[k] = statistic.score_rows(rows.astype(np.float32), float32=True)  # float32 accumulation was exact
         else:
-            out[k] = statistic.score_float32(float32_sums(idx, x.astype(np.float32) if x32 is None else x32))
+            x32 = x.astype(np.float32) if x32 is None else x32
+            out[k] = statistic.score_rows(float32_sums(idx, x32), float32=True)
     return out
 
 
 def _float32_rows(statistic, stats: np.ndarray) -> np.ndarray | None:
     """The metric's own float32 per-segment rows (e.g. TER's mean reference lengths), or None when
     sacreBLEU's float32 rows are the integer rows cast."""
-    convert = getattr(statistic, "float32_statistics", None)
-    return None if convert is None else convert(stats)
+    return statistic.float32_statistics(stats)
 
 
 def scores_float32(statistic, precision: str) -> bool:
     """Are sacreBLEU's resampled scores numpy.float32 for this metric (chrF, TER; not BLEU)?"""
-    return precision == "sacrebleu" and bool(getattr(statistic, "bootstrap_scores_float32", False))
+    return precision == "sacrebleu" and statistic.bootstrap_scores_float32
 
 
 def bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: str) -> np.ndarray:
@@ -163,7 +164,7 @@ def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples:
         x32s = [_float32_rows(statistic, x) for x in stats]
         x32s = [x.astype(np.float32) if x32 is None else x32 for x, x32 in zip(stats, x32s)]
         parts = [
-            np.stack([statistic.score_float32(float32_sums(idx, x32)) for x32 in x32s])
+            np.stack([statistic.score_rows(float32_sums(idx, x32), float32=True) for x32 in x32s])
             for idx in bootstrap_index_blocks(rng, n_seg, n_samples)
         ]
     return np.concatenate(parts, axis=1)
@@ -171,10 +172,9 @@ def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples:
 
 def sacrebleu_float32(statistic, precision: str) -> bool:
     """Are resamples scored with sacreBLEU's float32 arithmetic? Only with ``precision="sacrebleu"``, for a
-    statistic that has it, and not for a metric sacreBLEU does not have (``sacrebleu_arithmetic = False``:
-    ROUGE, METEOR), whose exact fixed-point rows float32 sums would round."""
-    return (precision == "sacrebleu" and hasattr(statistic, "score_float32")
-            and bool(getattr(statistic, "sacrebleu_arithmetic", True)))
+    metric sacreBLEU has, and not for one it does not have (``sacrebleu_arithmetic = False``: ROUGE, METEOR),
+    whose exact fixed-point rows float32 sums would round."""
+    return precision == "sacrebleu" and statistic.sacrebleu_arithmetic
 
 
 def sums_are_enough(stats, statistic, precision: str) -> bool:
@@ -231,7 +231,7 @@ def ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.Ge
         for i, j in pairs:
             a = picked[i] + (totals[j] - picked[j])
             b = (totals[i] - picked[i]) + picked[j]
-            scores = statistic.score(np.concatenate([a, b]))
+            scores = statistic.score_rows(np.concatenate([a, b]))
             out[(i, j)].append(np.abs(scores[:rows] - scores[rows:]))
         _advance(rows)
     return {p: np.concatenate(v) for p, v in out.items()}

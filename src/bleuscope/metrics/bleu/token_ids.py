@@ -212,6 +212,7 @@ class TokenBLEU:
     """BLEU over integer token ids; options as in :class:`bleuscope.BLEU` (minus tokenization/case).
 
     ``pad_id`` / ``padding_side`` say how padded rows end; see the module documentation for the layouts.
+    ``threads``: threads of the compiled counter (None: it decides), as for every metric.
     """
 
     def __init__(
@@ -224,6 +225,7 @@ class TokenBLEU:
         max_ngram_order: int | None = None,
         effective_order: bool = False,
         weights: Sequence[float] | None = None,
+        threads: int | None = None,
     ) -> None:
         if pad_id is not None and (isinstance(pad_id, bool) or not isinstance(pad_id, numbers.Integral)):
             raise TypeError(f"pad_id must be an integer or None, got {pad_id!r}")
@@ -239,11 +241,21 @@ class TokenBLEU:
             max_ngram_order=max_ngram_order,
             effective_order=effective_order,
             weights=weights,
+            threads=threads,
         )
         self.config = self.bleu.config
         self.max_ngram_order = self.bleu.max_ngram_order
         #: n-gram orders counted into the statistics (max_ngram_order, + 1 for chen-cherry-5/7)
         self.stats_order = self.bleu.stats_order
+
+    @property
+    def threads(self) -> int | None:
+        """Threads of the compiled counter (None: it decides); settable, as on every metric."""
+        return self.bleu.threads
+
+    @threads.setter
+    def threads(self, value) -> None:
+        self.bleu.threads = value
 
     # -- input -----------------------------------------------------------------------------------------
     def _hypotheses(self, hypotheses, hyp_lengths):
