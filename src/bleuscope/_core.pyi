@@ -24,7 +24,9 @@ __all__ = [
     "Tokenizer",
     "RougeCounter",
     "porter_stem",
-    "meteor_align",
+    "MeteorTable",
+    "WordNetTables",
+    "WordNetFormatError",
     "use_tokenizer_tables",
     "tokenizer_tables_in_use",
     "resample_sums_f32",
@@ -197,13 +199,39 @@ class RougeCounter:
     def rows(self, hyps: _Lines, ref_streams: _RefStreams) -> _Rows | None: ...
 
 def porter_stem(word: str) -> str: ...
-def meteor_align(
-    hyps: tuple[npt.NDArray[np.uint32], _Lengths],
-    refs: tuple[npt.NDArray[np.uint32], _Lengths],
-    pairs: tuple[_Lengths, _Lengths],
-    lexicon: tuple[npt.NDArray[np.uint32], _Lengths, _Lengths, npt.NDArray[np.uint32]],
-    out: _Rows,
-) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]: ...
+
+class WordNetFormatError(ValueError): ...
+
+@final
+class WordNetTables:
+    def __new__(cls, parts: list[tuple[str, bytes, str, bytes, str, bytes]]) -> WordNetTables: ...
+    def synonyms(self, word: str) -> list[str]: ...
+
+@final
+class MeteorTable:
+    def __new__(cls, *, porter: bool, wordnet: WordNetTables | None = None) -> MeteorTable: ...
+    def __len__(self) -> int: ...
+    def encode_lines(
+        self, lines: list[str | None]
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]] | None: ...
+    def encode_tokens(
+        self, segments: list[list[str]]
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]] | None: ...
+    def words(self, ids: list[int]) -> list[str]: ...
+    def set_stems(self, ids: list[int], stems: list[str]) -> None: ...
+    def set_synonyms(self, ids: list[int], names: list[list[str]]) -> None: ...
+    def align(
+        self,
+        hyps: tuple[npt.NDArray[np.uint32], _Lengths],
+        refs: tuple[npt.NDArray[np.uint32], _Lengths],
+        pairs: tuple[_Lengths, _Lengths],
+        out: _Rows,
+        threads: int = 1,
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]: ...
+    def align_tokens(
+        self, hypothesis: list[str], references: list[list[str]]
+    ) -> tuple[list[tuple[int, int]], list[int], list[int]] | None: ...
+
 def use_tokenizer_tables(
     props: bytes,
     lower_single: bytes,

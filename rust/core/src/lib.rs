@@ -15,3 +15,4 @@ pub mod table;
 pub mod ter;
 pub mod text;
 pub mod tok;
+pub mod wordnet;

@@ -13,6 +13,12 @@
 //! not computed yet is [`UNKNOWN`] (stems) or a negative start (synonym sets). A pair that needs one is
 //! left undone and the ids it needs are reported, so the caller computes only what alignments use.
 
+use std::sync::Arc;
+
+use crate::par::{for_each_unit, pick_threads};
+use crate::porter::stem_into;
+use crate::wordnet::{FormatError, StrMap, WordNet};
+
 /// A stem not computed yet.
 pub const UNKNOWN: u32 = u32::MAX;
 
@@ -49,6 +55,8 @@ impl Lexicon<'_> {
 #[derive(Default)]
 pub struct Scratch {
     keyed: Vec<(u32, u32)>,
+    hyp_keys: Vec<(u32, u32)>,
+    ref_pairs: Vec<(u32, u32)>,
     ends: Vec<usize>,
     hyp_left: Vec<u32>,
     hyp_rest: Vec<u32>,
@@ -57,43 +65,38 @@ pub struct Scratch {
     pairs: Vec<(u32, u32)>,
 }
 
-/// Stage 1 and 2's rule: each key of `hyp_keys` (visited in the given order, last position first) takes
-/// the highest unused reference position with the same key among `ref_positions` (ascending).
-fn greedy_same_key(
-    hyp: &[(u32, u32)],
-    refs: &[(u32, u32)],
-    scratch_keyed: &mut Vec<(u32, u32)>,
-    scratch_ends: &mut Vec<usize>,
-    ref_used: &mut [bool],
-    pairs: &mut Vec<(u32, u32)>,
-    rest: &mut Vec<u32>,
-) {
+/// Stage 1 and 2's rule: each `(key, position)` of `hyp` (visited in the given order, last position
+/// first) takes the highest unused reference position with the same key among `refs`; the positions
+/// left are written to `rest` in the same order.
+fn greedy_same_key(hyp: &[(u32, u32)], refs: &[(u32, u32)], s: &mut Scratch, rest: &mut Vec<u32>) {
     // reference (key, position) sorted: positions of one key are a run, ascending
-    scratch_keyed.clear();
-    scratch_keyed.extend_from_slice(refs);
-    scratch_keyed.sort_unstable();
+    let keyed = &mut s.keyed;
+    keyed.clear();
+    keyed.extend_from_slice(refs);
+    keyed.sort_unstable();
     // run ends per entry's key: ends[run start] = one past the highest unused position of that key
-    scratch_ends.clear();
-    scratch_ends.resize(scratch_keyed.len(), 0);
+    let ends = &mut s.ends;
+    ends.clear();
+    ends.resize(keyed.len(), 0);
     let mut start = 0;
-    while start < scratch_keyed.len() {
-        let key = scratch_keyed[start].0;
+    while start < keyed.len() {
+        let key = keyed[start].0;
         let mut end = start;
-        while end < scratch_keyed.len() && scratch_keyed[end].0 == key {
+        while end < keyed.len() && keyed[end].0 == key {
             end += 1;
         }
-        scratch_ends[start] = end;
+        ends[start] = end;
         start = end;
     }
     rest.clear();
     for &(key, i) in hyp {
-        let run = scratch_keyed.partition_point(|&(k, _)| k < key);
-        if run < scratch_keyed.len() && scratch_keyed[run].0 == key && scratch_ends[run] > run {
-            let end = scratch_ends[run];
-            let j = scratch_keyed[end - 1].1;
-            scratch_ends[run] = end - 1;
-            ref_used[j as usize] = true;
-            pairs.push((i, j));
+        let run = keyed.partition_point(|&(k, _)| k < key);
+        if run < keyed.len() && keyed[run].0 == key && ends[run] > run {
+            let end = ends[run];
+            let j = keyed[end - 1].1;
+            ends[run] = end - 1;
+            s.ref_used[j as usize] = true;
+            s.pairs.push((i, j));
         } else {
             rest.push(i);
         }
@@ -114,84 +117,23 @@ pub fn align(
     s.ref_used.clear();
     s.ref_used.resize(refr.len(), false);
     // stage 1: exact
-    let hyp_keys: Vec<(u32, u32)> = (0..hyp.len() as u32)
-        .rev()
-        .map(|i| (hyp[i as usize], i))
-        .collect();
-    let ref_keys: Vec<(u32, u32)> = refr
-        .iter()
-        .enumerate()
-        .map(|(j, &w)| (w, j as u32))
-        .collect();
-    greedy_same_key(
-        &hyp_keys,
-        &ref_keys,
-        &mut s.keyed,
-        &mut s.ends,
-        &mut s.ref_used,
-        &mut s.pairs,
-        &mut s.hyp_left,
-    );
-    if !s.hyp_left.is_empty() && s.pairs.len() < refr.len() {
-        // stage 2: stems of every position left (all of them are needed, as in NLTK)
-        let before = missing_stems.len();
-        for &i in &s.hyp_left {
-            if lex.stem(hyp[i as usize]) == UNKNOWN {
-                missing_stems.push(hyp[i as usize]);
-            }
-        }
-        for (j, &w) in refr.iter().enumerate() {
-            if !s.ref_used[j] && lex.stem(w) == UNKNOWN {
-                missing_stems.push(w);
-            }
-        }
-        if missing_stems.len() > before {
-            return None;
-        }
-        let hyp_stems: Vec<(u32, u32)> = s
-            .hyp_left
-            .iter()
-            .map(|&i| (lex.stem(hyp[i as usize]), i))
-            .collect();
-        let ref_stems: Vec<(u32, u32)> = (0..refr.len())
-            .filter(|&j| !s.ref_used[j])
-            .map(|j| (lex.stem(refr[j]), j as u32))
-            .collect();
-        greedy_same_key(
-            &hyp_stems,
-            &ref_stems,
-            &mut s.keyed,
-            &mut s.ends,
-            &mut s.ref_used,
-            &mut s.pairs,
-            &mut s.hyp_rest,
-        );
-        if !s.hyp_rest.is_empty() && s.pairs.len() < refr.len() {
-            // stage 3: synonyms of the hypothesis stems, matched against the reference stems
-            let before = missing_synonyms.len();
-            for &i in &s.hyp_rest {
-                let st = lex.stem(hyp[i as usize]);
-                if lex.synonyms(st).is_none() {
-                    missing_synonyms.push(st);
-                }
-            }
-            if missing_synonyms.len() > before {
-                return None;
-            }
-            s.ref_keys.clear();
-            s.ref_keys.extend(refr.iter().map(|&w| lex.stem(w)));
-            for &i in &s.hyp_rest {
-                let st = lex.stem(hyp[i as usize]);
-                let names = lex.synonyms(st).unwrap_or(&[]);
-                let found = (0..refr.len())
-                    .rev()
-                    .find(|&j| !s.ref_used[j] && names.binary_search(&s.ref_keys[j]).is_ok());
-                if let Some(j) = found {
-                    s.ref_used[j] = true;
-                    s.pairs.push((i, j as u32));
-                }
-            }
-        }
+    let mut hyp_keys = std::mem::take(&mut s.hyp_keys);
+    let mut ref_keys = std::mem::take(&mut s.ref_pairs);
+    let mut left = std::mem::take(&mut s.hyp_left);
+    hyp_keys.clear();
+    hyp_keys.extend((0..hyp.len() as u32).rev().map(|i| (hyp[i as usize], i)));
+    ref_keys.clear();
+    ref_keys.extend(refr.iter().enumerate().map(|(j, &w)| (w, j as u32)));
+    greedy_same_key(&hyp_keys, &ref_keys, s, &mut left);
+    let mut done = true;
+    if !left.is_empty() && s.pairs.len() < refr.len() {
+        done = stem_and_synonym_stages(hyp, refr, lex, s, &left, missing_stems, missing_synonyms);
+    }
+    s.hyp_keys = hyp_keys;
+    s.ref_pairs = ref_keys;
+    s.hyp_left = left;
+    if !done {
+        return None;
     }
     if s.pairs.is_empty() {
         return Some((0, 0));
@@ -207,6 +149,89 @@ pub fn align(
     Some((s.pairs.len() as u32, chunks))
 }
 
+/// Stages 2 and 3 on the hypothesis positions `left` (last first) after the exact stage; false when a
+/// stem or synonym set is missing (reported as in [`align`]).
+fn stem_and_synonym_stages(
+    hyp: &[u32],
+    refr: &[u32],
+    lex: &Lexicon,
+    s: &mut Scratch,
+    left: &[u32],
+    missing_stems: &mut Vec<u32>,
+    missing_synonyms: &mut Vec<u32>,
+) -> bool {
+    // stage 2: stems of every position left (all of them are needed, as in NLTK)
+    let before = missing_stems.len();
+    let unused = |s: &Scratch| {
+        (0..refr.len())
+            .filter(|&j| !s.ref_used[j])
+            .collect::<Vec<_>>()
+    };
+    let open = unused(s);
+    for w in left
+        .iter()
+        .map(|&i| hyp[i as usize])
+        .chain(open.iter().map(|&j| refr[j]))
+    {
+        if lex.stem(w) == UNKNOWN {
+            missing_stems.push(w);
+        }
+    }
+    if missing_stems.len() > before {
+        return false;
+    }
+    let hyp_stems: Vec<(u32, u32)> = left
+        .iter()
+        .map(|&i| (lex.stem(hyp[i as usize]), i))
+        .collect();
+    let ref_stems: Vec<(u32, u32)> = open
+        .iter()
+        .map(|&j| (lex.stem(refr[j]), j as u32))
+        .collect();
+    let mut rest = std::mem::take(&mut s.hyp_rest);
+    greedy_same_key(&hyp_stems, &ref_stems, s, &mut rest);
+    let done = rest.is_empty()
+        || s.pairs.len() >= refr.len()
+        || synonym_stage(hyp, refr, lex, s, &rest, missing_synonyms);
+    s.hyp_rest = rest;
+    done
+}
+
+/// Stage 3: each hypothesis stem left (last first) takes the last unmatched reference position whose stem
+/// is in its synonym set; false when a synonym set is missing.
+fn synonym_stage(
+    hyp: &[u32],
+    refr: &[u32],
+    lex: &Lexicon,
+    s: &mut Scratch,
+    rest: &[u32],
+    missing_synonyms: &mut Vec<u32>,
+) -> bool {
+    let before = missing_synonyms.len();
+    for &i in rest {
+        let st = lex.stem(hyp[i as usize]);
+        if lex.synonyms(st).is_none() {
+            missing_synonyms.push(st);
+        }
+    }
+    if missing_synonyms.len() > before {
+        return false;
+    }
+    s.ref_keys.clear();
+    s.ref_keys.extend(refr.iter().map(|&w| lex.stem(w)));
+    for &i in rest {
+        let names = lex.synonyms(lex.stem(hyp[i as usize])).unwrap_or(&[]);
+        let found = (0..refr.len())
+            .rev()
+            .find(|&j| !s.ref_used[j] && names.binary_search(&s.ref_keys[j]).is_ok());
+        if let Some(j) = found {
+            s.ref_used[j] = true;
+            s.pairs.push((i, j as u32));
+        }
+    }
+    true
+}
+
 /// Token ids of many segments: `ids[offsets[k]..offsets[k + 1]]` is segment k.
 pub struct Segments<'a> {
     pub ids: &'a [u32],
@@ -219,9 +244,13 @@ impl Segments<'_> {
     }
 }
 
+/// Pairs per unit of work handed to a thread.
+const PAIR_UNIT: usize = 256;
+
 /// Aligns every pair `(hyps[pair_hyp[p]], refs[pair_ref[p]])` whose `out[2p]` is negative, writing
-/// `(matches, chunks)` into `out[2p..2p + 2]`; a pair that needs a missing stem or synonym set keeps -1.
-/// Returns the missing word ids (stems) and stem ids (synonym sets), each sorted without duplicates.
+/// `(matches, chunks)` into `out[2p..2p + 2]`, on `threads` threads; a pair that needs a missing stem or
+/// synonym set keeps -1. Returns the missing word ids (stems) and stem ids (synonym sets), each sorted
+/// without duplicates.
 pub fn align_pairs(
     hyps: &Segments,
     refs: &Segments,
@@ -229,25 +258,243 @@ pub fn align_pairs(
     pair_ref: &[i64],
     lex: &Lexicon,
     out: &mut [i64],
+    threads: usize,
 ) -> (Vec<u32>, Vec<u32>) {
-    let mut scratch = Scratch::default();
+    let n_pairs = pair_hyp.len();
+    let threads = pick_threads(threads, n_pairs, 2000, n_pairs.div_ceil(PAIR_UNIT));
+    let states = for_each_unit(
+        out,
+        2 * PAIR_UNIT,
+        threads,
+        || (Scratch::default(), Vec::new(), Vec::new()),
+        |(scratch, stems, synonyms): &mut (Scratch, Vec<u32>, Vec<u32>), unit, rows| {
+            for (k, row) in rows.chunks_mut(2).enumerate() {
+                if row[0] >= 0 {
+                    continue;
+                }
+                let p = unit * PAIR_UNIT + k;
+                let hyp = hyps.get(pair_hyp[p] as usize);
+                let refr = refs.get(pair_ref[p] as usize);
+                if let Some((m, c)) = align(hyp, refr, lex, scratch, stems, synonyms) {
+                    row[0] = m as i64;
+                    row[1] = c as i64;
+                }
+            }
+        },
+    );
     let (mut stems, mut synonyms) = (Vec::new(), Vec::new());
-    for p in 0..pair_hyp.len() {
-        if out[2 * p] >= 0 {
-            continue;
-        }
-        let hyp = hyps.get(pair_hyp[p] as usize);
-        let refr = refs.get(pair_ref[p] as usize);
-        if let Some((m, c)) = align(hyp, refr, lex, &mut scratch, &mut stems, &mut synonyms) {
-            out[2 * p] = m as i64;
-            out[2 * p + 1] = c as i64;
-        }
+    for (_, st, sy) in states {
+        stems.extend(st);
+        synonyms.extend(sy);
     }
     stems.sort_unstable();
     stems.dedup();
     synonyms.sort_unstable();
     synonyms.dedup();
     (stems, synonyms)
+}
+
+/// Word ids with the stem and synonym tables of one stemmer and WordNet: what [`Lexicon`] reads. Stems
+/// are computed here by NLTK's Porter rules for ASCII words when `porter` is set, synonym sets from
+/// `wordnet` when there is one; the caller fills the others ([`WordTable::set_stem`],
+/// [`WordTable::set_synonyms`]), which [`WordTable::align_batch`] reports as missing.
+pub struct WordTable {
+    ids: StrMap<u32>,
+    words: Vec<Box<str>>,
+    stem_of: Vec<u32>,
+    syn_start: Vec<i64>,
+    syn_len: Vec<i64>,
+    syn_ids: Vec<u32>,
+    porter: bool,
+    wordnet: Option<Arc<WordNet>>,
+}
+
+/// What the caller must compute before a batch can be aligned: word ids without a stem, stem ids
+/// without a synonym set.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Missing {
+    pub stems: Vec<u32>,
+    pub synonyms: Vec<u32>,
+}
+
+impl WordTable {
+    pub fn new(porter: bool, wordnet: Option<Arc<WordNet>>) -> Self {
+        WordTable {
+            ids: StrMap::default(),
+            words: Vec::new(),
+            stem_of: Vec::new(),
+            syn_start: Vec::new(),
+            syn_len: Vec::new(),
+            syn_ids: Vec::new(),
+            porter,
+            wordnet,
+        }
+    }
+
+    /// Distinct strings held (words, stems, synonym names).
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The id of `word` (a new one the first time).
+    pub fn intern(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.ids.get(word) {
+            return id;
+        }
+        let id = self.words.len() as u32;
+        self.ids.insert(word.into(), id);
+        self.words.push(word.into());
+        self.stem_of.push(UNKNOWN);
+        self.syn_start.push(-1);
+        self.syn_len.push(0);
+        id
+    }
+
+    pub fn word(&self, id: u32) -> Option<&str> {
+        self.words.get(id as usize).map(|w| &**w)
+    }
+
+    pub fn set_stem(&mut self, id: u32, stem: &str) {
+        let stem = self.intern(stem);
+        self.stem_of[id as usize] = stem;
+    }
+
+    /// Sets the synonym set of stem `id` (the stem itself is added).
+    pub fn set_synonyms<'a>(&mut self, id: u32, names: impl IntoIterator<Item = &'a str>) {
+        let start = self.syn_ids.len();
+        for name in names {
+            let n = self.intern(name);
+            self.syn_ids.push(n);
+        }
+        self.syn_ids.push(id);
+        self.syn_ids[start..].sort_unstable();
+        let len = {
+            let set = &mut self.syn_ids[start..];
+            let mut kept = 0;
+            for k in 0..set.len() {
+                if k == 0 || set[k] != set[kept - 1] {
+                    set[kept] = set[k];
+                    kept += 1;
+                }
+            }
+            kept
+        };
+        self.syn_ids.truncate(start + len);
+        self.syn_start[id as usize] = start as i64;
+        self.syn_len[id as usize] = len as i64;
+    }
+
+    /// The read-only view the alignment uses.
+    pub fn lexicon(&self) -> Lexicon<'_> {
+        Lexicon {
+            stem_of: &self.stem_of,
+            syn_start: &self.syn_start,
+            syn_len: &self.syn_len,
+            syn_ids: &self.syn_ids,
+        }
+    }
+
+    /// Computes the stems of the words of `ids` that have none and can be stemmed here; the others are
+    /// appended to `missing`.
+    fn fill_stems(&mut self, ids: impl Iterator<Item = u32>, missing: &mut Vec<u32>) {
+        let mut buf = Vec::new();
+        let mut lower = Vec::new();
+        for id in ids {
+            if self.stem_of[id as usize] != UNKNOWN {
+                continue;
+            }
+            let word = &self.words[id as usize];
+            if !(self.porter && word.is_ascii()) {
+                missing.push(id);
+                continue;
+            }
+            // NLTK's stemmer lowercases first; for ASCII that keeps the length its rules look at
+            lower.clear();
+            lower.extend(word.bytes().map(|b| b.to_ascii_lowercase()));
+            stem_into(&lower, &mut buf);
+            let stem = std::str::from_utf8(&buf).unwrap_or_default().to_string();
+            self.set_stem(id, &stem);
+        }
+    }
+
+    /// Computes the synonym sets of the stems `ids` from the WordNet; without one they are appended to
+    /// `missing`.
+    fn fill_synonyms(&mut self, ids: &[u32], missing: &mut Vec<u32>) -> Result<(), FormatError> {
+        let Some(wordnet) = self.wordnet.clone() else {
+            missing.extend_from_slice(ids);
+            return Ok(());
+        };
+        let mut scratch = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for &id in ids {
+            if self.syn_start[id as usize] >= 0 {
+                continue;
+            }
+            names.clear();
+            wordnet.synonyms(&self.words[id as usize], &mut scratch, |n| {
+                names.push(n.to_string())
+            })?;
+            let names = std::mem::take(&mut names);
+            self.set_synonyms(id, names.iter().map(String::as_str));
+        }
+        Ok(())
+    }
+
+    /// [`align_pairs`] with the stems and synonym sets it needs computed here first; a pair whose
+    /// words need one the caller must compute keeps -1 in `out`, and those ids are returned.
+    #[allow(clippy::too_many_arguments)]
+    pub fn align_batch(
+        &mut self,
+        hyps: &Segments,
+        refs: &Segments,
+        pair_hyp: &[i64],
+        pair_ref: &[i64],
+        out: &mut [i64],
+        threads: usize,
+    ) -> Result<Missing, FormatError> {
+        let mut missing = Missing::default();
+        // every stem first (cheap): the alignment then only waits for synonym sets
+        let todo: Vec<usize> = (0..pair_hyp.len()).filter(|&p| out[2 * p] < 0).collect();
+        let words: Vec<u32> = todo
+            .iter()
+            .flat_map(|&p| {
+                let (h, r) = (
+                    hyps.get(pair_hyp[p] as usize),
+                    refs.get(pair_ref[p] as usize),
+                );
+                h.iter().chain(r).copied()
+            })
+            .collect();
+        self.fill_stems(words.into_iter(), &mut missing.stems);
+        if !missing.stems.is_empty() {
+            missing.stems.sort_unstable();
+            missing.stems.dedup();
+            return Ok(missing);
+        }
+        loop {
+            let (stems, synonyms) = align_pairs(
+                hyps,
+                refs,
+                pair_hyp,
+                pair_ref,
+                &self.lexicon(),
+                out,
+                threads,
+            );
+            debug_assert!(stems.is_empty());
+            if synonyms.is_empty() {
+                return Ok(missing);
+            }
+            self.fill_synonyms(&synonyms, &mut missing.synonyms)?;
+            if !missing.synonyms.is_empty() {
+                return Ok(missing);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

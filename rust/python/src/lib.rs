@@ -88,7 +88,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tok::Tokenizer>()?;
     m.add_class::<rouge::RougeCounter>()?;
     m.add_function(wrap_pyfunction!(rouge::porter_stem, m)?)?;
-    m.add_function(wrap_pyfunction!(meteor::meteor_align, m)?)?;
+    m.add_class::<meteor::MeteorTable>()?;
+    m.add_class::<meteor::WordNetTables>()?;
+    m.add(
+        "WordNetFormatError",
+        m.py().get_type::<meteor::WordNetFormatError>(),
+    )?;
     m.add_function(wrap_pyfunction!(tok::use_tokenizer_tables, m)?)?;
     m.add_function(wrap_pyfunction!(tok::tokenizer_tables_in_use, m)?)?;
     m.add_function(wrap_pyfunction!(resample::resample_sums_f32, m)?)?;

@@ -512,21 +512,29 @@ def tokenize_joined(tokenizer: BaseTokenizer, lines: list[str]) -> list[str | No
 
 
 def meteor_available() -> bool:
-    """Whether the compiled core has METEOR's alignment (:func:`meteor_align_pairs`)."""
+    """Whether the compiled core has METEOR's word table and alignment (:func:`meteor_table`)."""
     return _native() is not None
 
 
-def meteor_align_pairs(hyps, refs, pair_hyp, pair_ref, table, out: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """METEOR's alignment of word-id pairs by the compiled core, in place: ``out[2p], out[2p + 1]`` become the
-    matches and chunks of pair p where ``out[2p]`` is negative, unless the pair needs a stem or synonym set
-    that ``table`` does not have yet. ``hyps`` and ``refs`` are ``(uint32 ids, int64 offsets)``; ``table``
-    has ``stem_of``, ``syn_start``, ``syn_len``, ``syn_ids`` (:class:`bleuscope.metrics.meteor.native.WordTable`).
-    Returns the word ids whose stems and the stem ids whose synonym sets are missing."""
-    import numpy as np
+def wordnet_tables(parts: list[tuple]):
+    """The compiled core's WordNet database built from the files' bytes (see ``_core.WordNetTables``), or
+    None when the core is not built. Its format errors are :func:`wordnet_format_error` instances."""
+    core = _native()
+    return None if core is None else core.WordNetTables(parts)
 
-    hyps, refs, pairs = ((np.ascontiguousarray(a), np.ascontiguousarray(b)) for a, b in (hyps, refs, (pair_hyp, pair_ref)))
-    lexicon = (table.stem_of, table.syn_start, table.syn_len, table.syn_ids)
-    return _native().meteor_align(hyps, refs, pairs, lexicon, out)
+
+def wordnet_format_error() -> type[Exception]:
+    """The exception the compiled core raises for a malformed WordNet file (a ValueError)."""
+    core = _native()
+    return ValueError if core is None else core.WordNetFormatError
+
+
+def meteor_table(*, porter: bool, wordnet=None):
+    """A compiled METEOR word table (``_core.MeteorTable``: word ids, stems, synonym sets and the batch
+    alignment), stemming ASCII words itself when ``porter`` and reading synonym sets from ``wordnet``
+    (:func:`wordnet_tables`) when given; None when the core is not built."""
+    core = _native()
+    return None if core is None else core.MeteorTable(porter=porter, wordnet=wordnet)
 
 
 def resample_sums_f32(stats32: np.ndarray, idx: np.ndarray) -> np.ndarray | None:
@@ -699,8 +707,10 @@ __all__ = [
     "core_build",
     "count_text_systems",
     "libm_map",
-    "meteor_align_pairs",
+    "meteor_table",
     "meteor_available",
+    "wordnet_format_error",
+    "wordnet_tables",
     "native_available",
     "native_text_total",
     "native_file_total",

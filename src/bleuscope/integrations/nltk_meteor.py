@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..metrics.meteor.alignment import align, score
-from ..metrics.meteor.lexicon import stem_function, synonym_function
+from ..metrics.meteor.lexicon import compiled_table, stem_function, synonym_function
 
 __all__ = ["meteor_score", "single_meteor_score"]
 
@@ -77,6 +77,15 @@ def meteor_score(
     """
     stem = stem_function(stemmer)
     synonyms = synonym_function(wordnet)
+    if type(hypothesis) in (list, tuple) and type(references) in (list, tuple) and references:
+        table = compiled_table(stemmer, wordnet)
+        if table is not None and all(type(r) in (list, tuple) for r in references):
+            # NLTK preprocesses the hypothesis once per reference: the same tokens, as preprocess is a function
+            hyp = list(map(preprocess, hypothesis))
+            refs = [list(map(preprocess, r)) for r in references]
+            found = table.align_tokens(hyp, refs)
+            if found is not None:
+                return max(score(m, len(hyp), len(ref), c, alpha, beta, gamma) for (m, c), ref in zip(found, refs))
     return max(
         _single(reference, hypothesis, preprocess, stem, synonyms, alpha, beta, gamma) for reference in references
     )

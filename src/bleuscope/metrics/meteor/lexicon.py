@@ -130,6 +130,37 @@ class _LazyDefaultSynonyms:
         return self._function(word)
 
 
+_compiled_tables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def compiled_table(stemmer, wordnet):
+    """The compiled word table (:class:`.native.WordTable`) shared by calls with the default stemmer and
+    bleuscope's WordNet (``wordnet``: None for the one found, a :class:`WordNet` or a path), or None: another
+    stemmer or reader, no compiled core, or no WordNet found (the Python path then fails only if a synonym is
+    needed, as NLTK's lazy reader does)."""
+    from ...core import backend
+    from .native import WordTable
+
+    if stemmer is not None or not backend.meteor_available():
+        return None
+    try:
+        if wordnet is None or isinstance(wordnet, (str, os.PathLike)):
+            wordnet = WordNet.load(wordnet)
+    except FileNotFoundError:
+        return None
+    if not isinstance(wordnet, WordNet) or wordnet.core_tables() is None:
+        return None
+    table = _compiled_tables.get(wordnet)
+    if table is None:
+        with _lock:
+            table = _compiled_tables.get(wordnet)
+            if table is None:
+                table = _compiled_tables[wordnet] = WordTable(default_stem_function(), wordnet.synonyms,
+                                                              porter=True, wordnet=wordnet)
+    table.bound()
+    return table
+
+
 def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[object], _Cached]) -> Callable:
     """The cache of ``obj``, kept while ``obj`` lives (the cache reaches ``obj`` through a weak proxy, so that
     it does not keep it alive); an object that cannot be weakly referenced gets a cache for this call only."""
@@ -154,4 +185,5 @@ def clear_caches() -> None:
         _default_stem = None
         _stem_functions.clear()
         _synonym_functions.clear()
+        _compiled_tables.clear()
         _LazyDefaultSynonyms._instance = None

@@ -34,7 +34,7 @@ from ..base import Metric, ScoreBatch, ScoreText
 from ..rouge.scores import LIMBS, exact_mean, to_limbs
 from .alignment import ROW_FIELDS, align, score, score_array
 from .lexicon import stem_function, synonym_function
-from .native import WordTable, align_encoded, encode_lists, encode_tokens
+from .native import WordTable
 from .wordnet import WordNet
 
 #: segments tokenized at a time (bounds the memory of the token lists)
@@ -101,6 +101,8 @@ class METEOR(Metric):
       bounds every value lies in [0, 1] (NLTK accepts any number: use :mod:`bleuscope.integrations.nltk` for others).
     * ``engine``: ``"auto"`` (the compiled core's alignment when it is built), ``"native"`` or ``"numpy"``
       (:func:`.alignment.align`, the readable reference in Python, as for every metric); the numbers are the same.
+    * ``threads``: threads of the compiled core's alignment (None: it picks a count for the input size; the
+      numbers never depend on it); also settable later.
 
     The signature records what changes the numbers: ``nrefs|case|tok|stem|wn|a|b|g|agg|version``.
     """
@@ -110,6 +112,7 @@ class METEOR(Metric):
     #: sacreBLEU has no METEOR: resamples are scored from exact sums whatever the significance precision
     sacrebleu_arithmetic = False
     stats_width = STATS_WIDTH
+    threads = backend.ThreadsOption()
 
     def __init__(
         self,
@@ -122,6 +125,7 @@ class METEOR(Metric):
         beta: float = 3.0,
         gamma: float = 0.5,
         engine: str = "auto",
+        threads: int | None = None,
     ) -> None:
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenize = tokenize
@@ -136,6 +140,7 @@ class METEOR(Metric):
             wordnet = WordNet.load(wordnet)
         self.wordnet = wordnet if wordnet is not None else WordNet.load()
         self.engine = backend.check_engine(engine)
+        self.threads = threads
         self._lookups()
 
     def _lookups(self) -> None:
@@ -237,12 +242,15 @@ class METEOR(Metric):
             b = min(n_seg, a + TOKENIZE_SEGMENTS)
             if native:
                 if self._table is None:
-                    self._table = WordTable(self._stem, self._synonyms)
+                    self._table = WordTable(self._stem, self._synonyms, porter=self.stemmer is None,
+                                            wordnet=self.wordnet)
                 self._table.bound()
                 hyp_enc = self._encoded(hyps[a:b], "hypotheses", a)
                 ref_encs = [self._encoded(stream[a:b], f"references[{k}]", a) for k, stream in enumerate(streams)]
-                alignment[a:b], values[a:b] = self._native_best(hyp_enc, ref_encs, present[a:b])
-                continue
+                if hyp_enc is not None and None not in ref_encs:
+                    alignment[a:b], values[a:b] = self._native_best(hyp_enc, ref_encs, present[a:b])
+                    continue
+                # a token with a lone surrogate (no UTF-8 form): this chunk takes the Python path
             hyp_tokens = self.token_lists(hyps[a:b], "hypotheses", a)
             ref_tokens = [self.token_lists(stream[a:b], f"references[{k}]", a) for k, stream in enumerate(streams)]
             for i, hyp in enumerate(hyp_tokens):
@@ -261,20 +269,20 @@ class METEOR(Metric):
                 values[a + i] = best
         return alignment, values
 
-    def _encoded(self, items: list, name: str, offset: int) -> tuple[np.ndarray, np.ndarray]:
-        """Word ids and offsets of one stream (``None``: an empty segment, never paired)."""
+    def _encoded(self, items: list, name: str, offset: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Word ids and offsets of one stream (``None`` items: empty segments, never paired); None when a
+        token has no UTF-8 form (a lone surrogate)."""
         if all(type(x) is str or x is None for x in items):
             joined = backend.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
             if joined is not None and None not in joined:
-                # one flat token list for the whole stream: tokens hold no whitespace and lowercasing adds
-                # none (a space also bounds the final-sigma rule as a line end does)
-                text = " ".join(joined)
-                flat = (text.lower() if self.lowercase else text).split()
-                lengths = [line.count(" ") + 1 if line else 0 for line in joined]
-                if sum(lengths) == len(flat):
-                    return encode_tokens(self._table, flat, lengths)
+                # tokens hold no whitespace and lowercasing adds none, so the lines split back (a newline
+                # also bounds the final-sigma rule as a line end does)
+                text = "\n".join(joined)
+                found = self._table.encode_lines((text.lower() if self.lowercase else text).split("\n"))
+                if found is not None:
+                    return found
         lists = self.token_lists(items, name, offset)
-        return encode_lists(self._table, [x if x is not None else [] for x in lists])
+        return self._table.encode_lists([x if x is not None else [] for x in lists])
 
     def _native_best(self, hyp_enc, ref_encs: list, present: np.ndarray):
         """``(alignment rows, values)`` of one encoded chunk: the compiled core's alignment of every present
@@ -285,7 +293,8 @@ class METEOR(Metric):
         starts = np.cumsum([0] + [len(ids) for ids, _ in ref_encs[:-1]])
         ref_offsets = np.concatenate([[0]] + [offs[1:] + start for (_, offs), start in zip(ref_encs, starts)])
         pair_ref = stream * n_seg + seg
-        found = align_encoded(self._table, hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref)
+        found = self._table.align(hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref,
+                                  backend.core_threads(self.threads))
         hyp_len = np.diff(hyp_enc[1])[seg]
         ref_len = np.diff(ref_offsets)[pair_ref]
         rows = np.stack([found[:, 0], hyp_len, ref_len, found[:, 1]], axis=1)

@@ -39,6 +39,8 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from ...core import backend
+
 #: parts of speech in the order NLTK's synsets() visits them, with their file suffixes
 PARTS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 
@@ -156,6 +158,14 @@ class _Files:
             return self._zip.read(self._members[name])
         return (self.location / name).read_bytes()
 
+    def head(self, name: str, size: int) -> bytes:
+        """The first ``size`` bytes of a file."""
+        if self._zip is not None:
+            with self._zip.open(self._members[name]) as f:
+                return f.read(size)
+        with open(self.location / name, "rb") as f:
+            return f.read(size)
+
     def buffer(self, name: str):
         """The file for reading lines at byte offsets (data files): memory-mapped from a directory."""
         if self._zip is not None:
@@ -186,24 +196,51 @@ class WordNet:
 
     def __init__(self, location: Path) -> None:
         self.location = Path(location)
-        files = _Files(self.location)
-        #: per part of speech: lemma -> synset offsets, in index order
-        self._index: dict[str, dict[str, tuple[int, ...]]] = {}
-        #: per part of speech: inflected form -> base forms (a key listed twice keeps its last line)
-        self._exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
-        self._data: dict[str, object] = {}
-        self._data_names: dict[str, str] = {}
-        for pos, suffix in PARTS:
-            self._index[pos] = self._read_index(files, f"index.{suffix}", pos)
-            self._exceptions[pos] = self._read_exceptions(files, f"{suffix}.exc")
-            self._data[pos] = files.buffer(f"data.{suffix}")
-            self._data_names[pos] = files.describe(f"data.{suffix}")
-        self._files = files
+        self._files = files = _Files(self.location)
+        self._python_lock = threading.Lock()
+        self._python_loaded = False
+        #: the compiled core's copy of the index, exception and data files (what METEOR's fast path reads)
+        self._core = None
+        if backend.meteor_available():
+            parts = [
+                (files.describe(f"index.{suffix}"), files.read(f"index.{suffix}"), files.describe(f"{suffix}.exc"),
+                 files.read(f"{suffix}.exc"), files.describe(f"data.{suffix}"), files.read(f"data.{suffix}"))
+                for _, suffix in PARTS
+            ]
+            try:
+                self._core = backend.wordnet_tables(parts)
+            except backend.wordnet_format_error() as err:
+                raise WordNetFormatError(str(err)) from None
+        else:
+            self._load_python()
         self.version = self._read_version()
         self._synset_names: dict[tuple[str, int], tuple[str, ...]] = {}
         self._synonyms: dict[str, frozenset[str]] = {}
         #: (pos, offset) -> the synset's lemma names without "_" (the ones METEOR can match)
         self._one_word_names: dict[tuple[str, int], tuple[str, ...]] = {}
+
+    def _load_python(self) -> None:
+        """The Python lookups' tables (read on first use when the compiled core has its own copy)."""
+        with self._python_lock:
+            if self._python_loaded:
+                return
+            files = self._files
+            #: per part of speech: lemma -> synset offsets, in index order
+            self._index: dict[str, dict[str, tuple[int, ...]]] = {}
+            #: per part of speech: inflected form -> base forms (a key listed twice keeps its last line)
+            self._exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
+            self._data: dict[str, object] = {}
+            self._data_names: dict[str, str] = {}
+            for pos, suffix in PARTS:
+                self._index[pos] = self._read_index(files, f"index.{suffix}", pos)
+                self._exceptions[pos] = self._read_exceptions(files, f"{suffix}.exc")
+                self._data[pos] = files.buffer(f"data.{suffix}")
+                self._data_names[pos] = files.describe(f"data.{suffix}")
+            self._python_loaded = True
+
+    def core_tables(self):
+        """The compiled core's tables of this database (``None`` without the compiled core)."""
+        return self._core
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -275,7 +312,7 @@ class WordNet:
         return exceptions
 
     def _read_version(self) -> str:
-        head = bytes(self._data["a"][:4096])
+        head = self._files.head("data.adj", 4096)
         match = _VERSION.search(head)
         return match.group(1).decode("ascii") if match else "unknown"
 
@@ -283,6 +320,8 @@ class WordNet:
     def morphy(self, form: str, pos: str) -> list[str]:
         """The base forms of ``form`` (already lowercased) that part of speech ``pos`` lists, the form itself
         first when listed, each once (NLTK's ``_morphy``)."""
+        if not self._python_loaded:
+            self._load_python()
         index = self._index[pos]
         exceptions = self._exceptions[pos]
         if form in exceptions:
@@ -298,6 +337,8 @@ class WordNet:
 
     def synset_offsets(self, word: str) -> list[tuple[str, int]]:
         """``(pos, offset)`` of every synset of ``word``, in the order NLTK's ``synsets(word)`` lists them."""
+        if not self._python_loaded:
+            self._load_python()
         form = word.lower()
         return [(pos, offset) for pos, _ in PARTS for base in self.morphy(form, pos)
                 for offset in self._index[pos][base]]
@@ -311,6 +352,8 @@ class WordNet:
         return names
 
     def _parse_lemma_names(self, pos: str, offset: int) -> tuple[str, ...]:
+        if not self._python_loaded:
+            self._load_python()
         data = self._data[pos]
         end = data.find(b"\n", offset)
         line = bytes(data[offset : end if end >= 0 else len(data)])
