@@ -110,6 +110,9 @@ def test_engines_agree(wordnet):
     native = METEOR(wordnet=wordnet, engine="native").segment_statistics(hyps, streams).stats
     python = METEOR(wordnet=wordnet, engine="numpy").segment_statistics(hyps, streams).stats
     assert (native == python).all()
+    for threads in (1, 2, 3):
+        with_threads = METEOR(wordnet=wordnet, engine="native", threads=threads)
+        assert (with_threads.segment_statistics(hyps, streams).stats == python).all()
     greek = ["ΟΔΟΣ ΣΟΦΟΣ. Σ'Α 'ΣΑ ΑΣ'", "ὈΔΥΣΣΕΎΣ ΚΑΙ ΣΑΣ"]
     refs = [["οδος σοφος", "οδυσσευς και σας"]]
     assert (METEOR(wordnet=wordnet, engine="native").segment_statistics(greek, refs).stats

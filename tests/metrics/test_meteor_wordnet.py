@@ -52,6 +52,29 @@ def test_synset_order_and_morphy(wordnet, nltk_wordnet):
             assert wordnet.morphy(word.lower(), pos) == nltk_wordnet._morphy(word.lower(), pos), (word, pos)
 
 
+def compiled_synonyms(wordnet, word: str) -> set[str]:
+    return set(wordnet.core_tables().synonyms(word)).union({word})
+
+
+def test_compiled_lookups_equal_the_python_reader(wordnet):
+    """The compiled core's copy of the database gives the Python reader's synonym set for every lemma of
+    the index, each lemma's inflected and capitalized forms, the exception lists' forms and the special
+    words (the Python reader is checked against NLTK's above and on the WMT words below)."""
+    if wordnet.core_tables() is None:
+        pytest.skip("the compiled core is not built")
+    wordnet._load_python()
+    words = set(SPECIAL)
+    for pos, _ in wordnet_module.PARTS:
+        words.update(wordnet._exceptions[pos])
+        for k, lemma in enumerate(wordnet._index[pos]):
+            words.add(lemma)
+            if k % 7 == 0:
+                words.update((lemma + "s", lemma + "ing", lemma + "er", lemma.upper(), lemma[:-1]))
+    words.update(("K" + "\u212a", "\u212aing", "İs", "ΣΑΣ", "straße", "naïve", "café(a)"))
+    assert len(words) > 200_000
+    assert [w for w in sorted(words) if compiled_synonyms(wordnet, w) != wordnet.synonyms(w)] == []
+
+
 def test_duplicate_exception_keys_keep_the_last_line(wordnet):
     # noun.exc: "involucra involucre", then "involucra involucrum"; only involucre is a noun of the index
     assert wordnet.morphy("involucra", "n") == []
@@ -139,6 +162,11 @@ def test_index_and_data_disagree(tmp_path, nltk_data_dir):
     wn = WordNet(tmp_path)
     with pytest.raises(WordNetFormatError, match=r"data\.adv, byte \d+: no synset starts there"):
         wn.synonyms("quickly")
+    if wn.core_tables() is not None:  # the compiled copy, through METEOR's alignment
+        from bleuscope.metrics.meteor import METEOR
+
+        with pytest.raises(WordNetFormatError, match=r"data\.adv, byte \d+: no synset starts there"):
+            METEOR(wordnet=wn, engine="native").sentence_scores(["fast"], [["speedy"]])
 
 
 @given(st.text(alphabet="ab()_", max_size=10))
