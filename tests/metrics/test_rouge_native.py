@@ -49,6 +49,23 @@ def test_generated(rows, stem, tokenizer):
     assert np.array_equal(native, python)
 
 
+# the compiled tokenizer reads 16 bytes at a time: runs of letters around 16 bytes long, the two characters
+# whose lowercase is ASCII (U+212A, U+0130) and other lead bytes of theirs (U+010D, U+2014) at every offset
+RUN_TEXT = st.lists(
+    st.sampled_from(["a", "B", "7", "q", "\u212a", "\u0130", "\u010d", "\u2014", " ", "\n", "abcdefghijklmno",
+                     "RUNNING", "Generalizations", "x" * 17, ".,"]),
+    max_size=40,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(RUN_TEXT, RUN_TEXT), min_size=1, max_size=4), st.booleans())
+def test_generated_runs_and_boundaries(rows, stem):
+    hyps = [r[0] for r in rows]
+    native, python = both(hyps, [[r[1] for r in rows], hyps[::-1]], use_stemmer=stem)
+    assert np.array_equal(native, python)
+
+
 def test_threads_do_not_change_counts():
     rng = np.random.default_rng(3)
     vocab = np.array([f"w{i}" for i in range(30)] + ["running", "generalizations", "\n"])

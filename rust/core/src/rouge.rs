@@ -5,10 +5,13 @@
 //!
 //! * Tokens: rouge-score's (lowercase; runs of `[a-z0-9]`; KELVIN SIGN lowercases to `k`, capital I with
 //!   dot above to `i` plus a separator), optionally Porter-stemmed (longer than 3 bytes), or "pre-tokenized"
-//!   text (tokens separated by spaces, sentences by newlines) from the Unicode tokenizers in Python. Each
-//!   thread interns token strings as ids (the stem cache is the same table); only ids of one pair are
-//!   ever compared, so the table can be dropped between pairs when it grows.
-//! * rougeN: clipped n-gram matches by sorting packed n-gram codes of pair-local ids.
+//!   text (tokens separated by spaces, sentences by newlines) from the Unicode tokenizers in Python. The
+//!   default tokenizer reads 16 bytes at a time (SSE2 on x86-64, a byte loop elsewhere); tokens of up to
+//!   16 bytes are packed into one integer key. Ids are pair-local: the hypothesis's distinct tokens are
+//!   `0..n`, and a reference token outside them is `n` (it matches nothing). With stemming, each thread
+//!   keeps a stem cache (word -> stem id), so a word is stemmed once per thread.
+//! * rougeN: clipped n-gram matches: unigrams and bigrams in arrays indexed by pair-local ids, longer
+//!   n-grams by packed codes in a small hash table.
 //! * rougeL: LCS length by the bit-parallel row recurrence (Allison-Dix/Hyyrö), memory linear in the length.
 //! * rougeLsum: for each reference sentence, the union of its positions on the LCS that rouge-score reads
 //!   back from each hypothesis sentence's table (match: diagonal; else left when the left cell is strictly
@@ -44,23 +47,29 @@ impl RougeType {
 }
 
 /// Hash of token bytes: 8 bytes at a time, with a final mix so that the low bits (the table index) depend
-/// on every byte.
+/// on every byte. The last (partial) word is read with overlapping loads, never through a copy: a copy to
+/// the stack followed by a wider load stalls store forwarding on every short token.
 fn hash_bytes(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(31);
+    let n = bytes.len();
+    let mut h = (n as u64).wrapping_mul(K);
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
-        h = (h ^ u64::from_le_bytes(c.try_into().unwrap()))
-            .wrapping_mul(K)
-            .rotate_left(31);
+        h = mix(h, u64::from_le_bytes(c.try_into().unwrap()));
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut last = [0u8; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(last))
-            .wrapping_mul(K)
-            .rotate_left(31);
+    let rest = chunks.remainder().len();
+    if rest > 0 {
+        let last = if n >= 8 {
+            u64::from_le_bytes(bytes[n - 8..].try_into().unwrap())
+        } else if n >= 4 {
+            let lo = u32::from_le_bytes(bytes[..4].try_into().unwrap());
+            let hi = u32::from_le_bytes(bytes[n - 4..].try_into().unwrap());
+            u64::from(lo) | u64::from(hi) << 32
+        } else {
+            u64::from(bytes[0]) | u64::from(bytes[n / 2]) << 8 | u64::from(bytes[n - 1]) << 16
+        };
+        h = mix(h, last);
     }
     h ^= h >> 32;
     h = h.wrapping_mul(0xd6e8_feb8_6659_fd93);
@@ -147,6 +156,8 @@ impl Interner {
 
 /// Entries after which a thread's token table is dropped (between pairs).
 const MAX_VOCAB: usize = 1 << 22;
+/// Largest (hypothesis ids)^2 for which bigrams are counted in a plain array rather than a hash table.
+const GRID_CELLS: usize = 1 << 16;
 /// Bit-vector words of stored LCS rows beyond which only checkpoint rows are kept.
 const FULL_TABLE_WORDS: usize = 1 << 20;
 
@@ -225,29 +236,95 @@ impl Vocab {
     }
 }
 
-const SEPARATOR: u8 = 0;
-const WORD: u8 = 1;
-const OTHER: u8 = 2;
+/// U+212A KELVIN SIGN, which lowercases to "k", and U+0130 (capital I with dot above), which lowercases to
+/// "i" and U+0307 (a separator): the only characters outside ASCII whose lowercase holds `[a-z0-9]`.
+const KELVIN: &[u8] = "\u{212A}".as_bytes();
+const DOTTED_I: &[u8] = "\u{130}".as_bytes();
 
-/// Byte classes of the default tokenizer: `[a-z0-9]`, bytes that end a token and need no other handling
-/// (ASCII other than letters, digits and the newline; UTF-8 bytes other than the lead bytes of U+212A and
-/// U+0130), and the rest (capitals, newline, 0xE2, 0xC4), which take the slow path.
-const BYTE_CLASS: [u8; 256] = {
-    let mut t = [SEPARATOR; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            WORD
-        } else if c.is_ascii_uppercase() || c == b'\n' || c == 0xE2 || c == 0xC4 {
-            OTHER
-        } else {
-            SEPARATOR
-        };
-        b += 1;
+/// What the default tokenizer needs to know of 16 bytes of text (bit k of a mask: byte k).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Chunk {
+    /// the bytes with `A-Z` lowercased, little-endian
+    lower: u128,
+    /// `[a-zA-Z0-9]`
+    word: u32,
+    /// '\n', and the starts of [`KELVIN`] and [`DOTTED_I`] (a lead byte too near the end of the 16 to see
+    /// its continuation counts as one: the byte rules decide)
+    special: u32,
+}
+
+/// 16 bytes of `bytes` from `i`, zero-padded past its end (zero is a separator).
+#[inline]
+fn load16(bytes: &[u8], i: usize) -> [u8; 16] {
+    match bytes.get(i..i + 16) {
+        Some(b) => b.try_into().unwrap(),
+        None => {
+            let mut b = [0u8; 16];
+            b[..bytes.len() - i].copy_from_slice(&bytes[i..]);
+            b
+        }
     }
-    t
-};
+}
+
+/// [`Chunk`] byte by byte (the definition; [`classify`] where SSE2 is not available).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn classify_bytes(b: &[u8; 16]) -> Chunk {
+    let (mut word, mut special) = (0u32, 0u32);
+    let mut lower = *b;
+    for k in 0..16 {
+        let c = b[k];
+        lower[k] = c.to_ascii_lowercase();
+        word |= u32::from(c.is_ascii_alphanumeric()) << k;
+        let starts = match c {
+            b'\n' => true,
+            0xC4 => k == 15 || b[k + 1] == DOTTED_I[1],
+            0xE2 => k >= 14 || b[k + 1..k + 3] == KELVIN[1..],
+            _ => false,
+        };
+        special |= u32::from(starts) << k;
+    }
+    Chunk {
+        lower: u128::from_le_bytes(lower),
+        word,
+        special,
+    }
+}
+
+/// [`classify_bytes`] with SSE2 (part of every x86-64 processor).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn classify(b: &[u8; 16]) -> Chunk {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is in the x86-64 baseline; the load reads exactly the 16 bytes of `b`
+    unsafe {
+        let x = _mm_loadu_si128(b.as_ptr().cast());
+        // bytes in lo..=hi: shift lo to -128, then one signed comparison
+        let in_range = |v: __m128i, lo: u8, hi: u8| {
+            let shifted = _mm_add_epi8(v, _mm_set1_epi8(0x80u8.wrapping_sub(lo) as i8));
+            _mm_cmplt_epi8(shifted, _mm_set1_epi8((0x80 + (hi - lo) + 1) as i8))
+        };
+        let mask = |v: __m128i| _mm_movemask_epi8(v) as u32;
+        let eq = |c: u8| mask(_mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8)));
+        let upper = in_range(x, b'A', b'Z');
+        let lower = _mm_or_si128(x, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+        let word = mask(_mm_or_si128(
+            in_range(lower, b'a', b'z'),
+            in_range(x, b'0', b'9'),
+        ));
+        let dotted_i = eq(DOTTED_I[0]) & ((eq(DOTTED_I[1]) >> 1) | 0x8000);
+        let kelvin = eq(KELVIN[0]) & (((eq(KELVIN[1]) >> 1) & (eq(KELVIN[2]) >> 2)) | 0xC000);
+        let mut out = [0u8; 16];
+        _mm_storeu_si128(out.as_mut_ptr().cast(), lower);
+        Chunk {
+            lower: u128::from_le_bytes(out),
+            word,
+            special: eq(b'\n') | dotted_i | kelvin,
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use classify_bytes as classify;
 
 /// A pair's token table: bytes -> pair-local id, emptied per hypothesis, the reference's entries dropped
 /// after each reference (the newest entries go first, which linear probing allows: older entries never
@@ -274,6 +351,13 @@ impl LocalTable {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    fn get(&self, word: &[u8]) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.find(word, hash_bytes(word)).ok()
     }
 
     /// The value of `word`, or `make()` stored as its value.
@@ -326,88 +410,250 @@ impl LocalTable {
     }
 }
 
-/// Token bytes -> pair-local ids (dense from 0): the pair's table first, then (stemming) the thread's stem
-/// cache, whose ids are mapped to pair-local ones.
-struct PairIds {
+/// A token of at most 16 bytes, none of them zero, packed little-endian into a `u128` (zero-padded): equal
+/// tokens and equal keys are the same thing, so a table of keys needs no byte comparison. Every token of
+/// the default tokenizer (bytes of `[a-z0-9]`) up to 16 bytes long is one; others go through bytes.
+type Key = u128;
+
+/// The key of `word`, or None when it is longer than 16 bytes or holds a zero byte.
+fn key_of(word: &[u8]) -> Option<Key> {
+    if word.len() > 16 || word.contains(&0) {
+        return None;
+    }
+    let mut b = [0u8; 16];
+    b[..word.len()].copy_from_slice(word);
+    Some(Key::from_le_bytes(b))
+}
+
+/// The token bytes of a key: its first bytes up to the padding.
+fn key_bytes(key: Key) -> ([u8; 16], usize) {
+    (key.to_le_bytes(), 16 - key.leading_zeros() as usize / 8)
+}
+
+/// A pair's table of short tokens: key -> pair-local id, open addressing, emptied like [`LocalTable`]
+/// (the newest entries first; `used` lists the slots in insertion order).
+#[derive(Default)]
+struct KeyTable {
+    keys: Vec<Key>, // 0: an empty slot (no token has the zero key)
+    values: Vec<u32>,
+    used: Vec<u32>,
+}
+
+impl KeyTable {
+    fn slot_of(key: Key, mask: usize) -> usize {
+        let h = (key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ ((key >> 64) as u64).wrapping_mul(0xd6e8_feb8_6659_fd93);
+        (h ^ (h >> 29)) as usize & mask
+    }
+
+    #[inline(always)]
+    fn get(&self, key: Key) -> Option<u32> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = Self::slot_of(key, mask);
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return Some(self.values[i]);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The value of `key`, or `make()` stored as its value.
+    #[inline(always)]
+    fn get_or_insert(&mut self, key: Key, make: impl FnOnce() -> u32) -> u32 {
+        if 2 * (self.used.len() + 1) > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = Self::slot_of(key, mask);
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return self.values[i];
+            }
+            if k == 0 {
+                let value = make();
+                self.keys[i] = key;
+                self.values[i] = value;
+                self.used.push(i as u32);
+                return value;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.keys.len()).max(256);
+        let old_keys = std::mem::replace(&mut self.keys, vec![0; size]);
+        let old_values = std::mem::replace(&mut self.values, vec![0; size]);
+        let mask = size - 1;
+        for s in self.used.iter_mut() {
+            let (key, value) = (old_keys[*s as usize], old_values[*s as usize]);
+            let mut i = Self::slot_of(key, mask);
+            while self.keys[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.keys[i] = key;
+            self.values[i] = value;
+            *s = i as u32;
+        }
+    }
+
+    fn truncate(&mut self, n: usize) {
+        if n < self.used.len() {
+            for &s in &self.used[n..] {
+                self.keys[s as usize] = 0;
+            }
+            self.used.truncate(n);
+        }
+    }
+}
+
+/// The pair-local id of a token not seen yet in the pair. Hypothesis tokens get the ids `0..n_hyp` in
+/// order; a reference token that is not among them gets `n_hyp` ("outside"): it matches nothing, and
+/// only matches between the hypothesis and the reference count. With stemming, tokens are equal when
+/// their stems are (the thread's stem cache gives each stem a global id, stamped with its pair-local id
+/// when the hypothesis has it).
+struct LocalIds {
     vocab: Vocab,
-    table: LocalTable,
     stamp: Vec<u32>,
     local_of: Vec<u32>,
     generation: u32,
-    stamped: Vec<u32>,
+    /// ids given (during the references: `n_hyp`, the outside id)
     n_local: u32,
+    in_reference: bool,
+}
+
+impl LocalIds {
+    #[inline(always)]
+    fn fresh(&mut self, word: &[u8]) -> u32 {
+        if self.in_reference {
+            if self.vocab.stem {
+                self.fresh_stem(word)
+            } else {
+                self.n_local
+            }
+        } else if self.vocab.stem {
+            self.fresh_stem(word)
+        } else {
+            self.n_local += 1;
+            self.n_local - 1
+        }
+    }
+
+    #[inline(never)]
+    fn fresh_stem(&mut self, word: &[u8]) -> u32 {
+        let g = self.vocab.id(word);
+        if g == u32::MAX {
+            return u32::MAX;
+        }
+        let i = g as usize;
+        if i >= self.stamp.len() {
+            self.stamp.resize(i + 1, 0);
+            self.local_of.resize(i + 1, 0);
+        }
+        if self.stamp[i] == self.generation {
+            self.local_of[i]
+        } else if self.in_reference {
+            self.n_local
+        } else {
+            self.stamp[i] = self.generation;
+            self.local_of[i] = self.n_local;
+            self.n_local += 1;
+            self.n_local - 1
+        }
+    }
+}
+
+/// Token bytes -> pair-local ids ([`LocalIds`]): the pair's tables first (keys for short tokens, bytes for
+/// the others: one token always takes the same one). Without stemming, a reference token missing from
+/// them is outside the hypothesis and is not stored.
+struct PairIds {
+    table: LocalTable,
+    keys: KeyTable,
+    local: LocalIds,
+    /// table sizes when the hypothesis was done
+    hyp_mark: (usize, usize),
 }
 
 impl PairIds {
     fn new(stem: bool) -> Self {
         PairIds {
-            vocab: Vocab::new(stem),
             table: LocalTable::default(),
-            stamp: Vec::new(),
-            local_of: Vec::new(),
-            generation: 0,
-            stamped: Vec::new(),
-            n_local: 0,
+            keys: KeyTable::default(),
+            local: LocalIds {
+                vocab: Vocab::new(stem),
+                stamp: Vec::new(),
+                local_of: Vec::new(),
+                generation: 0,
+                n_local: 0,
+                in_reference: false,
+            },
+            hyp_mark: (0, 0),
         }
     }
 
-    fn id(&mut self, word: &[u8]) -> u32 {
-        let (vocab, n_local) = (&mut self.vocab, &mut self.n_local);
-        let (stamp, local_of, stamped, generation) = (
-            &mut self.stamp,
-            &mut self.local_of,
-            &mut self.stamped,
-            self.generation,
-        );
-        self.table.get_or_insert(word, || {
-            if !vocab.stem {
-                *n_local += 1;
-                return *n_local - 1;
-            }
-            let g = vocab.id(word);
-            if g == u32::MAX {
-                return u32::MAX;
-            }
-            let i = g as usize;
-            if i >= stamp.len() {
-                stamp.resize(i + 1, 0);
-                local_of.resize(i + 1, 0);
-            }
-            if stamp[i] != generation {
-                stamp[i] = generation;
-                local_of[i] = *n_local;
-                stamped.push(g);
-                *n_local += 1;
-            }
-            local_of[i]
+    /// The hypothesis's distinct tokens (the outside id, while references are read).
+    fn n_hyp(&self) -> u32 {
+        self.local.n_local
+    }
+
+    /// The id of a token given by its key.
+    #[inline(always)]
+    fn key_id(&mut self, key: Key) -> u32 {
+        let local = &mut self.local;
+        if local.in_reference && !local.vocab.stem {
+            return self.keys.get(key).unwrap_or(local.n_local);
+        }
+        self.keys.get_or_insert(key, || {
+            let (bytes, len) = key_bytes(key);
+            local.fresh(&bytes[..len])
         })
+    }
+
+    fn id(&mut self, word: &[u8]) -> u32 {
+        if let Some(key) = key_of(word) {
+            return self.key_id(key);
+        }
+        let local = &mut self.local;
+        if local.in_reference && !local.vocab.stem {
+            return self.table.get(word).unwrap_or(local.n_local);
+        }
+        self.table.get_or_insert(word, || local.fresh(word))
     }
 
     /// Start a new hypothesis: every id of the previous pairs is forgotten.
     fn begin(&mut self) {
-        self.vocab.reset_if_large();
+        let local = &mut self.local;
+        local.vocab.reset_if_large();
         self.table.truncate(0);
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
+        self.keys.truncate(0);
+        local.generation = local.generation.wrapping_add(1);
+        if local.generation == 0 {
+            local.stamp.iter_mut().for_each(|s| *s = 0);
+            local.generation = 1;
         }
-        self.stamped.clear();
-        self.n_local = 0;
+        local.n_local = 0;
+        local.in_reference = false;
     }
 
-    fn mark(&self) -> (usize, usize, u32) {
-        (self.table.entries.len(), self.stamped.len(), self.n_local)
+    /// The hypothesis is read: references follow.
+    fn end_hypothesis(&mut self) {
+        self.hyp_mark = (self.table.entries.len(), self.keys.used.len());
+        self.local.in_reference = true;
     }
 
-    /// Forget the ids given after `mark` (a reference's own tokens).
-    fn rollback(&mut self, mark: (usize, usize, u32)) {
-        self.table.truncate(mark.0);
-        for &g in &self.stamped[mark.1..] {
-            self.stamp[g as usize] = 0;
-        }
-        self.stamped.truncate(mark.1);
-        self.n_local = mark.2;
+    /// Forget a reference's own tokens (stored only when stemming).
+    fn end_reference(&mut self) {
+        self.table.truncate(self.hyp_mark.0);
+        self.keys.truncate(self.hyp_mark.1);
     }
 }
 
@@ -419,70 +665,91 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    fn push(&mut self, ids: &mut PairIds, word: &mut Vec<u8>) {
-        if !word.is_empty() {
-            let id = ids.id(word);
-            if id != u32::MAX {
-                self.ids.push(id);
-            }
-            word.clear();
-        }
-    }
-
-    /// rouge-score's tokens of `text` (lines split at '\n'). Runs of `[a-z0-9]` are looked up straight from
-    /// the text; a run with capitals, or next to one of the two non-ASCII characters that lowercase to
-    /// ASCII, is lowercased into `word` first.
+    /// rouge-score's tokens of `text` (lines split at '\n'), 16 bytes at a time: separators are skipped
+    /// by mask, and each run of `[a-zA-Z0-9]` that ends inside the 16 bytes is lowercased and looked up as
+    /// one key; runs of 16 bytes or more and runs that [`KELVIN`] or [`DOTTED_I`] join take
+    /// [`Tokens::slow_word`].
     fn default_tokens(&mut self, text: &str, ids: &mut PairIds, word: &mut Vec<u8>) {
         self.ids.clear();
         self.line_ends.clear();
-        word.clear();
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
         while i < n {
-            let b = bytes[i];
-            if BYTE_CLASS[b as usize] == WORD && word.is_empty() {
-                // a run of [a-z0-9]: no copy unless a capital or a special character joins it
-                let start = i;
-                while i < n && BYTE_CLASS[bytes[i] as usize] == WORD {
-                    i += 1;
+            let c = classify(&load16(bytes, i));
+            let stop = c.word | c.special;
+            let mut p = 0; // position in the 16 bytes
+            i = loop {
+                let ahead = stop >> p;
+                if ahead == 0 {
+                    break i + 16;
                 }
-                if i == n || BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
-                    let id = ids.id(&bytes[start..i]);
-                    if id != u32::MAX {
-                        self.ids.push(id);
+                p += ahead.trailing_zeros() as usize;
+                if (c.special >> p) & 1 != 0 {
+                    if bytes[i + p] == b'\n' {
+                        self.line_ends.push(self.ids.len());
+                        p += 1;
+                        continue;
                     }
-                } else {
-                    word.extend_from_slice(&bytes[start..i]);
+                    break self.slow_word(bytes, i + p, ids, word);
                 }
-                continue;
-            }
-            match b {
-                b'a'..=b'z' | b'0'..=b'9' => word.push(b),
-                b'A'..=b'Z' => word.push(b + 32),
-                b'\n' => {
-                    self.push(ids, word);
-                    self.line_ends.push(self.ids.len());
+                let len = (c.word >> p).trailing_ones() as usize;
+                if p + len == 16 {
+                    // the run may go on past these 16 bytes
+                    break if p == 0 {
+                        self.slow_word(bytes, i, ids, word)
+                    } else {
+                        i + p
+                    };
                 }
-                // U+212A KELVIN SIGN lowercases to "k"
-                0xE2 if bytes[i..].starts_with("\u{212A}".as_bytes()) => {
-                    word.push(b'k');
-                    i += 3;
-                    continue;
+                if (c.special >> (p + len)) & 1 != 0 && bytes[i + p + len] != b'\n' {
+                    break self.slow_word(bytes, i + p, ids, word);
                 }
-                // U+0130 lowercases to "i" + U+0307, which separates
-                0xC4 if bytes.get(i + 1) == Some(&0xB0) => {
-                    word.push(b'i');
-                    self.push(ids, word);
-                    i += 2;
-                    continue;
+                let id = ids.key_id((c.lower >> (8 * p)) & ((1 << (8 * len)) - 1));
+                if id != u32::MAX {
+                    self.ids.push(id);
                 }
-                _ => self.push(ids, word),
-            }
-            i += 1;
+                p += len;
+            };
         }
-        self.push(ids, word);
         self.line_ends.push(self.ids.len());
+    }
+
+    /// The token at `i` by the byte rules (a run of 16 bytes or more, or one that [`KELVIN`] or
+    /// [`DOTTED_I`] joins); returns where scanning goes on. A special byte that starts neither character
+    /// is a separator.
+    fn slow_word(
+        &mut self,
+        bytes: &[u8],
+        mut i: usize,
+        ids: &mut PairIds,
+        word: &mut Vec<u8>,
+    ) -> usize {
+        word.clear();
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii_alphanumeric() {
+                word.push(b.to_ascii_lowercase());
+                i += 1;
+            } else if bytes[i..].starts_with(KELVIN) {
+                word.push(b'k');
+                i += KELVIN.len();
+            } else if bytes[i..].starts_with(DOTTED_I) {
+                // "i" and U+0307, which ends the token
+                word.push(b'i');
+                i += DOTTED_I.len();
+                break;
+            } else {
+                break;
+            }
+        }
+        if word.is_empty() {
+            return i + 1;
+        }
+        let id = ids.id(word);
+        if id != u32::MAX {
+            self.ids.push(id);
+        }
+        i
     }
 
     /// Tokens separated by ' ', lines by '\n' (already tokenized and stemmed in Python).
@@ -640,13 +907,13 @@ pub struct PairCounter {
     types: Vec<RougeType>,
     pretokenized: bool,
     ids: PairIds,
-    hyp_mark: (usize, usize, u32),
     word: Vec<u8>,
     hyp: Tokens,
     reference: Tokens,
     h: Vec<u32>,
     r: Vec<u32>,
     counts: Vec<i32>,
+    grid: Vec<i32>,
     code_table: Vec<(u64, i32)>,
     cols: Columns,
     v: Vec<u64>,
@@ -663,13 +930,13 @@ impl PairCounter {
             types: types.to_vec(),
             pretokenized,
             ids: PairIds::new(stem),
-            hyp_mark: (0, 0, 0),
             word: Vec::new(),
             hyp: Tokens::default(),
             reference: Tokens::default(),
             h: Vec::new(),
             r: Vec::new(),
             counts: Vec::new(),
+            grid: Vec::new(),
             code_table: Vec::new(),
             cols: Columns::new(),
             v: Vec::new(),
@@ -708,7 +975,7 @@ impl PairCounter {
     pub fn set_hypothesis(&mut self, text: &str) {
         self.ids.begin();
         self.tokenize_into(text, true);
-        self.hyp_mark = self.ids.mark();
+        self.ids.end_hypothesis();
         self.h.clear();
         self.h.extend_from_slice(&self.hyp.ids);
     }
@@ -718,14 +985,16 @@ impl PairCounter {
         self.tokenize_into(reference, false);
         self.r.clear();
         self.r.extend_from_slice(&self.reference.ids);
-        let n_local = self.ids.n_local as usize;
+        // ids: the hypothesis's 0..n_hyp, and n_hyp for reference tokens outside it
+        let n_hyp = self.ids.n_hyp() as usize;
+        let n_local = n_hyp + 1;
         for k in 0..self.types.len() {
             let t = self.types[k];
             let (hc, rc) = (self.h.len(), self.r.len());
             let cell = &mut out[3 * k..3 * k + 3];
             match t {
                 RougeType::Ngram(n) => {
-                    cell[0] = self.ngram_matches(n, n_local) as i64;
+                    cell[0] = self.ngram_matches(n, n_hyp) as i64;
                     cell[1] = (hc + 1).saturating_sub(n) as i64;
                     cell[2] = (rc + 1).saturating_sub(n) as i64;
                 }
@@ -741,30 +1010,58 @@ impl PairCounter {
                 }
             }
         }
-        self.ids.rollback(self.hyp_mark);
+        self.ids.end_reference();
     }
 
-    fn ngram_matches(&mut self, n: usize, n_local: usize) -> usize {
+    /// Clipped n-gram matches: over the hypothesis's n-grams, min(count in the hypothesis, count in the
+    /// reference). The hypothesis's ids are `0..n_hyp` (given first), so a reference n-gram holding a
+    /// larger id cannot match and is skipped.
+    fn ngram_matches(&mut self, n: usize, n_hyp: usize) -> usize {
         if self.h.len() < n || self.r.len() < n {
             return 0;
         }
         if n == 1 {
             self.counts.clear();
-            self.counts.resize(n_local, 0);
+            self.counts.resize(n_hyp, 0);
             for &t in &self.h {
                 self.counts[t as usize] += 1;
             }
             let mut matches = 0;
             for &t in &self.r {
-                let c = &mut self.counts[t as usize];
-                if *c > 0 {
-                    *c -= 1;
-                    matches += 1;
+                if let Some(c) = self.counts.get_mut(t as usize) {
+                    let hit = i32::from(*c > 0);
+                    *c -= hit;
+                    matches += hit as usize;
                 }
             }
             return matches;
         }
-        let base = n_local.max(2) as u64;
+        if n == 2 && n_hyp * n_hyp <= GRID_CELLS {
+            // a count per (first, second) id, every cell back to zero when done
+            let cells = n_hyp * n_hyp;
+            if self.grid.len() < cells {
+                self.grid.resize(cells, 0);
+            }
+            let grid = &mut self.grid[..cells];
+            let cell = |w: &[u32]| w[0] as usize * n_hyp + w[1] as usize;
+            for w in self.h.windows(2) {
+                grid[cell(w)] += 1;
+            }
+            let mut matches = 0;
+            for w in self.r.windows(2) {
+                if (w[0] as usize) < n_hyp && (w[1] as usize) < n_hyp {
+                    let c = &mut grid[cell(w)];
+                    let hit = i32::from(*c > 0);
+                    *c -= hit;
+                    matches += hit as usize;
+                }
+            }
+            for w in self.h.windows(2) {
+                grid[cell(w)] = 0;
+            }
+            return matches;
+        }
+        let base = n_hyp.max(2) as u64;
         if base.checked_pow(n as u32).is_none() {
             return ngram_matches_slices(&self.h, &self.r, n);
         }
@@ -789,6 +1086,9 @@ impl PairCounter {
         }
         let mut matches = 0;
         for w in self.r.windows(n) {
+            if w.iter().any(|&t| t as usize >= n_hyp) {
+                continue;
+            }
             let i = slot(table, code_of(w));
             if table[i].1 > 0 {
                 table[i].1 -= 1;
@@ -1025,6 +1325,149 @@ mod tests {
         t.default_tokens("\u{212A}ey \u{130}stanbul x\ny", &mut v, &mut w);
         assert_eq!(t.ids.len(), 5); // key, i, stanbul, x, y
         assert_eq!(t.line_ends, vec![4, 5]);
+    }
+
+    /// A small deterministic generator for the tests (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn classify_equals_its_byte_definition() {
+        // the bytes that matter (range edges, the newline, the UTF-8 bytes of U+212A and U+0130) and any
+        let edges = [
+            b'@', b'A', b'Z', b'[', b'`', b'a', b'z', b'{', b'/', b'0', b'9', b':', b'\n', 0, 0x10,
+            0x19, 0x7F, 0x80, 0x84, 0xAA, 0xB0, 0xC4, 0xE2, 0xFF, 0xC1, 0xDA, 0xE1, 0xFA,
+        ];
+        let mut rng = Rng(7);
+        for round in 0..200_000 {
+            let mut b = [0u8; 16];
+            for x in b.iter_mut() {
+                *x = if round % 2 == 0 {
+                    edges[rng.below(edges.len())]
+                } else {
+                    rng.next() as u8
+                };
+            }
+            assert_eq!(classify(&b), classify_bytes(&b), "{b:?}");
+        }
+        for v in 0..=255u8 {
+            let b = [v; 16];
+            assert_eq!(classify(&b), classify_bytes(&b), "{v}");
+        }
+    }
+
+    /// rouge-score's rule, written plainly: lowercase (Unicode), then runs of `[a-z0-9]`, per line.
+    fn plain_tokens(text: &str) -> (Vec<String>, Vec<usize>) {
+        let (mut tokens, mut ends) = (Vec::new(), Vec::new());
+        for line in text.split('\n') {
+            let lower = line.to_lowercase();
+            tokens.extend(
+                lower
+                    .split(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit()))
+                    .filter(|t| !t.is_empty())
+                    .map(str::to_string),
+            );
+            ends.push(tokens.len());
+        }
+        (tokens, ends)
+    }
+
+    #[test]
+    fn default_tokens_equal_the_plain_rule() {
+        let pieces = [
+            "a",
+            "b",
+            "Q",
+            "z",
+            "Z",
+            "0",
+            "9",
+            " ",
+            " ",
+            "\n",
+            ".",
+            "-",
+            "\u{212A}",
+            "\u{130}",
+            "\u{10D}",
+            "\u{11B}",
+            "\u{2014}",
+            "\u{201C}",
+            "\u{2028}",
+            "\u{0}",
+            "\u{7F}",
+            "\u{E9}",
+            "\u{416}",
+            "\u{65E5}",
+            "abcdefghijklmn",
+            "ABCDEFGHIJKLMNOP",
+            "0123456789abcdefgh",
+        ];
+        let mut rng = Rng(11);
+        let mut ids = PairIds::new(false);
+        let mut tokens = Tokens::default();
+        let mut word = Vec::new();
+        for round in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..rng.below(60) {
+                // long runs of one kind at every offset, and mixed text
+                let piece = if round % 3 == 0 {
+                    rng.below(4)
+                } else {
+                    rng.below(pieces.len())
+                };
+                text.push_str(pieces[piece]);
+            }
+            ids.begin();
+            tokens.default_tokens(&text, &mut ids, &mut word);
+            let (expected, ends) = plain_tokens(&text);
+            // ids are given in order of first occurrence
+            let mut first: Vec<&str> = Vec::new();
+            let want: Vec<u32> = expected
+                .iter()
+                .map(|t| match first.iter().position(|f| f == t) {
+                    Some(k) => k as u32,
+                    None => {
+                        first.push(t);
+                        first.len() as u32 - 1
+                    }
+                })
+                .collect();
+            assert_eq!(tokens.ids, want, "{text:?}");
+            assert_eq!(tokens.line_ends, ends, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn reference_tokens_outside_the_hypothesis_share_one_id() {
+        let mut ids = PairIds::new(false);
+        let (mut hyp, mut reference) = (Tokens::default(), Tokens::default());
+        let mut word = Vec::new();
+        ids.begin();
+        hyp.default_tokens("the cat sat", &mut ids, &mut word);
+        ids.end_hypothesis();
+        reference.default_tokens(
+            "a dog sat on the thisisaverylongtokenindeed",
+            &mut ids,
+            &mut word,
+        );
+        assert_eq!(hyp.ids, [0, 1, 2]);
+        assert_eq!(reference.ids, [3, 3, 2, 3, 0, 3]);
+        ids.end_reference();
+        reference.default_tokens("cat", &mut ids, &mut word);
+        assert_eq!(reference.ids, [1]);
     }
 
     #[test]
