@@ -301,3 +301,20 @@ def test_accumulator_and_process_pool():
             metric, hyps[0], refs, np.ones((300, 1), dtype=bool), 2, chunk_size=100
         ),
     )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(segments=st.lists(st.tuples(WORDS.map(" ".join), WORDS.map(" ".join), TEXT,
+                                   st.one_of(WORDS.map(" ".join), TEXT, st.none())), min_size=1, max_size=5),
+       options=st.sampled_from(OPTIONS), engine=st.sampled_from(["auto", "numpy"]))
+def test_count_systems_equals_separate_counts(segments, options, engine):
+    """Several systems against references normalized once: the rows of one count per system."""
+    from bleuscope.core.validation import check_reference_presence
+
+    metric = TER(engine=engine, **options)
+    systems = [[s[0] for s in segments], [s[2] for s in segments]]
+    refs = [[s[1] for s in segments], [s[3] for s in segments]]
+    present = check_reference_presence(refs)
+    shared = metric.count_systems(systems, refs, present)
+    for hyps, rows in zip(systems, shared):
+        assert np.array_equal(rows, metric.count_checked(hyps, refs, present))

@@ -147,18 +147,32 @@ def _score_or_none(x: float, present: bool) -> float | None:
     return float(x) if present else None
 
 
-def bucket_table(title: str, metric_name: str, score_rows: Callable, stats: np.ndarray, groups: np.ndarray,
-                 labels: Sequence[str], resampler: Resampler) -> BucketTable:
-    """Scores of ``stats`` [K, S, D] on the segments of each group (``groups`` [K, S], or [S] for all)."""
-    k_all, n_seg, width = stats.shape
+def bucket_tables(title: str, metrics: Sequence[tuple[str, Callable, np.ndarray]], groups: np.ndarray,
+                  labels: Sequence[str], resampler: Resampler) -> list[BucketTable]:
+    """Per metric ``(name, score_rows, stats [K, S, D])``: its scores on the segments of each group
+    (``groups`` [K, S], or [S] for all systems). The resampled sums of every metric and system come from the
+    same products: one for all systems when they share the groups, else one per system."""
+    k_all, n_seg = metrics[0][2].shape[:2]
     n_groups = len(labels)
-    if np.ndim(groups) == 1:  # the same groups for every system: one product for all of them
-        stacked = np.concatenate(list(stats), axis=1)  # [S, K*D]
-        both = resampler.sums(stacked, groups, n_groups).reshape(-1, n_groups, k_all, width)
-        sampled = [both[:, :, k, :] for k in range(k_all)]
+    widths = [stats.shape[2] for _, _, stats in metrics]
+    if np.ndim(groups) == 1:
+        stacked = np.concatenate([stats[k] for k in range(k_all) for _, _, stats in metrics], axis=1)
+        per_system = resampler.sums(stacked, groups, n_groups).reshape(-1, n_groups, k_all, sum(widths))
+        sampled = [per_system[:, :, k, :] for k in range(k_all)]
     else:
-        sampled = [resampler.sums(stats[k], groups[k], n_groups) for k in range(k_all)]
+        sampled = [resampler.sums(np.concatenate([stats[k] for _, _, stats in metrics], axis=1), groups[k], n_groups)
+                   for k in range(k_all)]
     groups = np.broadcast_to(groups, (k_all, n_seg))
+    offsets = np.cumsum([0, *widths])
+    return [_bucket_table(title, name, score_rows, stats, groups,
+                          [x[:, :, offsets[m]:offsets[m + 1]] for x in sampled], labels)
+            for m, (name, score_rows, stats) in enumerate(metrics)]
+
+
+def _bucket_table(title: str, metric_name: str, score_rows: Callable, stats: np.ndarray, groups: np.ndarray,
+                  sampled: Sequence[np.ndarray], labels: Sequence[str]) -> BucketTable:
+    k_all, _, width = stats.shape
+    n_groups = len(labels)
     counts, scores, lower, upper = [], [], [], []
     for k in range(k_all):
         n = np.bincount(groups[k], minlength=n_groups)

@@ -537,14 +537,13 @@ def compute_report(
     length_labels = analyses.bucket_labels(analyses.LENGTH_CUTOFFS)
     diff_groups = analyses.bucket_of(stats[:, :, 0] - stats[:, :, 1], analyses.LENGTH_DIFF_CUTOFFS)
     diff_labels = analyses.bucket_labels(analyses.LENGTH_DIFF_CUTOFFS)
-    length_tables, diff_tables, best = [], [], []
-    for m in summaries:
-        length_tables.append(analyses.bucket_table("by reference length (tokens)", m.name, m.score_rows, m.stats,
-                                                   length_groups, length_labels, resampler))
-        diff_tables.append(analyses.bucket_table("by length difference (hypothesis − reference tokens)", m.name,
-                                                 m.score_rows, m.stats, diff_groups, diff_labels, resampler))
-        if len(names) > 1:
-            best.append(analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler))
+    every_metric = [(m.name, m.score_rows, m.stats) for m in summaries]
+    length_tables = analyses.bucket_tables("by reference length (tokens)", every_metric, length_groups,
+                                           length_labels, resampler)
+    diff_tables = analyses.bucket_tables("by length difference (hypothesis − reference tokens)", every_metric,
+                                         diff_groups, diff_labels, resampler)
+    best = [analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler)
+            for m in summaries] if len(names) > 1 else []
     ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler) if len(names) > 1 else ()
     accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
 

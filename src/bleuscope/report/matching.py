@@ -116,6 +116,7 @@ class NgramIds:
         self.grams: list[np.ndarray] = []
         self.first: list[np.ndarray] = []
         self.sizes: list[int] = []
+        self._keyed: dict = {}
         pos = np.arange(len(self.tokens), dtype=np.int64)
         prev = self.tokens
         for n in range(1, order + 1):
@@ -141,9 +142,12 @@ class NgramIds:
         return self.segment[p], self.grams[n - 1][lo:hi], p - self.offsets[t]
 
     def keyed_counts(self, t: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Sorted distinct ``segment * n_grams + n_gram`` keys of text t at order n and their counts."""
-        seg, gram, _ = self.text(t, n)
-        return _unique_counts(seg * self.sizes[n - 1] + gram)
+        """Sorted distinct ``segment * n_grams + n_gram`` keys of text t at order n and their counts (kept:
+        a reference's are asked for once per system)."""
+        if (t, n) not in self._keyed:
+            seg, gram, _ = self.text(t, n)
+            self._keyed[(t, n)] = _unique_counts(seg * self.sizes[n - 1] + gram)
+        return self._keyed[(t, n)]
 
     def tuples(self, n: int, grams: np.ndarray, words: np.ndarray) -> list[tuple[str, ...]]:
         """The n-grams ``grams`` of order n as tuples of words."""

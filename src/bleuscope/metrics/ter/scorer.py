@@ -166,22 +166,39 @@ class TER(Metric):
             present = check_reference_presence(streams)
         if not len(hyps):
             return np.zeros((0, 2), dtype=np.int64)
+        return self._statistics(self._rows(hyps, streams, present), present)
+
+    def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
+        """The rows of several systems against the same references, each reference normalized once (not
+        once per system); identical to separate counts."""
+        if not systems or not len(systems[0]):
+            return super().count_systems(systems, streams, present)
+        normalized = self._normalized_references(streams)
+        return [self._statistics(self._rows(hyps, streams, present, normalized), present) for hyps in systems]
+
+    @staticmethod
+    def _statistics(rows: np.ndarray, present: np.ndarray) -> np.ndarray:
+        """``[edits to the closest reference, scaled mean reference length]`` from rows [S, K, 2]."""
         nrefs = present.sum(axis=1).astype(np.int64)
-        rows = self._rows(hyps, streams, present)
         best = np.where(present, rows[:, :, 0], np.iinfo(np.int64).max).min(axis=1)
         ref_total = rows[:, :, 1].sum(axis=1)
         return np.ascontiguousarray(np.stack([best, ref_total * (REF_LENGTH_SCALE // nrefs)], axis=1), dtype=np.int64)
 
-    def _rows(self, hyps, streams, present) -> np.ndarray:
+    def _normalized_references(self, streams) -> list | None:
+        """The references as the compiled core reads them, or None when the engine is not native."""
+        if backend.resolve_engine(self.engine, "text") != "native":
+            return None
+        normalize = self.normalizer.reference_segment
+        return [[None if r is None else normalize(r) for r in s] for s in streams]
+
+    def _rows(self, hyps, streams, present, normalized: list | None = None) -> np.ndarray:
         """(edits, reference length) rows [S, K, 2]: the compiled core's on normalized text (Tercom's rules
-        stay in Python) when the engine allows and the text is valid UTF-8, else :meth:`edits_rows`."""
-        if backend.resolve_engine(self.engine, "text") == "native":
-            normalize, normalize_reference = self.normalizer.segment, self.normalizer.reference_segment
-            rows = backend.ter_rows(
-                [normalize(h) for h in hyps],
-                [[None if r is None else normalize_reference(r) for r in s] for s in streams],
-                threads=self.threads,
-            )
+        stay in Python; ``normalized``: the references already normalized) when the engine allows and the
+        text is valid UTF-8, else :meth:`edits_rows`."""
+        if normalized is None:
+            normalized = self._normalized_references(streams)
+        if normalized is not None:
+            rows = backend.ter_rows([self.normalizer.segment(h) for h in hyps], normalized, threads=self.threads)
             if rows is not None:
                 return rows
         return self.edits_rows(hyps, streams, present)
