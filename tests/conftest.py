@@ -42,6 +42,25 @@ def wmt_available() -> bool:
 requires_wmt = pytest.mark.skipif(not wmt_available(), reason="../shared/data/mt not found")
 
 
+def core_available() -> bool:
+    from bleuscope.core import backend
+
+    return backend.native_available()
+
+
+#: a test of the compiled core itself (skipped where it is not built)
+requires_core = pytest.mark.skipif(not core_available(), reason="the compiled core (bleuscope._core) is not built")
+
+
+@pytest.fixture(params=["native", "numpy"])
+def engine(request) -> str:
+    """The counting engine a test runs on: every test taking it runs on the compiled core ("native") and on
+    its readable reference ("numpy"), with the same expected values."""
+    if request.param == "native" and not core_available():
+        pytest.skip("the compiled core (bleuscope._core) is not built")
+    return request.param
+
+
 def expected_rows(metric: str = "BLEU") -> list[dict]:
     with open(DATA / "expected" / "sacrebleu-2.6.0-corpus.tsv", encoding="utf-8") as f:
         return [r for r in csv.DictReader(f, delimiter="\t") if r["metric"] == metric]

@@ -18,7 +18,7 @@ time when the installed Python or `regex` is not the one this file was generated
 writes them as Rust source (the compiled core's built-in tables).
 
 Run from the repository root:  python rust/tools/gen_unicode_tables.py   (rewrites the file, then rebuild;
-tests/test_native_tokenizers.py checks that the committed file is what this script gives and compares the
+tests/tokenizers/test_tokenizers_properties.py checks that the committed file is what this script gives and compares the
 Rust tokenizers with the Python ones).
 """
 

@@ -19,7 +19,7 @@ from bleuscope.core import backend
 from bleuscope.core.checks import TokenizedInputWarning
 from bleuscope.tokenizers import CJKTokenizationWarning
 
-from .test_native import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
+from .test_backend import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
 
 _core = backend.compiled_core()
 if _core is None:

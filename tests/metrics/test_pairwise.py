@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from bleuscope import BLEU
 from bleuscope.analysis.mbr import expected_utility, mbr_select, utilities_from_matrix
+from bleuscope.core import backend
 from bleuscope.metrics.bleu import pairwise
+from bleuscope.metrics.bleu.pairwise import pairwise_statistics
 from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
-from ..conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_core, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -271,3 +273,66 @@ def test_pairwise_chen_cherry_equals_sentence_score_loop(hyps, refs, method, eff
     bleu = BLEU(smooth_method=f"chen-cherry-{method}", effective_order=eff, max_ngram_order=order)
     want = np.array([[bleu.sentence_score(h, [r]).score for r in refs] for h in hyps])
     assert np.array_equal(bleu.pairwise(hyps, refs), want, equal_nan=True)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the compiled core (IdCounter.pairwise_rows, BleuScorer.pairwise_scores) against the numpy engine: the
+# same statistics and bit-identical scores, for distinct references and for the self matrix (MBR)
+# ---------------------------------------------------------------------------------------------------------
+core = backend.compiled_core()
+
+CORE_WORDS = ["a", "b", "c", "the", "cat", ".", "A", "é", "x,y"]
+
+lines = st.lists(st.sampled_from(CORE_WORDS), max_size=12).map(" ".join)
+
+OPTIONS = [
+    {"effective_order": True},
+    {"smooth_method": "floor", "smooth_value": 0.2},
+    {"smooth_method": "add-k", "smooth_value": 1},
+    {"smooth_method": "none"},
+    {"max_ngram_order": 2},
+    {"smooth_method": "chen-cherry-5"},  # statistics on the core, scores in numpy
+    {"weights": (0.5, 0.3, 0.2, 0.0)},
+]
+
+
+@requires_core
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(lines, min_size=1, max_size=8),
+    st.lists(lines, min_size=1, max_size=8),
+    st.sampled_from(OPTIONS),
+    st.booleans(),
+)
+def test_native_pairwise_equals_numpy(hyps, refs, options, self_matrix):
+    if self_matrix:
+        refs = hyps
+    native, reference = BLEU(**options), BLEU(engine="numpy", **options)
+    ours, theirs = native.pairwise(hyps, refs), reference.pairwise(hyps, refs)
+    assert ours.dtype == theirs.dtype and ours.tobytes() == theirs.tobytes()
+    np.testing.assert_array_equal(pairwise_statistics(native, hyps, refs), pairwise_statistics(reference, hyps, refs))
+
+
+def test_pairwise_on_wmt_like_text_matches_sentence_scores(engine):
+    hyps = ["The cat sat on the mat .", "A dog barked loudly at night", "", "the the the cat"]
+    refs = ["The cat is on the mat .", "a dog barked", "night falls", "cat"]
+    bleu = BLEU(effective_order=True, engine=engine)
+    matrix = bleu.pairwise(hyps, refs)
+    for h, hyp in enumerate(hyps):
+        for r, ref in enumerate(refs):
+            assert matrix[h, r] == bleu.sentence_score(hyp, [ref]).score
+
+
+@requires_core
+def test_thread_count_does_not_change_the_scores():
+    rng = np.random.default_rng(1)
+    ids = rng.integers(0, 30, 3000).astype(np.uint64)
+    lens = np.full(100, 30, dtype=np.int64)
+    one = core.BleuScorer(4, "exp", 0.0, True, threads=1).pairwise_scores(ids, lens)
+    for threads in (2, 5):
+        scores = core.BleuScorer(4, "exp", 0.0, True, threads=threads).pairwise_scores(ids, lens)
+        assert scores.tobytes() == one.tobytes()
+        rows = core.IdCounter(4, threads=threads).pairwise_rows(ids, lens)
+        assert rows.tobytes() == core.IdCounter(4, threads=1).pairwise_rows(ids, lens).tobytes()
+    with pytest.raises(ValueError, match="add up"):
+        core.IdCounter(4).pairwise_rows(ids, lens[:-1])

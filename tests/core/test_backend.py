@@ -1,7 +1,9 @@
-"""The compiled core (``bleuscope._core``) against the numpy reference engine and sacreBLEU.
+"""The one door to the compiled core (:mod:`bleuscope.core.backend`): the compiled core against the numpy
+reference engine and sacreBLEU.
 
-native == numpy row by row (every segment's statistics), on the real WMT data and on random input;
-native == sacreBLEU on corpus and sentence scores; thread-count invariance; errors instead of crashes.
+native == numpy row by row (every segment's statistics), on the real WMT data and on random input; both
+engines == sacreBLEU on corpus and sentence scores (the ``engine`` fixture); thread-count invariance; errors
+instead of crashes.
 """
 
 from __future__ import annotations
@@ -18,11 +20,9 @@ from bleuscope.core import backend
 from bleuscope.core.encoding import EncodedLines
 from bleuscope.tokenizers import BaseTokenizer, get_tokenizer
 
-from ..conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_core, requires_wmt
 
 _core = backend.compiled_core()
-if _core is None:
-    pytest.skip("the compiled core is not built in this installation", allow_module_level=True)
 sacrebleu = pytest.importorskip("sacrebleu")
 
 pytestmark = pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
@@ -71,6 +71,7 @@ def _assert_same_rows(hyps, refs, tokenize, lowercase, order=4, threads=None):
 
 
 # -- real data -------------------------------------------------------------------------------------------
+@requires_core
 @requires_wmt
 @pytest.mark.parametrize("testset,pair,system", PAIRS)
 @pytest.mark.parametrize("tokenize", NATIVE_TOKENIZERS)
@@ -86,12 +87,12 @@ def test_wmt_rows_native_equal_numpy(testset, pair, system, tokenize, lowercase)
 @requires_wmt
 @pytest.mark.parametrize("testset,pair,system", PAIRS)
 @pytest.mark.parametrize("tokenize", SACREBLEU_TOKENIZERS)
-def test_wmt_corpus_score_native_equals_sacrebleu(testset, pair, system, tokenize):
+def test_wmt_corpus_score_equals_sacrebleu(testset, pair, system, tokenize, engine):
     # the first 500 segments (tests/parity/test_wmt_parity.py compares whole files with the default engine)
     hyps, refs = _pair(testset, pair, system)
     hyps, refs = hyps[:500], [r[:500] for r in refs]
     lowercase = tokenize in ("13a", "char")
-    ours = BLEU(tokenize=tokenize, lowercase=lowercase, engine="native").corpus_score(hyps, refs)
+    ours = BLEU(tokenize=tokenize, lowercase=lowercase, engine=engine).corpus_score(hyps, refs)
     theirs = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(hyps, refs)
     assert (ours.counts, ours.totals, ours.sys_len, ours.ref_len) == (
         theirs.counts,
@@ -104,15 +105,16 @@ def test_wmt_corpus_score_native_equals_sacrebleu(testset, pair, system, tokeniz
 
 @requires_wmt
 @pytest.mark.parametrize("smooth_method", ["exp", "floor", "add-k", "none"])
-def test_wmt_sentence_scores_native_equal_sacrebleu(smooth_method):
+def test_wmt_sentence_scores_equal_sacrebleu(smooth_method, engine):
     hyps, refs = _pair("generaltest2022", "de-en", "Online-A")
     hyps, refs = hyps[:300], [r[:300] for r in refs]
-    ours = BLEU(engine="native", smooth_method=smooth_method, effective_order=True).sentence_scores(hyps, refs)
+    ours = BLEU(engine=engine, smooth_method=smooth_method, effective_order=True).sentence_scores(hyps, refs)
     theirs = sacrebleu.BLEU(smooth_method=smooth_method, effective_order=True)
     expected = [theirs.sentence_score(h, [r[i] for r in refs]).score for i, h in enumerate(hyps)]
     assert ours.scores.tolist() == expected
 
 
+@requires_core
 @requires_wmt
 def test_chen_cherry_counts_one_more_order_natively():
     hyps, refs = _pair("generaltest2022", "en-de", "Online-B")
@@ -162,6 +164,7 @@ def _segments(draw, max_refs=5):
     return hyps, refs
 
 
+@requires_core
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_segments(), st.sampled_from(NATIVE_TOKENIZERS), st.booleans(), st.integers(1, 6))
 def test_random_text_native_equals_numpy(segments, tokenize, lowercase, order):
@@ -169,6 +172,7 @@ def test_random_text_native_equals_numpy(segments, tokenize, lowercase, order):
     _assert_same_rows(hyps, refs, tokenize, lowercase, order=order)
 
 
+@requires_core
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.sampled_from(["a", "b", "c", "a b", "\ud800", "x\udfff y", "é"]), min_size=1, max_size=20),
@@ -181,6 +185,7 @@ def test_lone_surrogates_take_the_python_tokenizer(words, tokenize, lowercase):
     _assert_same_rows([hyp], refs, tokenize, lowercase)
 
 
+@requires_core
 def test_long_lines_and_many_references():
     rng = np.random.default_rng(7)
     vocab = np.array([f"w{i}" for i in range(50)])
@@ -192,6 +197,7 @@ def test_long_lines_and_many_references():
     assert rows[0, 0] == 60_000 and rows[0, 2] > 0
 
 
+@requires_core
 @settings(max_examples=100, deadline=None)
 @given(
     st.integers(1, 8), st.integers(1, 4), st.integers(1, 6), st.sampled_from(["int64", "uint64", "int32"]), st.data()
@@ -234,6 +240,7 @@ def test_random_ids_native_equal_numpy(n_seg, n_refs, order, dtype, data):
 
 
 # -- threads ---------------------------------------------------------------------------------------------
+@requires_core
 @requires_wmt
 def test_rows_do_not_depend_on_the_thread_count():
     hyps, refs = _pair("generaltest2022", "en-de", "Online-B")
@@ -262,6 +269,7 @@ def test_rows_do_not_depend_on_the_thread_count():
 
 
 # -- engine choice and errors ----------------------------------------------------------------------------
+@requires_core
 def test_auto_uses_native_and_python_tokenizers_hand_over_ids(monkeypatch):
     assert backend.resolve_engine("auto", "text") == "native"
     calls = []
@@ -282,6 +290,7 @@ def _count_text(hyps, refs, tokenizer="13a", order=4, fallback=None):
     return _core.TextCounter(tokenizer, order=order, fallback=fallback).rows(hyps, refs)
 
 
+@requires_core
 def test_bad_input_raises_python_errors():
     with pytest.raises(ValueError, match="reference stream 0 has 1 lines"):
         _count_text(["a", "b"], [["a"]])
@@ -307,6 +316,7 @@ def test_bad_input_raises_python_errors():
         counter.rows(ids, lens, [ids], [lens], np.array([[False], [True]]))
 
 
+@requires_core
 def test_a_panic_becomes_a_runtime_error():
     with pytest.raises(RuntimeError, match="internal error in bleuscope._core"):
         _core._panic_for_tests()
@@ -314,6 +324,7 @@ def test_a_panic_becomes_a_runtime_error():
     assert _count_text(["a b"], [["a b"]], order=2).tolist() == [[2, 2, 2, 1, 2, 1]]
 
 
+@requires_core
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.floats(min_value=1e-300, max_value=1e300), min_size=64, max_size=300),
@@ -330,6 +341,7 @@ def test_libm_log_and_exp_are_bit_identical_to_math(positives, exponents):
     assert backend.libm_map(math.exp, np.concatenate([ex, [1000.0]])) is None
 
 
+@requires_core
 def test_tokenizers_whose_tables_cannot_be_had_stay_in_python_and_say_why(monkeypatch):
     from bleuscope.core import unicode_tables
 
@@ -358,6 +370,7 @@ def test_tokenizers_whose_tables_cannot_be_had_stay_in_python_and_say_why(monkey
     assert rows.tolist() == _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "numpy").tolist()
 
 
+@requires_core
 def test_a_mark_after_an_ideographic_space_is_its_own_token():
     # U+3000 is whitespace and a cjk-char character: found by the long native == numpy fuzz run, where the
     # numpy engine's word path used to glue the mark to the next word
@@ -366,6 +379,7 @@ def test_a_mark_after_an_ideographic_space_is_its_own_token():
     assert rows[:, 0].tolist() == [2, 3] and rows[:, 2].tolist() == [2, 3]
 
 
+@requires_core
 def test_blocks_of_a_large_call_keep_their_segments():
     # more segments than one block of the compiled core's reader, with lines for the Python tokenizer
     # (lone surrogates) in several blocks, missing references, and non-ASCII lines read as code points
