@@ -2,25 +2,26 @@
 //! lowercase words (rouge-score's tokens). The readable reference, with the list of NLTK's departures from
 //! Porter (1980), is `bleuscope/metrics/rouge/porter.py`; tests compare the two, and both with NLTK.
 
-/// NLTK's irregular forms, looked up before any rule.
-const IRREGULAR: [(&[u8], &[u8]); 16] = [
-    (b"sky", b"sky"),
-    (b"skies", b"sky"),
-    (b"dying", b"die"),
-    (b"lying", b"lie"),
-    (b"tying", b"tie"),
-    (b"news", b"news"),
-    (b"innings", b"inning"),
-    (b"inning", b"inning"),
-    (b"outings", b"outing"),
-    (b"outing", b"outing"),
-    (b"cannings", b"canning"),
-    (b"canning", b"canning"),
-    (b"howe", b"howe"),
-    (b"proceed", b"proceed"),
-    (b"exceed", b"exceed"),
-    (b"succeed", b"succeed"),
-];
+/// NLTK's word lists are data: `from:to` pairs (`to` may be empty), in NLTK's order, read by [`pairs`].
+/// The irregular forms, whole words looked up before any rule:
+const IRREGULAR: &str = "sky:sky skies:sky dying:die lying:lie tying:tie news:news innings:inning \
+    inning:inning outings:outing outing:outing cannings:canning canning:canning howe:howe proceed:proceed \
+    exceed:exceed succeed:succeed";
+/// Suffix replacements of step 2 (the first suffix the word ends with decides):
+const STEP2: &str =
+    "ational:ate tional:tion enci:ence anci:ance izer:ize bli:ble alli:al entli:ent eli:e \
+    ousli:ous ization:ize ation:ate ator:ate alism:al iveness:ive fulness:ful ousness:ous aliti:al \
+    iviti:ive biliti:ble fulli:ful";
+/// Suffix replacements of step 3:
+const STEP3: &str = "icate:ic ative: alize:al iciti:ic ical:ic ful: ness:";
+
+/// The `(from, to)` pairs of a word list.
+fn pairs(list: &'static str) -> impl Iterator<Item = (&'static [u8], &'static [u8])> {
+    list.split_ascii_whitespace().map(|pair| {
+        let (from, to) = pair.split_once(':').expect("a from:to pair");
+        (from.as_bytes(), to.as_bytes())
+    })
+}
 
 fn is_vowel(b: u8) -> bool {
     matches!(b, b'a' | b'e' | b'i' | b'o' | b'u')
@@ -86,8 +87,8 @@ fn replace(word: &mut Vec<u8>, cut: usize, with: &[u8]) {
 }
 
 /// The first rule whose suffix the word ends with decides (kept when its condition fails).
-fn apply(word: &mut Vec<u8>, rules: &[(&[u8], &[u8])], min_measure: usize) {
-    for &(suffix, with) in rules {
+fn apply(word: &mut Vec<u8>, rules: &'static str, min_measure: usize) {
+    for (suffix, with) in pairs(rules) {
         if ends(word, suffix) {
             let stem = &word[..word.len() - suffix.len()];
             if measure(stem) >= min_measure {
@@ -156,50 +157,16 @@ fn step1c(w: &mut [u8]) {
     }
 }
 
-const STEP2: [(&[u8], &[u8]); 21] = [
-    (b"ational", b"ate"),
-    (b"tional", b"tion"),
-    (b"enci", b"ence"),
-    (b"anci", b"ance"),
-    (b"izer", b"ize"),
-    (b"bli", b"ble"),
-    (b"alli", b"al"),
-    (b"entli", b"ent"),
-    (b"eli", b"e"),
-    (b"ousli", b"ous"),
-    (b"ization", b"ize"),
-    (b"ation", b"ate"),
-    (b"ator", b"ate"),
-    (b"alism", b"al"),
-    (b"iveness", b"ive"),
-    (b"fulness", b"ful"),
-    (b"ousness", b"ous"),
-    (b"aliti", b"al"),
-    (b"iviti", b"ive"),
-    (b"biliti", b"ble"),
-    (b"fulli", b"ful"),
-];
-
 fn step2(w: &mut Vec<u8>) {
     while ends(w, b"alli") && measure(&w[..w.len() - 4]) > 0 {
         replace(w, 4, b"al"); // NLTK runs step 2 again on the result
     }
-    if STEP2.iter().any(|(s, _)| ends(w, s)) {
-        apply(w, &STEP2, 1);
+    if pairs(STEP2).any(|(s, _)| ends(w, s)) {
+        apply(w, STEP2, 1);
     } else if ends(w, b"logi") && measure(&w[..w.len() - 3]) > 0 {
         w.pop(); // NLTK measures the word less "ogi" for this rule
     }
 }
-
-const STEP3: [(&[u8], &[u8]); 7] = [
-    (b"icate", b"ic"),
-    (b"ative", b""),
-    (b"alize", b"al"),
-    (b"iciti", b"ic"),
-    (b"ical", b"ic"),
-    (b"ful", b""),
-    (b"ness", b""),
-];
 
 const STEP4: [&[u8]; 19] = [
     b"al", b"ance", b"ence", b"er", b"ic", b"able", b"ible", b"ant", b"ement", b"ment", b"ent",
@@ -236,7 +203,7 @@ fn step5(w: &mut Vec<u8>) {
 /// NLTK's `PorterStemmer().stem(word)` of an ASCII lowercase word, written into `out`.
 pub fn stem_into(word: &[u8], out: &mut Vec<u8>) {
     out.clear();
-    if let Some((_, s)) = IRREGULAR.iter().find(|(w, _)| *w == word) {
+    if let Some((_, s)) = pairs(IRREGULAR).find(|&(w, _)| w == word) {
         out.extend_from_slice(s);
         return;
     }
@@ -248,7 +215,7 @@ pub fn stem_into(word: &[u8], out: &mut Vec<u8>) {
     step1b(out);
     step1c(out);
     step2(out);
-    apply(out, &STEP3, 1);
+    apply(out, STEP3, 1);
     step4(out);
     step5(out);
 }
