@@ -1,6 +1,6 @@
 """Hypotheses and references for the command, streamed from files or stdin in chunks of segments.
 
-The files of one run are read side by side, a chunk of segments at a time (:meth:`InputStreams.chunks`), so
+The files of one run are read side by side, a chunk of segments at a time (:meth:`InputFiles.chunks`), so
 memory holds one chunk of text whatever the corpus size (the per-segment statistics are what is kept). Every
 check the command makes on its inputs is here: line counts (nothing is ever truncated: the first extra line is
 named), empty input, JSON Lines fields, segments without references, and the input warnings (a reference read
@@ -96,8 +96,11 @@ def _looks_jsonl(path: str) -> bool:
     return stem.endswith((".jsonl", ".ndjson"))
 
 
-class InputStreams:
-    """The hypothesis files (one per system) and reference files of a run, read in lock step."""
+class InputFiles:
+    """The command's input files, read in lock step: the hypothesis files (one per system, side by side) and the
+    reference files, in its formats (text, TSV, JSON Lines; stdin). It hands the metrics what
+    :func:`bleuscope.core.chunks.iter_chunks` hands them (hypotheses and reference streams), but is a reader of
+    its own: several systems at once, and its diagnostics read files to their end (line counts, encodings)."""
 
     def __init__(self, args: argparse.Namespace, warn=None) -> None:
         self.args = args
@@ -188,10 +191,10 @@ class InputStreams:
             hyps = [[record[0] for record in items] for items in hyp_items]
         refs: list[list[str | None]] = []
         if args.hyp_field_refs:
-            rows = [_merge(record[1:]) for record in hyp_items[0]]
+            rows = [bio.join_reference_fields(record[1:]) for record in hyp_items[0]]
             for s, items in enumerate(hyp_items[1:], 1):
                 for i, (row, record) in enumerate(zip(rows, items)):
-                    if _merge(record[1:]) != row:
+                    if bio.join_reference_fields(record[1:]) != row:
                         raise InputError(
                             f"{self.hyp_names[s]}:{start + i + 1}: the references differ from those in "
                             f"{self.hyp_names[0]}; systems must be scored against the same references"
@@ -205,7 +208,7 @@ class InputStreams:
                 elif src.kind == "tsv":
                     refs.extend(list(column) for column in zip(*items))
                 else:
-                    rows = [_merge(record) for record in items]
+                    rows = [bio.join_reference_fields(record) for record in items]
                     _check_every_segment_has_reference(rows, src.name, start)
                     refs.extend(bio.ref_streams(rows))
         return hyps, refs
@@ -342,18 +345,11 @@ def _decodes(data: bytes, encoding: str) -> bool:
     return True
 
 
-def _merge(parts) -> list[str | None]:
-    """The reference lists of several JSON fields of one line -> one list."""
-    if len(parts) == 1:
-        return parts[0]
-    return [x for part in parts for x in part]
-
-
 def _check_every_segment_has_reference(rows: list[list[str | None]], name: str, start: int) -> None:
     """Per-segment reference lists (JSON Lines): each segment needs at least one reference."""
-    for i, row in enumerate(rows):
-        if all(x is None for x in row):
-            raise InputError(f"{name}:{start + i + 1}: this segment has no reference (an empty list or null)")
+    i = bio.first_row_without_reference(rows)
+    if i is not None:
+        raise InputError(f"{name}:{start + i + 1}: this segment has no reference (an empty list or null)")
 
 
 def _count_message(kind_a, name_a, na, empty_a, kind_b, name_b, nb, empty_b) -> str:
@@ -375,8 +371,8 @@ def _looks_like_reference(name: str) -> bool:
 
 
 def load_inputs(args: argparse.Namespace, warn=None) -> Inputs:
-    """All of the input in memory, checked as :meth:`InputStreams.chunks` checks it."""
-    streams = InputStreams(args, warn)
+    """All of the input in memory, checked as :meth:`InputFiles.chunks` checks it."""
+    streams = InputFiles(args, warn)
     hyps: list[list[str]] = [[] for _ in streams.hyps]
     refs: list[list[str | None]] = []
     seen = 0

@@ -11,7 +11,7 @@ import numpy as np
 from ..core import files as bio
 from ..core.files import InputError
 from ..core.signature import nrefs_field
-from .inputs import CHUNK_SEGMENTS, InputStreams, load_inputs
+from .inputs import CHUNK_SEGMENTS, InputFiles, load_inputs
 from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
 from .render import MetricResults
 
@@ -58,7 +58,7 @@ def score_systems(
 ) -> list[SystemResult]:
     """Corpus scores of every system, streaming the inputs; ``keep_segments`` keeps the per-segment statistics
     (``-sl``), otherwise only their running sums are kept."""
-    streams = InputStreams(args, warn)
+    streams = InputFiles(args, warn)
     n_sys = len(streams.hyps)
     if progress is None:
         progress = Progress(

@@ -4,6 +4,14 @@
 of different lengths are an error naming the stream that ended first and where); :func:`iter_statistics`
 counts each chunk with a metric's chunk counter (in this process or in a pool of worker processes) and
 :func:`sum_statistics` adds the rows up. Any additive metric works: it needs ``chunk_counter()``.
+
+This is the library's one stream type. Two other readers hand the metrics the same chunks (hypotheses and
+reference streams ``refs[k][i]``) from sources of their own, which is why they are separate:
+:class:`bleuscope.cli.inputs.InputFiles` reads the command's files (several systems side by side, text / TSV /
+JSON Lines, stdin, diagnostics that read files to their end), and :class:`bleuscope.runtime.shards.ShardChunk`
+is a chunk of a Parquet or JSON Lines shard (it knows its shard and rows, and keeps the Arrow rows). The rules
+of reference records they share (fields joined, a reference in every row, rows to streams) are written once, in
+:mod:`bleuscope.core.files`.
 """
 
 from __future__ import annotations

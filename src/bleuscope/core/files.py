@@ -483,10 +483,21 @@ def _json_kind(value) -> str:
     return "an object"
 
 
+# -- reference records: the rules of every reader of per-segment reference lists (JSON Lines, shards) --------
 def ref_streams(rows: list[list[str | None]]) -> list[list[str | None]]:
     """Per-segment reference lists (from JSON) -> streams ``refs[k][i]``, ``None`` where a segment has fewer."""
     width = max((len(r) for r in rows), default=0)
     return [[r[k] if k < len(r) else None for r in rows] for k in range(width)]
+
+
+def join_reference_fields(parts: list[list[str | None]]) -> list[str | None]:
+    """The reference lists of several fields of one record -> one list, field by field."""
+    return parts[0] if len(parts) == 1 else [x for part in parts for x in part]
+
+
+def first_row_without_reference(rows: list[list[str | None]]) -> int | None:
+    """The index of the first per-segment reference list that holds no reference (empty, or only nulls)."""
+    return next((i for i, row in enumerate(rows) if all(x is None for x in row)), None)
 
 
 def check_output_not_input(output: str | None, inputs: Iterable[str], option: str = "-o") -> None:

@@ -26,7 +26,14 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..core.files import InputError, jsonl_record, read_lines
+from ..core.files import (
+    InputError,
+    first_row_without_reference,
+    join_reference_fields,
+    jsonl_record,
+    read_lines,
+    ref_streams,
+)
 from ..core.pipeline import CHUNK_SEGMENTS
 from ..core.stats import Totals
 from ..metrics.base import Metric, check_metric
@@ -119,7 +126,9 @@ def ref_field_list(ref_field) -> list[str]:
 # -- one chunk of pairs -----------------------------------------------------------------------------------
 @dataclass
 class ShardChunk:
-    """Consecutive rows of one shard: hypotheses and per-row reference lists, from row ``first_row``."""
+    """Consecutive rows of one shard: hypotheses and per-row reference lists, from row ``first_row``; it hands
+    the metric what :func:`bleuscope.core.chunks.iter_chunks` hands it (hypotheses and reference streams), and
+    knows its place in the shard (for messages) and, for Parquet, the Arrow rows it came from."""
 
     path: str
     first_row: int
@@ -144,8 +153,7 @@ class ShardChunk:
 
     def streams(self) -> list[list[str | None]]:
         """Reference streams ``refs[k][i]`` (``None`` where a row has fewer references)."""
-        width = max((len(r) for r in self.refs), default=0)
-        return [[r[k] if k < len(r) else None for r in self.refs] for k in range(width)]
+        return ref_streams(self.refs)
 
 
 def row_refs(values: list, name: str, where) -> list[list[str | None]]:
@@ -166,7 +174,7 @@ def merge_refs(columns: list[list[list[str | None]]]) -> list[list[str | None]]:
     """Per-row references of several reference fields, concatenated field by field."""
     if len(columns) == 1:
         return columns[0]
-    return [sum(parts, []) for parts in zip(*columns)]
+    return [join_reference_fields(list(parts)) for parts in zip(*columns)]
 
 
 def check_chunk(chunk: ShardChunk) -> None:
@@ -175,9 +183,9 @@ def check_chunk(chunk: ShardChunk) -> None:
         if not isinstance(h, str):
             raise ShardError(f"{chunk.where(i)}: the hypothesis is {'null' if h is None else type(h).__name__}, "
                              "not a string")
-    for i, r in enumerate(chunk.refs):
-        if all(x is None for x in r):
-            raise ShardError(f"{chunk.where(i)}: the row has no reference (every reference field is null or empty)")
+    i = first_row_without_reference(chunk.refs)
+    if i is not None:
+        raise ShardError(f"{chunk.where(i)}: the row has no reference (every reference field is null or empty)")
 
 
 # -- Arrow columns ----------------------------------------------------------------------------------------
