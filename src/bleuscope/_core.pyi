@@ -7,7 +7,7 @@ Statistics rows are int64 ``[S, 2 + 2 * order]``: ``[hyp_len, ref_len, correct_1
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, Literal, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -70,7 +70,14 @@ class TextCounter:
     def order(self) -> int: ...
     @property
     def threads(self) -> int: ...
-    def rows(self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0) -> _Rows: ...
+    @overload
+    def rows(
+        self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0, facts: Literal[False] = False
+    ) -> _Rows: ...
+    @overload
+    def rows(
+        self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0, facts: Literal[True]
+    ) -> tuple[_Rows, _Rows, int]: ...
     def total(
         self, hyps: _Lines, ref_streams: _RefStreams, *, block_segments: int = 0
     ) -> tuple[_Rows, _Rows, int]: ...

@@ -45,6 +45,9 @@ def test_total_is_the_sum_of_the_rows(segments, tokenize, lowercase, order):
     total, nref_counts, periods = counter.total(hyps, refs)
     assert total.tolist() == rows.sum(axis=0).tolist()
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
+    same_rows, nref_counts, periods = counter.rows(hyps, refs, facts=True)
+    assert same_rows.tolist() == rows.tolist()
+    assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
 def _counter(tokenize, lowercase, order=4, threads=0, fallback=True):
@@ -110,6 +113,9 @@ def test_block_size_does_not_change_rows_or_totals(block_segments):
     total, nref_counts, periods = counter.total(hyps, refs, block_segments=block_segments)
     assert total.tolist() == expected.sum(axis=0).tolist()
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
+    rows, nref_counts, periods = counter.rows(hyps, refs, block_segments=block_segments, facts=True)
+    assert rows.tolist() == expected.tolist()
+    assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
 def test_long_non_ascii_lines():
@@ -121,19 +127,21 @@ def test_long_non_ascii_lines():
     assert rows.tolist() == BLEU(engine="numpy").segment_statistics(hyps, refs).stats.tolist()
 
 
+@pytest.mark.parametrize("method", ["corpus_score", "sentence_scores"])
 @pytest.mark.parametrize("engine", ["native", "numpy"])
-def test_warnings_come_from_both_paths_alike(engine):
+def test_warnings_come_from_both_paths_alike(engine, method):
     tokenized = ["a b ."] * 100 + ["c d"]
     refs = [["a b ."] * 101]
     with pytest.warns(TokenizedInputWarning) as record:
-        BLEU(engine=engine).corpus_score(tokenized, refs)
+        getattr(BLEU(engine=engine), method)(tokenized, refs)
     assert record[0].filename == __file__  # attributed to the caller
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        BLEU(engine=engine).corpus_score(tokenized[1:], [refs[0][1:]])  # 99: no warning
-        BLEU(engine=engine, force=True).corpus_score(tokenized, refs)
-    with pytest.warns(CJKTokenizationWarning):
-        BLEU(engine=engine).corpus_score(["東京は晴れです"], [["東京は雨です"]])
+        getattr(BLEU(engine=engine), method)(tokenized[1:], [refs[0][1:]])  # 99: no warning
+        getattr(BLEU(engine=engine, force=True), method)(tokenized, refs)
+    with pytest.warns(CJKTokenizationWarning) as record:
+        getattr(BLEU(engine=engine), method)(["東京は晴れです"], [["東京は雨です"]])
+    assert record[0].filename == __file__
 
 
 @pytest.mark.parametrize(
@@ -150,6 +158,8 @@ def test_errors_are_those_of_the_checked_path(hyps, refs, error):
     for engine in ("native", "numpy"):
         with pytest.raises((TypeError, ValueError), match=error.replace("[", r"\[").replace("]", r"\]")):
             BLEU(engine=engine).corpus_score(hyps, refs)
+        with pytest.raises((TypeError, ValueError), match=error.replace("[", r"\[").replace("]", r"\]")):
+            BLEU(engine=engine).sentence_scores(hyps, refs)  # the rows' path reads the input alike
 
 
 def test_non_list_inputs_are_read_like_lists():

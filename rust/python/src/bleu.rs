@@ -17,6 +17,7 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use pyo3::IntoPyObjectExt;
 
 use crate::errors::{check_order, detached, invalid, MAX_ORDER};
 use crate::input::{
@@ -106,27 +107,37 @@ impl TextCounter {
     }
 
     /// Statistics rows of hypotheses (list of str) against reference streams (lists of str or None, a
-    /// missing reference). ``block_segments`` (0: the default) caps the segments counted at a time.
-    #[pyo3(signature = (hyps, ref_streams, *, block_segments = 0))]
+    /// missing reference). ``block_segments`` (0: the default) caps the segments counted at a time. With
+    /// ``facts``: ``(rows, nref_counts, tokenized_periods)``, what :meth:`total` learns about the input
+    /// besides (one reading pass: what sentence scores need, with no separate Python passes).
+    #[pyo3(signature = (hyps, ref_streams, *, block_segments = 0, facts = false))]
     fn rows<'py>(
         &self,
         py: Python<'py>,
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
         block_segments: usize,
-    ) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        facts: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let input = TextInput::new(hyps, ref_streams)?;
         let n_seg = input.hyps.len();
         let width = row_width(self.order);
         let mut out = vec![0i64; n_seg * width];
+        let mut learnt = InputFacts::default();
         self.count_blocks(
             py,
             &input,
             block_segments,
-            &mut InputFacts::default(),
-            |s, rows| out[s * width..s * width + rows.len()].copy_from_slice(rows),
+            &mut learnt,
+            Some(&mut out),
+            |_| {},
         )?;
-        matrix(py, out, n_seg, width)
+        let rows = matrix(py, out, n_seg, width)?;
+        if !facts {
+            return Ok(rows.into_any());
+        }
+        let nref_counts = PyArray1::from_vec(py, learnt.nref_counts);
+        (rows, nref_counts, learnt.tokenized_periods).into_bound_py_any(py)
     }
 
     /// The corpus total of :meth:`rows` without the per-segment rows: ``(total, nref_counts,
@@ -144,7 +155,7 @@ impl TextCounter {
         let width = row_width(self.order);
         let mut total = vec![0i64; width];
         let mut facts = InputFacts::default();
-        self.count_blocks(py, &input, block_segments, &mut facts, |_, rows| {
+        self.count_blocks(py, &input, block_segments, &mut facts, None, |rows| {
             for row in rows.chunks_exact(width) {
                 for (t, v) in total.iter_mut().zip(row) {
                     *t += v;
@@ -252,15 +263,17 @@ impl TextCounter {
 }
 
 impl TextCounter {
-    /// Counts the input a block of segments at a time, handing each block's rows, with the index of its
-    /// first segment, to `sink`. Lines the Rust tokenizer cannot do exactly go to the fallback.
+    /// Counts the input a block of segments at a time, into `rows` (every segment's row) when given, else
+    /// into one block's buffer, and hands each block's rows to `sink`. Lines the Rust tokenizer cannot do
+    /// exactly go to the fallback.
     fn count_blocks(
         &self,
         py: Python<'_>,
         input: &TextInput<'_>,
         block_segments: usize,
         facts: &mut InputFacts,
-        mut sink: impl FnMut(usize, &[i64]),
+        mut rows: Option<&mut [i64]>,
+        mut sink: impl FnMut(&[i64]),
     ) -> PyResult<()> {
         let block_segments = if block_segments == 0 {
             SEGMENTS_PER_BLOCK
@@ -288,19 +301,31 @@ impl TextCounter {
                 facts.nref_counts[present] += 1;
             }
             let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
-            block.clear();
-            block.resize((end - start) * width, 0i64);
+            let target = match rows.as_deref_mut() {
+                Some(all) => &mut all[start * width..end * width],
+                None => {
+                    block.clear();
+                    block.resize((end - start) * width, 0i64);
+                    &mut block[..]
+                }
+            };
             let (tok, lowercase, order, threads) =
                 (self.tok, self.lowercase, self.order, self.threads);
             let failed = detached(py, || {
                 count_lines(
-                    tok, lowercase, order, &hyp_lines, &refs, threads, &mut block,
+                    tok,
+                    lowercase,
+                    order,
+                    &hyp_lines,
+                    &refs,
+                    threads,
+                    &mut *target,
                 )
             })?;
             if !failed.is_empty() {
-                self.count_with_fallback(py, &failed, input, start, &mut block)?;
+                self.count_with_fallback(py, &failed, input, start, target)?;
             }
-            sink(start, &block);
+            sink(target);
         }
         Ok(())
     }

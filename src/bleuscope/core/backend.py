@@ -329,17 +329,21 @@ def native_text_total(
     order: int,
     engine: str = "auto",
     threads: int | None = None,
+    per_segment: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, int] | None:
     """The corpus total of :func:`count_text` in one pass of the compiled core, with no per-segment rows:
     ``(total row, nref_counts, tokenized_periods)``, where ``nref_counts[k]`` is the number of segments with
     exactly k present references and ``tokenized_periods`` the number of hypotheses ending in ``" ."``.
     The core also checks the items' types (a TypeError names the first bad one). None when the compiled
     core does not count this input (numpy engine, a tokenizer that stays in Python): use :func:`count_text`.
+    ``per_segment``: the rows of :func:`count_text` in place of the total row (what sentence scores take).
     """
     check_threads(threads)
     if resolve_engine(engine, "text") != "native":
         return None
     counter = _text_counter(tokenizer, lowercase, order, threads)
+    if counter is not None and per_segment:
+        return counter.rows(hyps, ref_streams, facts=True)
     return None if counter is None else counter.total(hyps, ref_streams)
 
 

@@ -418,26 +418,32 @@ class BLEU(Metric):
         per-segment rows, no separate Python passes over the lists). None when the compiled core does not
         count this input, or the input is invalid: :meth:`segment_statistics` then counts it, or raises the
         precise error (after the same warnings)."""
+        return self._native_count(hypotheses, references, per_segment=False)
+
+    def _native_count(self, hypotheses, references, *, per_segment: bool) -> tuple[np.ndarray, str] | None:
+        """:meth:`_native_corpus_total`, or with ``per_segment`` the statistics rows in place of their sum."""
         try:
             hyps = check_text_list(hypotheses, "hypotheses", check_items=False)
             if not hyps:
                 return None
             streams = check_references(references, len(hyps), check_items=False)
-            result = self._count_native_total(hyps, streams)
+            result = self._count_native_total(hyps, streams, per_segment=per_segment)
         except (TypeError, ValueError):
             return None
         if result is None:
             return None
-        total, nref_counts, tokenized_periods = result
+        counted, nref_counts, tokenized_periods = result
         if nref_counts[0]:  # a segment without any reference: the checked path names it
             return None
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # the same warnings, in the same order, as check_inputs
         if not self.force and tokenized_periods >= TOKENIZED_PERIOD_LINES:
             warn_tokenized()
         counts = np.arange(len(nref_counts), dtype=np.int64)  # nref_counts[k]: segments with k references
-        return total, nrefs_value(int(nref_counts.sum()), int(nref_counts @ counts), int(nref_counts @ counts**2))
+        return counted, nrefs_value(int(nref_counts.sum()), int(nref_counts @ counts), int(nref_counts @ counts**2))
 
-    def _count_native_total(self, hyps: list, streams: list) -> tuple[np.ndarray, np.ndarray, int] | None:
+    def _count_native_total(
+        self, hyps: list, streams: list, *, per_segment: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, int] | None:
         """:func:`bleuscope.core.backend.native_text_total` with this metric's counting settings."""
         return backend.native_text_total(
             hyps,
@@ -447,21 +453,32 @@ class BLEU(Metric):
             order=self.stats_order,
             engine=self.engine,
             threads=self.threads,
+            per_segment=per_segment,
         )
 
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> BLEUScores:
         """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop);
-        ``n_jobs`` as in :meth:`segment_statistics`."""
-        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        res = compute_scores(seg.stats, self.config, engine=self.engine)
+        ``n_jobs`` as in :meth:`segment_statistics`. In memory, the compiled core reads, checks and counts
+        the input in one pass (:meth:`_native_count`); the per-segment :class:`BLEUScore` objects are built
+        only when indexed."""
+        counted = None
+        # one-shot iterators go to the checked path, which reads them once (the native pass may decline)
+        if n_jobs is None and not _one_shot(hypotheses, references):
+            counted = self._native_count(hypotheses, references, per_segment=True)
+        if counted is not None:
+            stats, nrefs = counted
+        else:
+            seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
+            stats, nrefs = seg.stats, nrefs_field(seg.nrefs)
+        res = compute_scores(stats, self.config, engine=self.engine)
         return BLEUScores(
             scores=res.score,
-            stats=seg.stats,
+            stats=stats,
             precisions=res.precisions,
             bp=res.bp,
-            signature=self.signature(nrefs_field(seg.nrefs)),
+            signature=self.signature(nrefs),
         )
 
     def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
@@ -470,6 +487,11 @@ class BLEU(Metric):
         from .pairwise import pairwise_scores  # the all-pairs machinery loads when it is used
 
         return pairwise_scores(self, hypotheses, references)
+
+
+def _one_shot(hypotheses, references) -> bool:
+    """Is some input an iterator, an open file or a path, which a second reading would find exhausted?"""
+    return chunks.is_streaming_input(hypotheses, references) or not isinstance(references, (list, tuple, np.ndarray))
 
 
 def _shortcut_options(use_effective_order: bool, options: dict) -> dict:
