@@ -45,7 +45,7 @@ if job.startswith("sacrebleu"):
     import sacrebleu
 else:
     from bleuscope import BLEU
-    bleu = BLEU(tokenize="13a", threads=threads)
+    bleu = BLEU(tokenize="13a", threads=threads, effective_order=job == "sentences")  # as the sacreBLEU loop
 def rss_mb():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
