@@ -14,15 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.core import backend
 from bleuscope.core.checks import TokenizedInputWarning
 
-from ..core.test_native import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
+from ..conftest import requires_core
+from ..core.test_backend import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
 
-if backend.compiled_core() is None:
-    pytest.skip("the compiled core is not built in this installation", allow_module_level=True)
-
-pytestmark = pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
+pytestmark = [requires_core, pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")]
 
 SMOOTHING = [("exp", None), ("floor", 0.1), ("floor", 0.37), ("add-k", 1), ("add-k", 2), ("none", None)]
 
