@@ -55,6 +55,72 @@ const fn build_k13a() -> [u8; 256] {
 
 static K13A: [u8; 256] = build_k13a();
 
+/// Whether byte `x` may need the 13a scanner's table (`K13A[x] != 0`): every ASCII byte but letters and
+/// digits, and the lead bytes that may start a whitespace character (0xC2, 0xE0-0xE3): a superset, so a
+/// byte outside it is certainly passed over, and the table decides the others.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+const fn maybe_13a_special(x: u8) -> bool {
+    (x < 0x80 && !x.is_ascii_alphanumeric()) || x == 0xC2 || x & 0xFC == 0xE0
+}
+
+/// Bit j set: byte j of `chunk` may need the table ([`maybe_13a_special`]), sixteen bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn special_mask(chunk: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of every x86_64 target; the load is unaligned and reads the 16 bytes given
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+        let set = |x: u8| _mm_set1_epi8(x as i8);
+        // signed compares: the bytes >= 0x80 are negative, so the ranges below hold ASCII bytes only
+        let in_range = |lo: u8, hi: u8| {
+            _mm_and_si128(
+                _mm_cmpgt_epi8(v, set(lo - 1)),
+                _mm_cmplt_epi8(v, set(hi + 1)),
+            )
+        };
+        let low = _mm_and_si128(_mm_cmpgt_epi8(v, set(0xFF)), _mm_cmplt_epi8(v, set(b'0')));
+        let punct = _mm_or_si128(in_range(b':', b'@'), in_range(b'[', b'`'));
+        let high = _mm_cmpgt_epi8(v, set(b'z'));
+        let lead = _mm_or_si128(
+            _mm_cmpeq_epi8(v, set(0xC2)),
+            _mm_cmpeq_epi8(_mm_and_si128(v, set(0xFC)), set(0xE0)),
+        );
+        let m = _mm_or_si128(_mm_or_si128(low, punct), _mm_or_si128(high, lead));
+        _mm_movemask_epi8(m) as u32
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn special_mask(chunk: &[u8; 16]) -> u32 {
+    let mut m = 0;
+    for (j, &x) in chunk.iter().enumerate() {
+        m |= (maybe_13a_special(x) as u32) << j;
+    }
+    m
+}
+
+/// How many bytes from `i` on the 13a word scanner certainly passes over (`K13A == 0`), found sixteen
+/// at a time (the line's last bytes through a copy padded with spaces).
+#[inline(always)]
+fn plain_run(b: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while j + 16 <= b.len() {
+        let m = special_mask(b[j..j + 16].try_into().unwrap());
+        if m != 0 {
+            return j - i + m.trailing_zeros() as usize;
+        }
+        j += 16;
+    }
+    if j < b.len() {
+        let mut tail = [b' '; 16];
+        tail[..b.len() - j].copy_from_slice(&b[j..]);
+        j += special_mask(&tail).trailing_zeros() as usize;
+    }
+    j.min(b.len()) - i
+}
+
 /// The text needs 13a's line-level steps before the word rules (only then can `<`, `&`, `\n` matter).
 #[derive(Debug)]
 pub struct NeedsPre;
@@ -126,7 +192,7 @@ pub fn words_13a(
         while i < n {
             let k = K13A[b[i] as usize];
             if k == 0 {
-                i += 1;
+                i += 1 + plain_run(b, i + 1);
                 continue;
             }
             if k & K_WS != 0 {
@@ -492,4 +558,40 @@ fn simulate_intl(t: &UnicodeTables, word: Word<'_>, sim: &mut Sim, out: &mut Out
         }
     }
     emit_runs(text, y.iter().map(|&(s, e, _)| (s, e)), out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prefilter_flags_every_byte_the_table_acts_on() {
+        for x in 0..=255u8 {
+            assert!(K13A[x as usize] == 0 || maybe_13a_special(x), "byte {x:#x}");
+            // the sixteen-byte mask says the same as the byte rule, at every position
+            for j in 0..16 {
+                let mut chunk = [b'a'; 16];
+                chunk[j] = x;
+                assert_eq!(
+                    special_mask(&chunk),
+                    (maybe_13a_special(x) as u32) << j,
+                    "{x:#x} at {j}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plain_runs_end_at_the_first_flagged_byte() {
+        let text =
+            "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ,klmnopqrstuvwxyzüéabc-defghijk lmnop";
+        let b = text.as_bytes();
+        for i in 0..=b.len() {
+            let expected = b[i..]
+                .iter()
+                .position(|&x| maybe_13a_special(x))
+                .unwrap_or(b.len() - i);
+            assert_eq!(plain_run(b, i), expected, "from {i}");
+        }
+    }
 }
