@@ -80,6 +80,121 @@ def measure(python: str, plain, tail, lines: int, repeats: int) -> dict:
     return r
 
 
+#: the rows of the speed table: (name, value of one interpreter's results and the ``wc -w`` runs, target)
+TARGETS = [
+    (
+        "sentence_scores 100k: sacreBLEU loop / bleuscope (CPU)",
+        lambda r, wc: r["sacrebleu_sentences"]["cpu"] / r["sentences"]["cpu"],
+        ">= 50",
+    ),
+    ("corpus 13a 1 thread: CPU / wc -w CPU", lambda r, wc: r["lists"]["cpu"] / wc["plain"]["cpu"], "<= 1.2"),
+    ("corpus 13a long tail: CPU / wc -w CPU", lambda r, wc: r["tail"]["cpu"] / wc["tail"]["cpu"], "<= 1.5"),
+    ("corpus from paths / from lists (CPU)", lambda r, wc: r["paths"]["cpu"] / r["lists"]["cpu"], "<= 1.2"),
+    ("corpus from paths: peak MB", lambda r, wc: r["paths"]["peak_mb"], "<= 200"),
+    ("2 threads vs 1 (wall speed-up)", lambda r, wc: r["lists_wall"]["wall"] / r["lists2"]["wall"], ">= 1.8"),
+]
+
+
+def met(value: float, target: str) -> bool:
+    op, bound = target.split()
+    return value <= float(bound) if op == "<=" else value >= float(bound)
+
+
+def collect(pythons: list[str], lines: int, repeats: int, corpus_dir: Path) -> tuple[list[dict], dict]:
+    """Every interpreter's measurements and the ``wc -w`` runs (``{"plain", "tail"}``) on the same corpora."""
+    plain = corpus(corpus_dir / f"corpus-{lines}", lines, False)
+    tail = corpus(corpus_dir / f"corpus-{lines}-long-tail", lines, True)
+    wc = {"plain": wc_words(list(plain), repeats), "tail": wc_words(list(tail), repeats)}
+    return [measure(py, plain, tail, lines, repeats) for py in pythons], wc
+
+
+def run(quick: bool = False, pythons: list[str] | None = None, lines: int = 1_000_000) -> list[dict]:
+    """The rows of :mod:`bench` (``benchmarks/bench.py``): per interpreter, corpus BLEU on lists (1 and 2
+    threads), on paths, on the long-tail corpus and ``sentence_scores``, each beside ``wc -w`` or the
+    sacreBLEU loop, then one row per target with its value and whether it was met."""
+    pythons = pythons or [sys.executable]
+    if quick:
+        lines = 100_000
+    repeats = 1 if quick else 3
+    results, wc = collect(pythons, lines, repeats, Path("/tmp"))
+    load = f"load average {os.getloadavg()[0]:.1f} at the end"
+    rows = []
+    for r in results:
+        i = r["info"]
+        py = f"Python {i['python']}"
+        task = f"corpus BLEU 13a, {lines:,} lines, {py}"
+        rows += [
+            {
+                "task": task,
+                "tool": "bleuscope",
+                "seconds": r["lists"]["cpu"],
+                "peak_mb": r["lists"]["peak_mb"],
+                "note": f"lists, 1 thread, CPU-s; wall {r['lists_wall']['wall']:.2f} s; native: {', '.join(i['native'])}",
+            },
+            {
+                "task": task,
+                "tool": "bleuscope (2 threads)",
+                "seconds": r["lists2"]["cpu"],
+                "peak_mb": r["lists2"]["peak_mb"],
+                "note": f"lists, CPU-s; wall {r['lists2']['wall']:.2f} s",
+            },
+            {
+                "task": task,
+                "tool": "bleuscope (paths)",
+                "seconds": r["paths"]["cpu"],
+                "peak_mb": r["paths"]["peak_mb"],
+                "note": f"streamed from the two files, 1 thread, CPU-s; wall {r['paths']['wall']:.2f} s",
+            },
+            {
+                "task": task,
+                "tool": "wc -w",
+                "seconds": wc["plain"]["cpu"],
+                "peak_mb": None,
+                "note": f"both files, CPU-s; wall {wc['plain']['wall']:.2f} s",
+            },
+        ]
+        task = f"corpus BLEU 13a, {lines:,} lines, long-tail vocabulary, {py}"
+        rows += [
+            {
+                "task": task,
+                "tool": "bleuscope",
+                "seconds": r["tail"]["cpu"],
+                "peak_mb": r["tail"]["peak_mb"],
+                "note": "lists, 1 thread, CPU-s",
+            },
+            {"task": task, "tool": "wc -w", "seconds": wc["tail"]["cpu"], "peak_mb": None, "note": "both files, CPU-s"},
+        ]
+        task = f"sentence_scores, {min(100_000, lines):,} segments, {py}"
+        rows += [
+            {
+                "task": task,
+                "tool": "bleuscope",
+                "seconds": r["sentences"]["cpu"],
+                "peak_mb": r["sentences"]["peak_mb"],
+                "note": "1 thread, CPU-s",
+            },
+            {
+                "task": task,
+                "tool": "sacreBLEU",
+                "seconds": r["sacrebleu_sentences"]["cpu"],
+                "peak_mb": None,
+                "note": "sentence_score loop on a tenth of the segments, extrapolated",
+            },
+        ]
+        for name, value, target in TARGETS:
+            v = value(r, wc)
+            rows.append(
+                {
+                    "task": f"speed targets, {py}",
+                    "tool": name,
+                    "seconds": None,
+                    "peak_mb": None,
+                    "note": f"{v:.2f} (target {target}: {'met' if met(v, target) else 'missed'}; {load})",
+                }
+            )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--python", action="append", help="an interpreter to measure (repeatable)")
@@ -90,11 +205,8 @@ def main() -> None:
     args = parser.parse_args()
     lines = 100_000 if args.quick else args.lines
     repeats = 1 if args.quick else args.repeats
-    plain = corpus(args.corpus_dir / f"corpus-{lines}", lines, False)
-    tail = corpus(args.corpus_dir / f"corpus-{lines}-long-tail", lines, True)
-    wc_plain, wc_tail = wc_words(list(plain), repeats), wc_words(list(tail), repeats)
     pythons = args.python or [sys.executable]
-    results = [measure(py, plain, tail, lines, repeats) for py in pythons]
+    results, wc = collect(pythons, lines, repeats, args.corpus_dir)
 
     print(f"CPU cores visible: {os.cpu_count()}; load average {os.getloadavg()[0]:.1f} at the end")
     for py, r in zip(pythons, results):
@@ -104,28 +216,14 @@ def main() -> None:
             f"Python {i['python']} ({py}): Unicode {i['unicode']}, regex {i['regex']}; native tokenizers: "
             f"{', '.join(i['native'])}; Unicode tables {tables.get('source')}"
         )
-    rows = [
-        (
-            "sentence_scores 100k: sacreBLEU loop / bleuscope (CPU)",
-            lambda r: r["sacrebleu_sentences"]["cpu"] / r["sentences"]["cpu"],
-            ">= 50",
-        ),
-        ("corpus 13a 1 thread: CPU / wc -w CPU", lambda r: r["lists"]["cpu"] / wc_plain["cpu"], "<= 1.2"),
-        ("corpus 13a long tail: CPU / wc -w CPU", lambda r: r["tail"]["cpu"] / wc_tail["cpu"], "<= 1.5"),
-        ("corpus from paths / from lists (CPU)", lambda r: r["paths"]["cpu"] / r["lists"]["cpu"], "<= 1.2"),
-        ("corpus from paths: peak MB", lambda r: r["paths"]["peak_mb"], "<= 200"),
-        ("2 threads vs 1 (wall speed-up)", lambda r: r["lists_wall"]["wall"] / r["lists2"]["wall"], ">= 1.8"),
-    ]
     head = " | ".join(f"Python {r['info']['python']}" for r in results)
     print(f"\n| work (lines: {lines:,}) | {head} | target |")
     print("|---|" + "---:|" * len(results) + "---|")
-    for name, value, target in rows:
+    for name, value, target in TARGETS:
         cells = []
         for r in results:
-            v = value(r)
-            op, bound = target.split()
-            met = v <= float(bound) if op == "<=" else v >= float(bound)
-            cells.append(f"{v:.2f} ({'met' if met else 'missed'})")
+            v = value(r, wc)
+            cells.append(f"{v:.2f} ({'met' if met(v, target) else 'missed'})")
         print(f"| {name} | {' | '.join(cells)} | {target} |")
     if len(results) > 1:
         base = results[0]
@@ -138,7 +236,7 @@ def main() -> None:
         ):
             ratios = ", ".join(f"{r['info']['python']}: {r[key]['cpu'] / base[key]['cpu']:.2f}x" for r in results[1:])
             print(f"  {label}: {base[key]['cpu']:.2f} CPU-s; {ratios}")
-    print(f"\nwc -w CPU: plain {wc_plain['cpu']:.2f} s, long tail {wc_tail['cpu']:.2f} s")
+    print(f"\nwc -w CPU: plain {wc['plain']['cpu']:.2f} s, long tail {wc['tail']['cpu']:.2f} s")
     for r in results:
         print(
             f"Python {r['info']['python']}: lists {r['lists']['cpu']:.2f} CPU-s, paths {r['paths']['cpu']:.2f} CPU-s "
