@@ -8,9 +8,11 @@ command in a fresh process and reports its wall time, its CPU time and its peak 
 
 * ``bleuscope REF -i HYP --confidence`` (1,000 resamples), the target being at most 60 s and 300 MB;
 * ``--paired-bs`` (1,000 resamples) and ``--paired-ar`` (10,000 trials) with two systems;
-* sacreBLEU's ``--confidence`` on the first ``--prefix`` lines (default 20,000: its resampling holds
-  1,000 x S x 10 float32 values at once, 40 GB at a million lines), extrapolated linearly in S to N lines
-  for time, and its memory at the prefix with the index and resample arrays scaled to N.
+* sacreBLEU's same three commands on the first ``--prefix`` lines (default 20,000: its bootstrap holds
+  1,000 x S x 10 float32 values at once, 40 GB at a million lines, and its AR a 10,000 x S boolean mask),
+  extrapolated linearly in S to N lines for time, and its memory at the prefix with those arrays scaled to N.
+
+``run(quick)`` gives the same rows to ``benchmarks/bench.py`` (``--quick``: 20,000 lines, sacreBLEU on 2,000).
 
 On a shared machine the CPU time is the figure to compare (the wall time includes waiting for a core).
 """
@@ -62,7 +64,7 @@ def corpus(directory: Path, lines: int) -> Path:
 def prefix(directory: Path, n: int) -> Path:
     out = directory / f"prefix{n}"
     out.mkdir(exist_ok=True)
-    for name in ("hyp.txt", "ref.txt"):
+    for name in ("hyp.txt", "hyp2.txt", "ref.txt"):
         target = out / name
         if not target.exists():
             with open(directory / name, encoding="utf-8") as src, open(target, "w", encoding="utf-8") as dst:
@@ -71,8 +73,46 @@ def prefix(directory: Path, n: int) -> Path:
     return out
 
 
-def row(task: str, tool: str, r: dict, note: str = "") -> None:
-    print(f"{task:<34} {tool:<22} {r['wall']:8.1f} s wall {r['cpu']:8.1f} s CPU {r['peak_mb']:8.0f} MB  {note}")
+#: (task, the command's options after ``REF -i``, sacreBLEU's growth in bytes per line beyond its prefix)
+TASKS = (
+    # its resampling arrays: int64 indices [1000, S] and float32 resamples [1000, S, 10]
+    ("--confidence, 1,000 resamples", ["hyp.txt", "--confidence"], 1000 * (8 + 40)),
+    # the same arrays for each system in turn
+    ("--paired-bs, 2 systems, 1,000 resamples", ["hyp.txt", "hyp2.txt", "--paired-bs"], 1000 * (8 + 40)),
+    # its boolean swap masks [10000, S]
+    ("--paired-ar, 2 systems, 10,000 trials", ["hyp.txt", "hyp2.txt", "--paired-ar"], 10000),
+)
+
+TARGET_SECONDS, TARGET_MB = 60, 300
+
+
+def run(quick: bool = False, lines: int | None = None, prefix_lines: int | None = None,
+        directory: Path | None = None, skip_ar: bool = False) -> list[dict]:
+    """Rows for ``benchmarks/bench.py``: each task by bleuscope (its CPU time as ``seconds``, the figure to
+    compare on a shared machine) and by sacreBLEU on a prefix, extrapolated. ``quick``: 20,000 lines."""
+    lines = lines or (20_000 if quick else 1_000_000)
+    prefix_lines = min(lines, prefix_lines or (2_000 if quick else 20_000))
+    if directory is None:
+        directory = Path(os.environ.get("TMPDIR", "/tmp")) / f"bleuscope-confidence-{lines}"
+    d = corpus(directory, lines)
+    p = prefix(d, prefix_lines)
+    scale = lines / prefix_lines
+    rows = []
+    for task, options, growth in TASKS:
+        if skip_ar and "--paired-ar" in options:
+            continue
+        label = f"{task}, {lines:,} lines"
+        ours = measure([sys.executable, "-m", "bleuscope", "ref.txt", "-i", *options, "-q"], d)
+        met = ours["cpu"] <= TARGET_SECONDS and ours["peak_mb"] <= TARGET_MB
+        rows.append({"task": label, "tool": "bleuscope", "seconds": ours["cpu"], "peak_mb": ours["peak_mb"],
+                     "note": f"CPU time; wall {ours['wall']:.1f} s; target <= {TARGET_SECONDS} s, <= {TARGET_MB} MB: "
+                             + ("met" if met else "MISSED")})
+        theirs = measure([sys.executable, "-m", "sacrebleu", "ref.txt", "-i", *options], p)
+        grown = theirs["peak_mb"] + growth * (lines - prefix_lines) / 2**20
+        rows.append({"task": label, "tool": "sacrebleu", "seconds": theirs["cpu"] * scale, "peak_mb": grown,
+                     "note": f"first {prefix_lines:,} lines ({theirs['cpu']:.1f} s CPU, {theirs['peak_mb']:.0f} MB) "
+                             f"extrapolated x{scale:.0f}; memory: its resampling arrays grown to {lines:,} lines"})
+    return rows
 
 
 def main() -> None:
@@ -82,25 +122,13 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "bleuscope-c1m")
     parser.add_argument("--skip-ar", action="store_true", help="leave out --paired-ar (10,000 trials)")
     args = parser.parse_args()
-    d = corpus(args.corpus, args.lines)
-    bleuscope = [sys.executable, "-m", "bleuscope"]
-    print(f"{args.lines:,} lines in {d}; 1,000 resamples (AR: 10,000 trials)")
-    ci = measure([*bleuscope, "ref.txt", "-i", "hyp.txt", "--confidence", "-q"], d)
-    row("--confidence", "bleuscope", ci, "target: <= 60 s CPU, <= 300 MB")
-    pbs = measure([*bleuscope, "ref.txt", "-i", "hyp.txt", "hyp2.txt", "--paired-bs", "-q"], d)
-    row("--paired-bs (2 systems)", "bleuscope", pbs)
-    if not args.skip_ar:
-        par = measure([*bleuscope, "ref.txt", "-i", "hyp.txt", "hyp2.txt", "--paired-ar", "-q"], d)
-        row("--paired-ar (2 systems)", "bleuscope", par)
-    p = prefix(d, args.prefix)
-    sacre = measure([sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt", "--confidence"], p)
-    scale = args.lines / args.prefix
-    row(f"--confidence, first {args.prefix:,} lines", "sacreBLEU", sacre)
-    # its resampling arrays: int64 indices [1000, S] and float32 resamples [1000, S, 10] grow with S
-    grown = sacre["peak_mb"] + (1000 * (args.lines - args.prefix) * (8 + 40)) / 2**20
-    extrapolated = {"wall": sacre["wall"] * scale, "cpu": sacre["cpu"] * scale, "peak_mb": grown}
-    row("--confidence, extrapolated", "sacreBLEU", extrapolated, f"x{scale:.0f} lines")
-    print(f"ratio sacreBLEU/bleuscope (CPU, --confidence): {extrapolated['cpu'] / ci['cpu']:.1f}x")
+    print(f"{args.lines:,} lines in {args.corpus}; load average {os.getloadavg()[0]:.1f}")
+    rows = run(lines=args.lines, prefix_lines=args.prefix, directory=args.corpus, skip_ar=args.skip_ar)
+    for r in rows:
+        print(f"{r['task']:<56} {r['tool']:<10} {r['seconds']:8.1f} s CPU {r['peak_mb']:8.0f} MB  {r['note']}")
+    for ours, theirs in zip(rows[::2], rows[1::2]):
+        print(f"ratio sacreBLEU/bleuscope (CPU), {ours['task']}: {theirs['seconds'] / ours['seconds']:.1f}x")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ __all__ = [
     "use_tokenizer_tables",
     "tokenizer_tables_in_use",
     "resample_sums_f32",
+    "masked_sums_i64",
     "libm_map",
     "read_file_lines",
     "_panic_for_tests",
@@ -249,8 +250,19 @@ def use_tokenizer_tables(
 ) -> None: ...
 def tokenizer_tables_in_use() -> dict[str, str]: ...
 def resample_sums_f32(
-    stats32: npt.NDArray[np.float32], idx: npt.NDArray[np.int64]
+    stats: npt.NDArray[np.float32] | npt.NDArray[np.uint16],
+    idx: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    *,
+    threads: int = 1,
 ) -> npt.NDArray[np.float32]: ...
+def masked_sums_i64(
+    words: npt.NDArray[np.uint64],
+    first_bit: int,
+    rows: int,
+    cols: npt.NDArray[np.int32],
+    *,
+    threads: int = 1,
+) -> npt.NDArray[np.int64]: ...
 def libm_map(func: str, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
 def read_file_lines(
     path: str | os.PathLike[str], *, max_line_bytes: int

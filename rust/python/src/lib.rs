@@ -97,6 +97,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tok::use_tokenizer_tables, m)?)?;
     m.add_function(wrap_pyfunction!(tok::tokenizer_tables_in_use, m)?)?;
     m.add_function(wrap_pyfunction!(resample::resample_sums_f32, m)?)?;
+    m.add_function(wrap_pyfunction!(resample::masked_sums_i64, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
     m.add_function(wrap_pyfunction!(files::read_file_lines, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;

@@ -541,17 +541,37 @@ def meteor_table(*, porter: bool, wordnet=None):
     return None if core is None else core.MeteorTable(porter=porter, wordnet=wordnet)
 
 
-def resample_sums_f32(stats32: np.ndarray, idx: np.ndarray) -> np.ndarray | None:
+def resample_sums_f32(stats32: np.ndarray, idx: np.ndarray, threads: int | None = None) -> np.ndarray | None:
     """float32 ``[R, D]``: ``stats32[idx[r]].sum(axis=0)`` for every row of the resample indices ``idx``
-    (int64 ``[R, S]``), accumulated in float32 in segment order as numpy does; None when the core is not built."""
+    (int32 or int64 ``[R, S]``), accumulated in float32 in segment order as numpy does; ``stats32`` is float32,
+    or uint16 (the same values in half the memory). None when the core is not built."""
     core = _native()
     if core is None:
         return None
     import numpy as np
 
-    return core.resample_sums_f32(
-        np.ascontiguousarray(stats32, dtype=np.float32), np.ascontiguousarray(idx, dtype=np.int64)
-    )
+    stats = np.ascontiguousarray(stats32) if stats32.dtype in (np.float32, np.uint16) else (
+        np.ascontiguousarray(stats32, dtype=np.float32))
+    idx = np.ascontiguousarray(idx) if idx.dtype in (np.int32, np.int64) else np.ascontiguousarray(idx, np.int64)
+    return core.resample_sums_f32(stats, idx, threads=core_threads(threads))
+
+
+#: largest absolute column value :func:`masked_sums` takes (the core keeps its partial sums in 32 bits)
+MASKED_MAX_VALUE = (1 << 28) - 1
+
+
+def masked_sums(words: np.ndarray, first_bit: int, rows: int, cols: np.ndarray, threads: int | None = None):
+    """int64 ``[rows, W]``: ``M @ cols`` for the 0/1 mask ``M`` ``[rows, S]`` whose bits are read from the
+    uint64 ``words`` (bit k is bit ``k % 64`` of ``words[k // 64]``) from ``first_bit`` on, row after row;
+    ``cols`` int32 ``[S, W]`` with values up to :data:`MASKED_MAX_VALUE` in absolute value. None when the
+    core is not built."""
+    core = _native()
+    if core is None:
+        return None
+    import numpy as np
+
+    return core.masked_sums_i64(np.ascontiguousarray(words, dtype=np.uint64), int(first_bit), int(rows),
+                                np.ascontiguousarray(cols, dtype=np.int32), threads=core_threads(threads))
 
 
 def libm_map(func, values: np.ndarray) -> np.ndarray | None:

@@ -99,7 +99,9 @@ class StatsLayout:
 def check_statistics(stats, names: list[str], bounded=(), what: str = "statistics") -> np.ndarray:
     """``stats`` (one row ``[D]`` or rows ``[S, D]`` of counts) as int64, or a ``ValueError`` naming the column
     and the row: the wrong number of columns, a negative count, a count above its total (``bounded``: pairs
-    of column indices ``(count, total)``), or values that are not whole numbers. ``names``: the D columns."""
+    of column indices ``(count, total)``), or values that are not whole numbers. ``names``: the D columns.
+    Rows ``[S, D]`` of int16 or int32 are returned as they are (a million lines' rows kept compact are not
+    copied; numpy sums them into int64)."""
     arr = np.asarray(stats)
     width = len(names)
     if arr.ndim not in (1, 2) or arr.shape[-1] != width:
@@ -124,6 +126,8 @@ def check_statistics(stats, names: list[str], bounded=(), what: str = "statistic
                 f"{what}: {where(r, count)} = {rows[r, count]} exceeds its total, column {total} ({names[total]}) "
                 f"= {rows[r, total]}"
             )
+    if arr.ndim == 2 and arr.dtype in (np.int16, np.int32):
+        return arr
     return arr.astype(np.int64, copy=False)
 
 

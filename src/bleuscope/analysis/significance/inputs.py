@@ -59,16 +59,22 @@ def check_alpha(alpha) -> float:
     return float(alpha)
 
 
-def _as_stats_array(value, name: str) -> np.ndarray:
+def _as_stats_array(value, name: str, metric) -> np.ndarray:
     arr = value.stats if hasattr(value, "stats") and hasattr(value, "nrefs") else value
     arr = np.asarray(arr)
     if arr.ndim != 2 or arr.shape[0] == 0:
         raise ValueError(f"{name} must be per-segment statistics of shape [segments, columns], got {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integer statistics, got dtype {arr.dtype}")
+    try:  # the metric's own checks: widths, counts above totals, ... (column and row)
+        metric.score_from_statistics(arr)
+    except ValueError as e:
+        raise ValueError(f"{name}: {e}") from None
     if (arr < 0).any():
         raise ValueError(f"{name} holds negative statistics; sufficient statistics are counts")
-    return arr.astype(np.int64, copy=False)
+    # int16 and int32 rows stay compact (the command line keeps a million lines so; numpy sums them into
+    # int64), other integer rows become int64
+    return arr if arr.dtype in (np.int16, np.int32) else arr.astype(np.int64, copy=False)
 
 
 def _is_text_system(value) -> bool:
@@ -82,7 +88,7 @@ def _is_text_system(value) -> bool:
 @dataclass(frozen=True)
 class Inputs:
     names: tuple[str, ...]
-    stats: tuple[np.ndarray, ...]  # int64 [S, D] per system
+    stats: tuple[np.ndarray, ...]  # int64 (or compact int16 / int32) [S, D] per system
     metric: Metric  # whose rows the systems' statistics are
     sig_fields: dict | None  # metric signature fields, or None when unknown
 
@@ -131,7 +137,7 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
         if references is not None:
             raise ValueError("references are only used with hypothesis texts; statistics already include them")
         for name, value in items:
-            stats.append(_as_stats_array(value, f"system {name!r}"))
+            stats.append(_as_stats_array(value, f"system {name!r}", metric))
             if nrefs is None and hasattr(value, "nrefs"):  # the systems share their references
                 nrefs = nrefs_field(value.nrefs)  # no np.unique: it imports numpy.ma (~20 ms)
     shapes = {s.shape for s in stats}

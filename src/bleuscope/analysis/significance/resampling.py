@@ -52,12 +52,20 @@ def block_rows(n_segments: int, multiple: int = 1) -> int:
     return max(multiple, rows // multiple * multiple)
 
 
+def draw_indices(rng: np.random.Generator, n_segments: int, rows: int) -> np.ndarray:
+    """``rng.choice(S, size=(rows, S), replace=True)``: ``choice`` draws ``rng.integers(0, S)``, whose
+    stream does not depend on the integer type, so the indices are drawn as int32 (half the memory) when
+    they fit."""
+    dtype = np.int32 if n_segments <= np.iinfo(np.int32).max else np.int64
+    return rng.integers(0, n_segments, size=(rows, n_segments), dtype=dtype)
+
+
 def bootstrap_index_blocks(rng: np.random.Generator, n_segments: int, n_samples: int):
     """``rng.choice(S, size=(N, S), replace=True)`` in row blocks (identical to one draw)."""
     block = block_rows(n_segments)
     for start in range(0, n_samples, block):
         rows = min(block, n_samples - start)
-        yield rng.choice(n_segments, size=(rows, n_segments), replace=True)
+        yield draw_indices(rng, n_segments, rows)
         _advance(rows)
 
 
@@ -161,13 +169,30 @@ def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples:
             for sums in bootstrap_sum_blocks(rng, stacked, n_seg, n_samples)
         ]
     else:  # sacreBLEU's float32 sums, which round above 2**24: accumulated as it does, segment by segment
-        x32s = [_float32_rows(statistic, x) for x in stats]
-        x32s = [x.astype(np.float32) if x32 is None else x32 for x, x32 in zip(stats, x32s)]
-        parts = [
-            np.stack([statistic.score_rows(float32_sums(idx, x32), float32=True) for x32 in x32s])
-            for idx in bootstrap_index_blocks(rng, n_seg, n_samples)
-        ]
+        stacked32, bounds = float32_stack(statistic, stats)
+        parts = []
+        for idx in bootstrap_index_blocks(rng, n_seg, n_samples):
+            sums = float32_sums(idx, stacked32)  # every system in one pass over the indices
+            del idx
+            parts.append(np.stack([statistic.score_rows(sums[:, a:b], float32=True) for a, b in bounds]))
     return np.concatenate(parts, axis=1)
+
+
+def float32_stack(statistic, stats) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """sacreBLEU's float32 rows of every system side by side ``[S, sum of widths]`` and each system's column
+    range. uint16 when every row is the integer rows cast and every value is at most 65535 (the same float32
+    values, half the memory to pick rows from), float32 otherwise."""
+    own = [_float32_rows(statistic, x) for x in stats]
+    small = all(o is None and x.min(initial=0) >= 0 and x.max(initial=0) <= 0xFFFF for x, o in zip(stats, own))
+    rows = [x if o is None else o for x, o in zip(stats, own)]
+    bounds, col = [], 0
+    for r in rows:
+        bounds.append((col, col + r.shape[1]))
+        col += r.shape[1]
+    out = np.empty((stats[0].shape[0], col), dtype=np.uint16 if small else np.float32)
+    for r, (a, b) in zip(rows, bounds):
+        np.copyto(out[:, a:b], r, casting="unsafe")  # int -> float32 rounds as np.array(stats, "float32")
+    return out, bounds
 
 
 def sacrebleu_float32(statistic, precision: str) -> bool:
@@ -203,35 +228,108 @@ def bootstrap_sum_blocks(rng: np.random.Generator, stacked: np.ndarray, n_segmen
         weights = np.empty((rows, n_segments), dtype=stacked.dtype)
         for first in range(0, rows, sub):
             n = min(sub, rows - first)
-            idx = rng.choice(n_segments, size=(n, n_segments), replace=True)
+            idx = draw_indices(rng, n_segments, n)
             counts = np.bincount((idx + offsets[:n]).ravel(), minlength=n * n_segments)
             np.copyto(weights[first : first + n], counts.reshape(n, n_segments), casting="unsafe")
         yield np.rint(weights @ stacked).astype(np.int64)
         _advance(rows)
 
 
+#: mask bits per block of approximate-randomization trials (16 MB of mask words)
+MASK_BITS = 1 << 27
+
+
+def _raw_bits_usable(rng: np.random.Generator) -> bool:
+    """Can the masks be read from ``random_raw``? True for numpy's default PCG64 with no 32-bit half
+    buffered (see :func:`mask_word_blocks`)."""
+    bits = rng.bit_generator
+    return isinstance(bits, np.random.PCG64) and not bits.state["has_uint32"]
+
+
+def mask_word_blocks(rng: np.random.Generator, n_segments: int, n_trials: int):
+    """``rng.integers(2, size=(N, S), dtype=bool)`` in row blocks (a multiple of 64 rows), as packed bits:
+    yields ``(words, rows)``, bit ``k`` of the block being bit ``k % 64`` of the uint64 ``words[k // 64]``.
+
+    numpy draws 32 booleans from each 32-bit output of the generator, least significant bit first, and
+    PCG64 hands out a 64-bit output as two 32-bit halves, low half first: the mask bits are the generator's
+    raw 64-bit outputs, drawn here with ``random_raw`` (a hundred times faster than the booleans). When the
+    last block needs an odd number of halves, the unused high half stays buffered in the generator, as numpy
+    leaves it; the next draws (AR's confidence intervals) then start from it. Other generators: the booleans
+    drawn and packed."""
+    block = max(64, MASK_BITS // max(1, n_segments) // 64 * 64)
+    raw = _raw_bits_usable(rng)
+    for start in range(0, n_trials, block):
+        rows = min(block, n_trials - start)
+        n_bits = rows * n_segments
+        n_words = -(-n_bits // 64)
+        if raw:
+            words = rng.bit_generator.random_raw(n_words)
+            # numpy's halves: the high half of the last output is kept (and still unused when the number of
+            # halves is odd, which only the last block's can be: the others are a multiple of 64 rows)
+            state = rng.bit_generator.state
+            state["has_uint32"], state["uinteger"] = (-(-n_bits // 32)) % 2, int(words[-1] >> np.uint64(32))
+            rng.bit_generator.state = state
+        else:
+            packed = np.packbits(rng.integers(2, size=n_bits, dtype=bool), bitorder="little")
+            padded = np.zeros(n_words * 8, dtype=np.uint8)
+            padded[: len(packed)] = packed
+            words = np.frombuffer(padded, dtype="<u8").astype(np.uint64)
+        yield words, rows
+        _advance(rows)
+
+
+def _unpack_mask(words: np.ndarray, rows: int, n_segments: int) -> np.ndarray:
+    bits = np.unpackbits(words.astype("<u8").view(np.uint8), bitorder="little", count=rows * n_segments)
+    return bits.reshape(rows, n_segments)
+
+
+def masked_differences(stats, pairs, n_trials: int, rng: np.random.Generator):
+    """For each block of AR trials: ``{(i, j): M @ (X_i - X_j)}`` (int64 ``[rows, D]``) for the swap masks
+    ``M`` of :func:`mask_word_blocks`. The compiled core sums the columns a mask picks from the packed bits
+    (the pairs' differences, or the systems when there are more pairs than systems); without it, or with
+    values beyond its range, the unpacked mask multiplies the systems' columns in exact BLAS arithmetic."""
+    n_seg, width = stats[0].shape
+    used = sorted({k for p in pairs for k in p})
+    by_pair = len(pairs) <= len(used)
+    native = backend.compiled_core() is not None and all(
+        int(stats[k].max(initial=0)) <= backend.MASKED_MAX_VALUE // 2 and int(stats[k].min(initial=0)) >= 0
+        for k in used
+    )
+    if native:
+        cols = np.empty((n_seg, width * (len(pairs) if by_pair else len(used))), dtype=np.int32)
+        for c, p in enumerate(pairs if by_pair else used):
+            part = cols[:, c * width : (c + 1) * width]
+            if by_pair:
+                np.subtract(stats[p[0]], stats[p[1]], out=part, casting="unsafe")
+            else:
+                np.copyto(part, stats[p], casting="unsafe")
+    else:
+        totals = max(int(stats[k].sum(axis=0).max(initial=0)) for k in used)
+        stacked = stack_systems([stats[k] for k in used], totals)
+    for words, rows in mask_word_blocks(rng, n_seg, n_trials):
+        if native:
+            sums = backend.masked_sums(words, 0, rows, cols).reshape(rows, -1, width)
+        else:
+            sums = exact_product(_unpack_mask(words, rows, n_seg), stacked).reshape(rows, len(used), width)
+        if by_pair and native:
+            yield {p: sums[:, c, :] for c, p in enumerate(pairs)}, rows
+        else:
+            at = {k: u for u, k in enumerate(used)}
+            yield {(i, j): sums[:, at[i], :] - sums[:, at[j], :] for i, j in pairs}, rows
+
+
 def ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.Generator) -> dict:
     """|score(shuffled a) - score(shuffled b)| for every (i, j) in ``pairs``, over ``n_trials`` masks.
 
-    The mask is ``rng.integers(2, size=(N, S), dtype=bool)`` drawn in blocks of a multiple of 32 rows; for
-    pair (i, j), shuffled a = M @ X_i + (1 - M) @ X_j and shuffled b the complement, as in sacreBLEU.
+    The mask is ``rng.integers(2, size=(N, S), dtype=bool)``; for pair (i, j), shuffled a = M @ X_i +
+    (1 - M) @ X_j and shuffled b the complement, as in sacreBLEU: with totals T and d = M @ (X_i - X_j),
+    a = T_j + d and b = T_i - d.
     """
-    n_seg, width = stats[0].shape
     used = sorted({k for p in pairs for k in p})
-    totals = {k: stats[k].sum(axis=0) for k in used}
-    stacked = stack_systems([stats[k] for k in used], max(int(t.max(initial=0)) for t in totals.values()))
+    totals = {k: stats[k].sum(axis=0).astype(np.int64) for k in used}
     out = {p: [] for p in pairs}
-    block = block_rows(n_seg, 32)
-    buf = np.empty((min(block, n_trials), n_seg), dtype=stacked.dtype)
-    for start in range(0, n_trials, block):
-        rows = min(block, n_trials - start)
-        mask = rng.integers(2, size=(rows, n_seg), dtype=bool)
-        prod = exact_product(mask, stacked, buf).reshape(rows, len(used), width)
-        picked = {k: prod[:, u, :] for u, k in enumerate(used)}
-        for i, j in pairs:
-            a = picked[i] + (totals[j] - picked[j])
-            b = (totals[i] - picked[i]) + picked[j]
-            scores = statistic.score_rows(np.concatenate([a, b]))
+    for diffs, rows in masked_differences(stats, pairs, n_trials, rng):
+        for (i, j), d in diffs.items():
+            scores = statistic.score_rows(np.concatenate([totals[j] + d, totals[i] - d]))
             out[(i, j)].append(np.abs(scores[:rows] - scores[rows:]))
-        _advance(rows)
     return {p: np.concatenate(v) for p, v in out.items()}

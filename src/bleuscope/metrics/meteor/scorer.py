@@ -28,10 +28,11 @@ import numpy as np
 
 from ...core import backend
 from ...core.signature import nrefs_field, version_field
+from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence, check_references
 from ...tokenizers import get_tokenizer
 from ..base import Metric, ScoreBatch, ScoreText
-from ..rouge.scores import LIMBS, exact_mean, to_limbs
+from ..rouge.scores import LIMBS, check_fixed_point, exact_mean, to_limbs
 from .alignment import ROW_FIELDS, align, score, score_array
 from .lexicon import stem_function, synonym_function
 from .native import WordTable
@@ -345,9 +346,22 @@ class METEOR(Metric):
         METEOR)."""
         return 100 * self.mean_values(rows)
 
+    def check_statistics(self, stats) -> np.ndarray:
+        """``stats`` (per-segment rows ``[S, 8]`` or one summed row) as int64 rows ``[R, 8]`` after the checks,
+        or a ValueError naming the column and row: the wrong number of columns, values that are not whole
+        numbers, negative values, matches above the hypothesis or reference length, chunks above the
+        matches, a value above the row's segment count (a mean above 1)."""
+        names = ["segments", *ROW_FIELDS, "value_hi", "value_mid", "value_lo"]
+        bounded = [(1, 2), (1, 3), (4, 1)]  # matches <= hyp_len, matches <= ref_len, chunks <= matches
+        stats = check_statistics(stats, names, bounded, "METEOR statistics")
+        rows = self._check_rows(stats)
+        check_fixed_point(rows, 0, [1 + len(ROW_FIELDS)], names, "METEOR statistics")
+        return rows
+
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> METEORScore:
-        """Corpus METEOR (the mean segment value) from per-segment rows (summed here) or one summed row."""
-        stats = self._check_rows(stats)
+        """Corpus METEOR (the mean segment value) from per-segment rows (summed here) or one summed row;
+        invalid statistics are a ValueError naming the column and row (:meth:`check_statistics`)."""
+        stats = self.check_statistics(stats)
         total = stats.sum(axis=0)
         if total[0] <= 0:
             raise ValueError("METEOR's corpus score needs at least one segment")

@@ -28,10 +28,11 @@ import numpy as np
 
 from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
+from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
 from ..base import Metric, ScoreBatch, ScoreText
 from . import reference
-from .scores import LIMBS, AggregateScore, Score, exact_mean, prf, to_limbs
+from .scores import LIMBS, AggregateScore, Score, check_fixed_point, exact_mean, prf, to_limbs
 from .tokenize import TOKENIZERS
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -266,10 +267,27 @@ class ROUGE(Metric):
         f = rows[:, 1 + 2 * LIMBS : 1 + 3 * LIMBS]
         return np.array([100 * exact_mean(*f[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
 
+    def column_names(self) -> list[str]:
+        """The names of the statistics columns: the segment count, then each type's precision, recall and F
+        as three fixed-point limbs."""
+        return ["segments"] + [f"{t}_{v}_{limb}" for t in self.types for v in ("precision", "recall", "fmeasure")
+                               for limb in ("hi", "mid", "lo")]
+
+    def check_statistics(self, stats) -> np.ndarray:
+        """``stats`` (per-segment rows ``[S, W]`` or one summed row ``[W]``) as int64 after the checks, or a
+        ValueError naming the column and row: the wrong number of columns, values that are not whole numbers,
+        negative values, a value above the row's segment count (a mean above 1)."""
+        names = self.column_names()
+        stats = check_statistics(stats, names, (), "ROUGE statistics")
+        rows = stats.reshape(-1, len(names)).astype(np.int64, copy=False)
+        check_fixed_point(rows, 0, list(range(1, len(names), LIMBS)), names, "ROUGE statistics")
+        return stats
+
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> ROUGEScore:
-        """Corpus ROUGE from per-segment rows (summed here) or one already summed row."""
-        stats = np.asarray(stats, dtype=np.int64)
-        total = stats.sum(axis=0) if stats.ndim == 2 else stats
+        """Corpus ROUGE from per-segment rows (summed here) or one already summed row; invalid statistics are
+        a ValueError naming the column and row (:meth:`check_statistics`)."""
+        stats = self.check_statistics(stats)
+        total = stats.sum(axis=0) if stats.ndim == 2 else stats.astype(np.int64)
         m = self.means(total)
         sig = self.signature(nrefs) if nrefs is not None else ""
         return ROUGEScore(

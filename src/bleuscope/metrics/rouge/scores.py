@@ -64,6 +64,31 @@ def to_limbs(values: np.ndarray) -> np.ndarray:
     return np.stack([hi_f, mid_f, lo_f], axis=-1).astype(np.int64)
 
 
+def check_fixed_point(rows: np.ndarray, count_col: int, groups: list[int], names: list[str], what: str) -> None:
+    """A ``ValueError`` naming the row and the columns when a fixed-point value (the limbs ``hi, mid, lo`` at
+    columns ``g, g + 1, g + 2`` for each ``g`` in ``groups``) adds up to more than the row's number of
+    segments (column ``count_col``): every per-segment value is at most 1, so a sum over n segments is at
+    most n. ``rows``: int64 ``[R, W]`` of non-negative integers (already checked)."""
+    count = rows[:, count_col]
+    low_bits = (1 << _LIMB_BITS) - 1
+    for g in groups:
+        hi, mid, lo = rows[:, g], rows[:, g + 1], rows[:, g + 2]
+        mid = mid + (lo >> _LIMB_BITS)  # carry summed limbs into canonical 31-bit ones
+        lo = lo & low_bits
+        hi = hi + (mid >> _LIMB_BITS)
+        mid = mid & low_bits
+        limit = count << (SCALE_BITS - 2 * _LIMB_BITS)
+        over = np.flatnonzero((hi > limit) | ((hi == limit) & ((mid > 0) | (lo > 0))))
+        if len(over):
+            r = int(over[0])
+            value = limb_total(hi[r], mid[r], lo[r]) / (1 << SCALE_BITS)
+            raise ValueError(
+                f"{what}: row {r}, columns {g}-{g + 2} ({names[g]}, {names[g + 1]}, {names[g + 2]}) hold the value "
+                f"{value!r}, more than the row's {int(count[r])} segment(s) (column {count_col}, {names[count_col]}) "
+                "allow: each segment's value is at most 1"
+            )
+
+
 def limb_total(hi, mid, lo) -> int:
     """The exact integer ``value * 2**90`` summed, from summed limbs."""
     return (int(hi) << (2 * _LIMB_BITS)) + (int(mid) << _LIMB_BITS) + int(lo)
