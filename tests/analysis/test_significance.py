@@ -481,8 +481,15 @@ def test_seed_none_draws_and_records_a_seed(ende):
 # strict input
 # ---------------------------------------------------------------------------------------------------------
 def _tiny():
+    """Three systems of 12 valid BLEU rows (the tests check the metric's rules on statistics: matches <= totals)."""
     rng = np.random.default_rng(0)
-    return {f"s{i}": rng.integers(1, 9, size=(12, 10)) for i in range(3)}
+    out = {}
+    for i in range(3):
+        hyp = rng.integers(5, 9, size=(12, 1))
+        totals = hyp - np.arange(4)
+        correct = rng.integers(0, 9, size=(12, 4)) % (totals + 1)
+        out[f"s{i}"] = np.concatenate([hyp, rng.integers(1, 9, size=(12, 1)), correct, totals], axis=1)
+    return out
 
 
 @pytest.mark.parametrize("kwargs,exc,match", [
