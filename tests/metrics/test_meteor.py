@@ -245,6 +245,43 @@ def test_generated_raw_text(meteor, nltk_wordnet, hyp, ref):
     assert 0.0 <= value <= 1.0
 
 
+UNICODE_WORDS = ["meta’s", "havlíček's", "naïve", "İs", "İİİs", "ΣΑΣ", "straßes", "éééé", "ﬀing", "café", "\u212aing",
+                 "ÉTÉS", "xxxüü", "Skies", "ὈΔΥΣΣΕΎΣ", "ǅungles", "ῼes", "ﬃes", "\u0130\u0307ing"]
+
+
+@SETTINGS
+@given(words=st.lists(st.text(min_size=1, max_size=8) | st.sampled_from(UNICODE_WORDS)
+                      | st.text(alphabet="aeiouyslngdİéßΣςﬀ'’", min_size=1, max_size=9), max_size=30))
+def test_compiled_stemmer_is_nltks_on_any_word(words):
+    """The compiled core's Porter stemmer (Python's lowercasing, non-ASCII characters as NLTK sees them)
+    gives NLTK's ``PorterStemmer().stem`` on any word, where it stems at all."""
+    from nltk.stem.porter import PorterStemmer
+
+    table = backend.meteor_table(porter=True)
+    if table is None:
+        pytest.skip("the compiled core is not built")
+    stemmer = PorterStemmer()
+    for word, stem in zip(words, table.stems(words)):
+        if stem is not None or backend.tokenizer_support("13a", True)[0]:
+            assert stem == stemmer.stem(word), word
+
+
+@requires_wmt
+def test_compiled_stemmer_on_wmt_words():
+    """Every distinct non-ASCII token (and its lowercase form) of the WMT22 into-English data sample."""
+    from nltk.stem.porter import PorterStemmer
+
+    if backend.meteor_table(porter=True) is None or not backend.tokenizer_support("13a", True)[0]:
+        pytest.skip("the compiled core is not built, or its Unicode tables are not this Python's")
+    words = sorted({w for hyp, refs in wmt_segments(7) for line in (hyp, *refs) for w in line.split()
+                    if not w.isascii()})
+    words += [w.lower() for w in words]
+    assert len(words) > 2_000
+    stemmer = PorterStemmer()
+    stems = backend.meteor_table(porter=True).stems(words)
+    assert [w for w, s in zip(words, stems) if s != stemmer.stem(w)] == []
+
+
 def test_workers_streams_and_pickling(meteor, tmp_path):
     """The Metric machinery: worker processes (the scorer is pickled with its WordNet location), files read in
     chunks, and the exact mean over any split."""

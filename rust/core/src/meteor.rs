@@ -13,11 +13,14 @@
 //! not computed yet is [`UNKNOWN`] (stems) or a negative start (synonym sets). A pair that needs one is
 //! left undone and the ids it needs are reported, so the caller computes only what alignments use.
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use crate::par::{for_each_unit, pick_threads};
 use crate::porter::stem_into;
-use crate::wordnet::{FormatError, StrMap, WordNet};
+use crate::tok::unicode::py_lower_into;
+use crate::wordnet::{FormatError, StrHasher, WordNet};
 
 /// A stem not computed yet.
 pub const UNKNOWN: u32 = u32::MAX;
@@ -294,19 +297,88 @@ pub fn align_pairs(
     (stems, synonyms)
 }
 
+/// NLTK's `PorterStemmer().stem(word)` for any word, with reused buffers. The word is lowercased as
+/// Python's `str.lower()` does; each distinct non-ASCII character then stands in as one byte of its own
+/// above ASCII, so the byte stemmer's rules (which look at ASCII suffixes, vowels and equal neighbours)
+/// see the characters as NLTK does: as consonants, equal only when equal.
+#[derive(Default)]
+struct PorterBuffers {
+    lower: String,
+    mapped: Vec<u8>,
+    chars: Vec<char>,
+    out: Vec<u8>,
+    stem: String,
+}
+
+impl PorterBuffers {
+    /// The stem, or None for a word with more than 128 distinct non-ASCII characters.
+    fn stem(&mut self, word: &str) -> Option<&str> {
+        self.mapped.clear();
+        if word.is_ascii() {
+            self.mapped
+                .extend(word.bytes().map(|b| b.to_ascii_lowercase()));
+            stem_into(&self.mapped, &mut self.out);
+            self.stem.clear();
+            self.stem.extend(self.out.iter().map(|&b| b as char));
+            return Some(&self.stem);
+        }
+        let lowered = if py_lower_into(word, &mut self.lower) {
+            self.lower.as_str()
+        } else {
+            word
+        };
+        // NLTK tests the length before lowercasing ("İ".lower() is two characters)
+        if word.chars().count() <= 2 {
+            self.stem.clear();
+            self.stem.push_str(lowered);
+            return Some(&self.stem);
+        }
+        self.chars.clear();
+        for c in lowered.chars() {
+            if c.is_ascii() {
+                self.mapped.push(c as u8);
+                continue;
+            }
+            let k = match self.chars.iter().position(|&d| d == c) {
+                Some(k) => k,
+                None => {
+                    self.chars.push(c);
+                    self.chars.len() - 1
+                }
+            };
+            if k >= 128 {
+                return None;
+            }
+            self.mapped.push(0x80 + k as u8);
+        }
+        stem_into(&self.mapped, &mut self.out);
+        self.stem.clear();
+        for &b in &self.out {
+            self.stem.push(if b < 0x80 {
+                b as char
+            } else {
+                self.chars[(b - 0x80) as usize]
+            });
+        }
+        Some(&self.stem)
+    }
+}
+
 /// Word ids with the stem and synonym tables of one stemmer and WordNet: what [`Lexicon`] reads. Stems
-/// are computed here by NLTK's Porter rules for ASCII words when `porter` is set, synonym sets from
-/// `wordnet` when there is one; the caller fills the others ([`WordTable::set_stem`],
+/// are computed here by NLTK's Porter rules when `porter` is set, synonym sets from `wordnet` when there
+/// is one (for non-ASCII words only when `unicode` says the lowercasing tables in use are Python's); the caller fills the others ([`WordTable::set_stem`],
 /// [`WordTable::set_synonyms`]), which [`WordTable::align_batch`] reports as missing.
 pub struct WordTable {
-    ids: StrMap<u32>,
-    words: Vec<Box<str>>,
+    ids: HashMap<Arc<str>, u32, BuildHasherDefault<StrHasher>>,
+    words: Vec<Arc<str>>,
     stem_of: Vec<u32>,
     syn_start: Vec<i64>,
     syn_len: Vec<i64>,
     syn_ids: Vec<u32>,
     porter: bool,
     wordnet: Option<Arc<WordNet>>,
+    /// whether non-ASCII words may be lowercased here (the Unicode tables in use are the caller's)
+    unicode: bool,
 }
 
 /// What the caller must compute before a batch can be aligned: word ids without a stem, stem ids
@@ -318,9 +390,9 @@ pub struct Missing {
 }
 
 impl WordTable {
-    pub fn new(porter: bool, wordnet: Option<Arc<WordNet>>) -> Self {
+    pub fn new(porter: bool, wordnet: Option<Arc<WordNet>>, unicode: bool) -> Self {
         WordTable {
-            ids: StrMap::default(),
+            ids: HashMap::default(),
             words: Vec::new(),
             stem_of: Vec::new(),
             syn_start: Vec::new(),
@@ -328,6 +400,7 @@ impl WordTable {
             syn_ids: Vec::new(),
             porter,
             wordnet,
+            unicode,
         }
     }
 
@@ -346,8 +419,9 @@ impl WordTable {
             return id;
         }
         let id = self.words.len() as u32;
-        self.ids.insert(word.into(), id);
-        self.words.push(word.into());
+        let word: Arc<str> = Arc::from(word);
+        self.ids.insert(Arc::clone(&word), id);
+        self.words.push(word);
         self.stem_of.push(UNKNOWN);
         self.syn_start.push(-1);
         self.syn_len.push(0);
@@ -365,27 +439,25 @@ impl WordTable {
 
     /// Sets the synonym set of stem `id` (the stem itself is added).
     pub fn set_synonyms<'a>(&mut self, id: u32, names: impl IntoIterator<Item = &'a str>) {
+        let ids: Vec<u32> = names.into_iter().map(|n| self.intern(n)).collect();
+        self.set_synonym_ids(id, &ids);
+    }
+
+    fn set_synonym_ids(&mut self, id: u32, names: &[u32]) {
         let start = self.syn_ids.len();
-        for name in names {
-            let n = self.intern(name);
-            self.syn_ids.push(n);
-        }
+        self.syn_ids.extend_from_slice(names);
         self.syn_ids.push(id);
         self.syn_ids[start..].sort_unstable();
-        let len = {
-            let set = &mut self.syn_ids[start..];
-            let mut kept = 0;
-            for k in 0..set.len() {
-                if k == 0 || set[k] != set[kept - 1] {
-                    set[kept] = set[k];
-                    kept += 1;
-                }
+        let mut kept = start;
+        for k in start..self.syn_ids.len() {
+            if k == start || self.syn_ids[k] != self.syn_ids[kept - 1] {
+                self.syn_ids[kept] = self.syn_ids[k];
+                kept += 1;
             }
-            kept
-        };
-        self.syn_ids.truncate(start + len);
+        }
+        self.syn_ids.truncate(kept);
         self.syn_start[id as usize] = start as i64;
-        self.syn_len[id as usize] = len as i64;
+        self.syn_len[id as usize] = (kept - start) as i64;
     }
 
     /// The read-only view the alignment uses.
@@ -401,23 +473,35 @@ impl WordTable {
     /// Computes the stems of the words of `ids` that have none and can be stemmed here; the others are
     /// appended to `missing`.
     fn fill_stems(&mut self, ids: impl Iterator<Item = u32>, missing: &mut Vec<u32>) {
-        let mut buf = Vec::new();
-        let mut lower = Vec::new();
+        let mut porter = PorterBuffers::default();
         for id in ids {
             if self.stem_of[id as usize] != UNKNOWN {
                 continue;
             }
             let word = &self.words[id as usize];
-            if !(self.porter && word.is_ascii()) {
-                missing.push(id);
-                continue;
+            let stem = if self.porter && (self.unicode || word.is_ascii()) {
+                porter.stem(word)
+            } else {
+                None
+            };
+            match stem {
+                Some(stem) => {
+                    let stem = stem.to_string();
+                    self.set_stem(id, &stem);
+                }
+                None => missing.push(id),
             }
-            // NLTK's stemmer lowercases first; for ASCII that keeps the length its rules look at
-            lower.clear();
-            lower.extend(word.bytes().map(|b| b.to_ascii_lowercase()));
-            stem_into(&lower, &mut buf);
-            let stem = std::str::from_utf8(&buf).unwrap_or_default().to_string();
-            self.set_stem(id, &stem);
+        }
+    }
+
+    /// The stem of `word` computed here, or None when the caller must compute it.
+    pub fn stem(&mut self, word: &str) -> Option<&str> {
+        let id = self.intern(word);
+        let mut missing = Vec::new();
+        self.fill_stems(std::iter::once(id), &mut missing);
+        match self.stem_of[id as usize] {
+            UNKNOWN => None,
+            stem => Some(&self.words[stem as usize]),
         }
     }
 
@@ -429,17 +513,19 @@ impl WordTable {
             return Ok(());
         };
         let mut scratch = Vec::new();
-        let mut names: Vec<String> = Vec::new();
+        let mut names = Vec::new();
         for &id in ids {
             if self.syn_start[id as usize] >= 0 {
                 continue;
             }
+            let word = Arc::clone(&self.words[id as usize]);
+            if !(self.unicode || word.is_ascii()) {
+                missing.push(id);
+                continue;
+            }
             names.clear();
-            wordnet.synonyms(&self.words[id as usize], &mut scratch, |n| {
-                names.push(n.to_string())
-            })?;
-            let names = std::mem::take(&mut names);
-            self.set_synonyms(id, names.iter().map(String::as_str));
+            wordnet.synonyms(&word, &mut scratch, |n| names.push(self.intern(n)))?;
+            self.set_synonym_ids(id, &names);
         }
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! The WordNet 3.0 lookups METEOR needs, as NLTK 3.10.4's `WordNetCorpusReader.synsets(word)` makes
-//! them: the word lowercased; per part of speech (noun, verb, adjective, adverb, in that order) morphy's
+//! them: the word lowercased (as Python's `str.lower()`); per part of speech (noun, verb, adjective, adverb, in that order) morphy's
 //! base forms (the form itself, then either the exception list's bases or each detachment rule applied
 //! once, those the part's index lists, each once); every synset offset the index gives for them; and the
 //! lemma names of those synsets (their words in the part's data file, the adjective marker removed).
@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::table::{hash_bytes, mix};
+use crate::tok::unicode::py_lower_into;
 
 /// Parts of speech in the order NLTK's `synsets()` visits them.
 pub const PARTS: [&str; 4] = ["n", "v", "a", "r"];
@@ -209,13 +210,16 @@ impl WordNet {
         Ok(WordNet { parts })
     }
 
-    /// morphy's base forms of `form` (already lowercased) in part `p` (an index into [`PARTS`]).
-    pub fn morphy(&self, form: &str, p: usize, out: &mut Vec<String>) {
+    /// The synset offset ranges of morphy's base forms of `form` (already lowercased) in part `p` (an
+    /// index into [`PARTS`]), in morphy's order, each base once (every lemma has its own range).
+    fn base_ranges(&self, form: &str, p: usize, candidate: &mut String, out: &mut Vec<(u32, u32)>) {
         out.clear();
         let part = &self.parts[p];
-        let keep = |candidate: &str, out: &mut Vec<String>| {
-            if part.index.contains_key(candidate) && !out.iter().any(|c| c == candidate) {
-                out.push(candidate.to_string());
+        let keep = |word: &str, out: &mut Vec<(u32, u32)>| {
+            if let Some(&range) = part.index.get(word) {
+                if !out.contains(&range) {
+                    out.push(range);
+                }
             }
         };
         keep(form, out);
@@ -224,13 +228,12 @@ impl WordNet {
                 keep(base, out);
             }
         } else {
-            let mut candidate = String::new();
             for (old, new) in RULES[p] {
                 if let Some(stem) = form.strip_suffix(old) {
                     candidate.clear();
                     candidate.push_str(stem);
                     candidate.push_str(new);
-                    keep(&candidate, out);
+                    keep(candidate, out);
                 }
             }
         }
@@ -239,16 +242,18 @@ impl WordNet {
     /// `(part, offset)` of every synset of `word`, in the order NLTK's `synsets(word)` lists them.
     pub fn synsets(&self, word: &str, out: &mut Vec<(u8, u32)>) {
         out.clear();
-        let form = if word.is_ascii() {
-            word.to_ascii_lowercase()
+        // Python's str.lower() (the tokenizers' Unicode tables)
+        let mut lowered = String::new();
+        let form = if py_lower_into(word, &mut lowered) {
+            lowered.as_str()
         } else {
-            word.to_lowercase()
+            word
         };
-        let mut bases = Vec::new();
+        let mut candidate = String::new();
+        let mut ranges = Vec::new();
         for (p, part) in self.parts.iter().enumerate() {
-            self.morphy(&form, p, &mut bases);
-            for base in &bases {
-                let (first, len) = part.index[base.as_str()];
+            self.base_ranges(form, p, &mut candidate, &mut ranges);
+            for &(first, len) in &ranges {
                 out.extend(
                     part.offsets[first as usize..(first + len) as usize]
                         .iter()

@@ -69,8 +69,9 @@ impl WordNetTables {
     }
 }
 
-/// Word ids with METEOR's stem and synonym tables (``porter``: stems of ASCII words by NLTK's Porter
-/// rules here; ``wordnet``: synonym sets from it here). What cannot be computed here (stems of other
+/// Word ids with METEOR's stem and synonym tables (``porter``: stems by NLTK's Porter rules here;
+/// ``wordnet``: synonym sets from it here; ``unicode``: the core's lowercasing is this Python's, so
+/// non-ASCII words are stemmed and looked up here too). What cannot be computed here (stems of other
 /// words, every stem with ``porter=False``, every synonym set without ``wordnet``) is reported by
 /// :meth:`align` and set by the caller with :meth:`set_stems` and :meth:`set_synonyms`.
 #[pyclass(frozen, module = "bleuscope._core")]
@@ -126,10 +127,14 @@ impl MeteorTable {
 #[pymethods]
 impl MeteorTable {
     #[new]
-    #[pyo3(signature = (*, porter, wordnet = None))]
-    fn new(porter: bool, wordnet: Option<PyRef<'_, WordNetTables>>) -> Self {
+    #[pyo3(signature = (*, porter, wordnet = None, unicode = false))]
+    fn new(porter: bool, wordnet: Option<PyRef<'_, WordNetTables>>, unicode: bool) -> Self {
         MeteorTable {
-            inner: Mutex::new(WordTable::new(porter, wordnet.map(|w| w.inner.clone()))),
+            inner: Mutex::new(WordTable::new(
+                porter,
+                wordnet.map(|w| w.inner.clone()),
+                unicode,
+            )),
         }
     }
 
@@ -194,6 +199,15 @@ impl MeteorTable {
             PyArray1::from_vec(py, ids),
             PyArray1::from_vec(py, offsets),
         )))
+    }
+
+    /// The stems of ``words`` computed here (None where the caller must compute one).
+    fn stems(&self, words: Vec<String>) -> Vec<Option<String>> {
+        let mut table = self.table();
+        words
+            .iter()
+            .map(|w| table.stem(w).map(str::to_string))
+            .collect()
     }
 
     /// The strings of word ids.

@@ -535,10 +535,14 @@ def wordnet_format_error() -> type[Exception]:
 
 def meteor_table(*, porter: bool, wordnet=None):
     """A compiled METEOR word table (``_core.MeteorTable``: word ids, stems, synonym sets and the batch
-    alignment), stemming ASCII words itself when ``porter`` and reading synonym sets from ``wordnet``
-    (:func:`wordnet_tables`) when given; None when the core is not built."""
+    alignment), stemming words itself when ``porter`` and reading synonym sets from ``wordnet``
+    (:func:`wordnet_tables`) when given; None when the core is not built. Non-ASCII words are lowercased
+    there (for the stemmer and WordNet) only when the core's Unicode tables are this Python's (as for its
+    lowercasing tokenizers); else their stems and synonym sets are left to Python."""
     core = _native()
-    return None if core is None else core.MeteorTable(porter=porter, wordnet=wordnet)
+    if core is None:
+        return None
+    return core.MeteorTable(porter=porter, wordnet=wordnet, unicode=tokenizer_support("13a", True)[0])
 
 
 def resample_sums_f32(stats32: np.ndarray, idx: np.ndarray, threads: int | None = None) -> np.ndarray | None:
