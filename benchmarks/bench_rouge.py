@@ -8,15 +8,19 @@ pairs), joined with newlines (so rougeLsum sees three sentences); the corpus is 
 Tasks, for rouge1, rouge2, rougeL, rougeLsum and the four together: sentence scores of every pair (precision,
 recall and F per type; no stemming).
 
-* bleuscope: ``ROUGE(types, threads=T).sentence_scores(hyps, [refs])`` with T = 1 and 2 (best of two runs);
-* rouge-score: a loop of ``RougeScorer(types).score(ref, hyp)`` on one thread, timed on a prefix and
-  extrapolated linearly (the note says so): it is too slow for 100k pairs in a benchmark run;
-* rouge-score-rs: ``RougeScorer(types).score_batch(refs, hyps)`` in a subprocess with
-  ``RAYON_NUM_THREADS`` = 1 and 2 (its thread pool reads the variable once per process), timing the call
-  alone (best of two).
+* bleuscope: ``ROUGE(types, threads=T).sentence_scores(hyps, [refs])``, and rouge-score-rs:
+  ``RougeScorer(types).score_batch(refs, hyps)``, with T = 1 and 2, side by side: one subprocess per T
+  (rouge-score-rs's thread pool reads ``RAYON_NUM_THREADS`` once per process) in which the two take turns
+  for three rounds (two with ``--quick``), the best wall time of each kept with its CPU seconds;
+* rouge-score: a loop of ``RougeScorer(types).score(ref, hyp)`` on one thread, timed on 2,000 pairs
+  spread over the set (every 50th; 500 with ``--quick``) and extrapolated linearly (the note says so): it
+  is too slow for 100k pairs in a benchmark run.
 
-Every value is checked: bleuscope's against rouge-score's on the prefix, and rouge-score-rs's against
-bleuscope's on all pairs (a mismatch is reported in the note, never hidden).
+Every value is checked: bleuscope's against rouge-score's on the pairs it scores, rouge-score-rs's against
+bleuscope's on all pairs, and bleuscope's with one thread against two (a mismatch is reported in the note,
+never hidden). The ratio lines give bleuscope's speed-up over each peer on one thread (CPU seconds) and
+two (wall seconds), and whether the targets are met: at least 50x rouge-score on one thread, and faster
+than rouge-score-rs on one thread and on two.
 
 A second task measures memory: rougeL and rougeLsum on one pair of 35,000-token documents (one line each),
 bleuscope in a subprocess, peak resident memory above the interpreter's (rouge-score would build a
@@ -24,10 +28,10 @@ bleuscope in a subprocess, peak resident memory above the interpreter's (rouge-s
 
     python benchmarks/bench_rouge.py [--quick] [--save]
 
-``--quick``: 20,000 pairs and a shorter prefix; ``--save`` writes the run to
-``benchmarks/results/rouge/latest.json``, the file the docs' ROUGE table is rendered from. Single-thread
-ratios are printed by CPU seconds too (the machine is shared; wall time under load is noisy). ``run(quick)`` returns the rows ``{"task", "tool",
-"seconds", "peak_mb", "note"}`` (``benchmarks/bench.py`` prints them with the others).
+``--quick``: 20,000 pairs; ``--save`` writes the run to
+``benchmarks/results/rouge/latest.json``, the file the docs' ROUGE table is rendered from. ``run(quick)``
+returns the rows ``{"task", "tool", "seconds", "cpu", "peak_mb", "note"}`` (``benchmarks/bench.py`` prints
+them with the others).
 """
 
 from __future__ import annotations
@@ -85,41 +89,57 @@ def _best(fn, repeat: int):
     return best, cpu, result
 
 
-# the subprocess that times rouge-score-rs: reads the pairs, times score_batch, writes seconds and values
-_RS_CHILD = r"""
-import json, sys, time
-from rouge_score_rs import rouge_scorer
-types, data, out = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+# The subprocess that times bleuscope and rouge-score-rs side by side on all pairs with T threads (both
+# read the thread count once per process: rouge-score-rs's pool from RAYON_NUM_THREADS), taking turns,
+# ``repeat`` rounds, the best wall time of each (and its CPU seconds); it checks that rouge-score-rs's
+# values equal bleuscope's and writes a digest of bleuscope's values (equal for every thread count).
+_SIDE_BY_SIDE_CHILD = r"""
+import hashlib, json, sys, time
+import numpy as np
+from bleuscope.metrics.rouge import ROUGE
+try:
+    from rouge_score_rs import rouge_scorer as rs
+except ImportError:
+    rs = None
+types, data, out, threads, repeat = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 with open(data, encoding="utf-8") as f:
     hyps, refs = json.load(f)
-best, cpu = float("inf"), float("inf")
-for _ in range(2):
-    scorer = rouge_scorer.RougeScorer(types)
+best = {"bleuscope": None, "rouge-score-rs": None}
+def timed(name, fn):
     t, c = time.perf_counter(), time.process_time()
-    result = scorer.score_batch(refs, hyps)
-    wall, used = time.perf_counter() - t, time.process_time() - c
-    if wall < best:
-        best, cpu = wall, used
-values = [[list(map(float, r[t])) for t in types] for r in result]
+    result = fn()
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    if best[name] is None or wall < best[name]["seconds"]:
+        best[name] = {"seconds": wall, "cpu": cpu}
+    return result
+for _ in range(repeat):
+    ours = timed("bleuscope", lambda: ROUGE(types, threads=threads).sentence_scores(hyps, [refs]).prf)
+    if rs is not None:
+        theirs = timed("rouge-score-rs", lambda: rs.RougeScorer(types).score_batch(refs, hyps))
+differ = None
+if rs is not None:
+    values = np.array([[list(map(float, r[t])) for t in types] for r in theirs], dtype=np.float64)
+    differ = int((values != ours).any(axis=(1, 2)).sum()) if values.shape == ours.shape else len(hyps)
 with open(out, "w") as f:
-    json.dump({"seconds": best, "cpu": cpu, "values": values}, f)
+    json.dump({**best, "differ": differ, "digest": hashlib.sha256(ours.tobytes()).hexdigest()}, f)
 """
 
 
-def rouge_score_rs_run(types, data_path: Path, threads: int) -> dict | None:
-    out = data_path.with_suffix(f".rs{threads}.json")
+def side_by_side(types, data_path: Path, threads: int, repeat: int) -> dict:
+    """bleuscope and rouge-score-rs timed in one subprocess with ``threads`` threads (see the child)."""
+    out = data_path.with_suffix(f".t{threads}.json")
     env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
-    done = subprocess.run([sys.executable, "-c", _RS_CHILD, json.dumps(list(types)), str(data_path), str(out)],
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", _SIDE_BY_SIDE_CHILD, json.dumps(list(types)), str(data_path),
+                           str(out), str(threads), str(repeat)], env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        return None
+        raise RuntimeError(f"the side-by-side run failed: {done.stderr.strip()[-2000:]}")
     with open(out) as f:
         result = json.load(f)
     out.unlink()
     return result
 
 
-def _type_rows(types, hyps, refs, prefix: int, data_path: Path) -> list[dict]:
+def _type_rows(types, hyps, refs, sample: int, data_path: Path, repeat: int) -> list[dict]:
     import numpy as np
     from rouge_score import rouge_scorer
 
@@ -127,35 +147,41 @@ def _type_rows(types, hyps, refs, prefix: int, data_path: Path) -> list[dict]:
 
     task = f"{'+'.join(types)}, {len(hyps):,} summary pairs"
     rows = []
-    ours = {}
-    for threads in (1, 2):
-        seconds, cpu, scores = _best(lambda t=threads: ROUGE(types, threads=t).sentence_scores(hyps, [refs]), 2)
-        ours[threads] = scores.prf
+    runs = {threads: side_by_side(types, data_path, threads, repeat) for threads in (1, 2)}
+    same_threads = runs[1]["digest"] == runs[2]["digest"]
+    for threads, run in runs.items():
+        ours = run["bleuscope"]
+        note = f"compiled core, best of {repeat}; CPU {ours['cpu']:.3f} s"
+        if not same_threads:
+            note += "; VALUES DIFFER between 1 and 2 threads"
         rows.append({"task": task, "tool": "bleuscope" if threads == 1 else "bleuscope, 2 threads",
-                     "seconds": seconds, "cpu": cpu, "peak_mb": None, "note": f"compiled core; CPU {cpu:.3f} s"})
-    assert np.array_equal(ours[1], ours[2])
+                     "seconds": ours["seconds"], "cpu": ours["cpu"], "peak_mb": None, "note": note})
 
-    n = min(prefix, len(hyps))
+    # every k-th pair: the pairs' lengths vary along the corpus (its first pairs are shorter than average)
+    step = max(1, len(hyps) // sample)
+    picked = range(0, len(hyps), step)[:sample]
+    sample_hyps, sample_refs = [hyps[i] for i in picked], [refs[i] for i in picked]
+    n = len(picked)
     scorer = rouge_scorer.RougeScorer(list(types))
-    seconds, cpu, theirs = _best(lambda: [scorer.score(r, h) for h, r in zip(hyps[:n], refs[:n])], 1)
+    seconds, cpu, theirs = _best(lambda: [scorer.score(r, h) for h, r in zip(sample_hyps, sample_refs)], 1)
     theirs_arr = np.array([[tuple(s[t]) for t in types] for s in theirs], dtype=np.float64)
-    same = "same values on the prefix" if np.array_equal(theirs_arr, ours[1][:n]) else "VALUES DIFFER on the prefix"
+    ours_sample = ROUGE(types, threads=1).sentence_scores(sample_hyps, [sample_refs]).prf
+    same = "same values on them" if np.array_equal(theirs_arr, ours_sample) else "VALUES DIFFER on them"
     scale = len(hyps) / n
     rows.append({"task": task, "tool": "rouge-score, 1 thread", "seconds": seconds * scale, "cpu": cpu * scale,
-                 "peak_mb": None, "note": f"extrapolated from {n:,} pairs; {same}; CPU {cpu * scale:.1f} s"})
+                 "peak_mb": None,
+                 "note": f"extrapolated from {n:,} pairs (every {step}th); {same}; CPU {cpu * scale:.1f} s"})
 
-    for threads in (1, 2):
-        result = rouge_score_rs_run(types, data_path, threads)
-        if result is None:
-            rows.append({"task": task, "tool": f"rouge-score-rs, {threads} thread(s)", "seconds": None,
-                         "peak_mb": None, "note": "failed to run (is rouge-score-rs installed?)"})
+    for threads, run in runs.items():
+        theirs_run = run["rouge-score-rs"]
+        tool = f"rouge-score-rs, {threads} thread{'s' if threads > 1 else ''}"
+        if theirs_run is None:
+            rows.append({"task": task, "tool": tool, "seconds": None, "peak_mb": None,
+                         "note": "not installed (pip install rouge-score-rs)"})
             continue
-        values = np.array(result["values"], dtype=np.float64)
-        same = "same values" if np.array_equal(values, ours[1]) else \
-            f"VALUES DIFFER in {int((values != ours[1]).any(axis=(1, 2)).sum())} pairs"
-        rows.append({"task": task, "tool": f"rouge-score-rs, {threads} thread{'s' if threads > 1 else ''}",
-                     "seconds": result["seconds"], "cpu": result["cpu"], "peak_mb": None,
-                     "note": f"{same}; CPU {result['cpu']:.3f} s"})
+        same = "same values" if run["differ"] == 0 else f"VALUES DIFFER in {run['differ']} pairs"
+        rows.append({"task": task, "tool": tool, "seconds": theirs_run["seconds"], "cpu": theirs_run["cpu"],
+                     "peak_mb": None, "note": f"{same}; best of {repeat}, side by side; CPU {theirs_run['cpu']:.3f} s"})
     return rows
 
 
@@ -203,7 +229,8 @@ def run(quick: bool = False) -> list[dict]:
     import tempfile
 
     n_pairs = 20_000 if quick else 100_000
-    prefix = 500 if quick else 2_000
+    sample = 500 if quick else 2_000
+    repeat = 2 if quick else 3
     hyps, refs = summary_pairs(n_pairs)
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -211,29 +238,47 @@ def run(quick: bool = False) -> list[dict]:
         with open(data_path, "w", encoding="utf-8") as f:
             json.dump([hyps, refs], f)
         for types in [(t,) for t in TYPES] + [TYPES]:
-            rows += _type_rows(types, hyps, refs, prefix, data_path)
+            rows += _type_rows(types, hyps, refs, sample, data_path, repeat)
     rows += _memory_rows(35_000)
     return rows
 
 
+#: the issue's targets: at least this many times rouge-score's speed on one thread
+TARGET_VS_ROUGE_SCORE = 50
+
+
+def _ratio(peer: dict | None, ours: dict | None, key: str) -> float | None:
+    if not peer or not ours or not peer.get(key) or not ours.get(key):
+        return None
+    return peer[key] / ours[key]
+
+
 def ratios(rows: list[dict]) -> list[str]:
-    """One line per task: bleuscope's speed-up over each peer at the same thread count, by CPU seconds for one
-    thread (robust on a loaded machine) and by wall seconds for two."""
-    lines = []
+    """Per task, bleuscope's speed-up over each peer at one thread (by CPU seconds, robust on a loaded
+    machine; wall in brackets) and at two (by wall seconds; rouge-score has one thread, so its one-thread
+    time), then whether the targets are met."""
+    lines, targets = [], []
     for task in dict.fromkeys(r["task"] for r in rows):
         group = {r["tool"]: r for r in rows if r["task"] == task}
         one, two = group.get("bleuscope"), group.get("bleuscope, 2 threads")
-        parts = []
-        for peer, label in (("rouge-score, 1 thread", "rouge-score"), ("rouge-score-rs, 1 thread", "rouge-score-rs")):
-            if one and one.get("cpu") and group.get(peer, {}).get("cpu"):
-                parts.append(f"{group[peer]['cpu'] / one['cpu']:.2f}x {label} (1 thread, CPU s; wall "
-                             f"{group[peer]['seconds'] / one['seconds']:.2f}x)")
-        if two and group.get("rouge-score-rs, 2 threads", {}).get("seconds"):
-            parts.append(f"{group['rouge-score-rs, 2 threads']['seconds'] / two['seconds']:.2f}x rouge-score-rs "
-                         "(2 threads, wall s)")
-        if parts:
-            lines.append(f"{task}: bleuscope is " + ", ".join(parts))
-    return lines
+        score, rs1, rs2 = (group.get(k) for k in ("rouge-score, 1 thread", "rouge-score-rs, 1 thread",
+                                                  "rouge-score-rs, 2 threads"))
+        if score is None and rs1 is None:
+            continue
+        fmt = lambda x: "n/a" if x is None else f"{x:.2f}x"  # noqa: E731
+        r_score, r_rs1 = _ratio(score, one, "cpu"), _ratio(rs1, one, "cpu")
+        r_score2, r_rs2 = _ratio(score, two, "seconds"), _ratio(rs2, two, "seconds")
+        lines.append(f"{task}: one thread {fmt(r_score)} rouge-score, {fmt(r_rs1)} rouge-score-rs (CPU s; wall "
+                     f"{fmt(_ratio(score, one, 'seconds'))}, {fmt(_ratio(rs1, one, 'seconds'))}); two threads "
+                     f"{fmt(r_score2)} rouge-score, {fmt(r_rs2)} rouge-score-rs (wall s)")
+        verdict = lambda ok: "met" if ok else "MISSED"  # noqa: E731
+        if r_score is not None:
+            targets.append(f"{task}: >= {TARGET_VS_ROUGE_SCORE}x rouge-score on one thread: "
+                           f"{verdict(r_score >= TARGET_VS_ROUGE_SCORE)} ({r_score:.1f}x)")
+        if r_rs1 is not None and r_rs2 is not None:
+            targets.append(f"{task}: faster than rouge-score-rs on one and two threads: "
+                           f"{verdict(r_rs1 > 1 and r_rs2 > 1)} ({r_rs1:.2f}x, {r_rs2:.2f}x)")
+    return lines + (["", "targets:"] + targets if targets else [])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -253,6 +253,17 @@ struct Chunk {
     special: u32,
 }
 
+/// `KEY_MASKS[n]`: the low `n` bytes of a key.
+const KEY_MASKS: [u128; 16] = {
+    let mut m = [0u128; 16];
+    let mut n = 1;
+    while n < 16 {
+        m[n] = (1 << (8 * n)) - 1;
+        n += 1;
+    }
+    m
+};
+
 /// 16 bytes of `bytes` from `i`, zero-padded past its end (zero is a separator).
 #[inline]
 fn load16(bytes: &[u8], i: usize) -> [u8; 16] {
@@ -431,12 +442,13 @@ fn key_bytes(key: Key) -> ([u8; 16], usize) {
 }
 
 /// A pair's table of short tokens: key -> pair-local id, open addressing, emptied like [`LocalTable`]
-/// (the newest entries first; `used` lists the slots in insertion order).
+/// (the newest entries first; `used[..n_used]` lists the occupied slots in insertion order).
 #[derive(Default)]
 struct KeyTable {
     keys: Vec<Key>, // 0: an empty slot (no token has the zero key)
     values: Vec<u32>,
-    used: Vec<u32>,
+    used: Vec<u32>, // as long as `keys`
+    n_used: usize,
 }
 
 impl KeyTable {
@@ -446,46 +458,72 @@ impl KeyTable {
         (h ^ (h >> 29)) as usize & mask
     }
 
+    /// The slot holding `key`, or the empty slot where it would go.
     #[inline(always)]
-    fn get(&self, key: Key) -> Option<u32> {
-        if self.keys.is_empty() {
-            return None;
-        }
+    fn probe(&self, key: Key) -> usize {
         let mask = self.keys.len() - 1;
         let mut i = Self::slot_of(key, mask);
         loop {
             let k = self.keys[i];
-            if k == key {
-                return Some(self.values[i]);
-            }
-            if k == 0 {
-                return None;
+            if k == key || k == 0 {
+                return i;
             }
             i = (i + 1) & mask;
         }
     }
 
+    /// The value of `key`, or `absent`.
+    #[inline(always)]
+    fn get_or(&self, key: Key, absent: u32) -> u32 {
+        if self.keys.is_empty() {
+            return absent;
+        }
+        let i = self.probe(key);
+        if self.keys[i] == key {
+            self.values[i]
+        } else {
+            absent
+        }
+    }
+
+    /// The value of `key`, or else `*next`, stored as its value, and `*next` counts on. Whether the key
+    /// is new decides no branch (about every other token of a pair is, unpredictably): the slot is
+    /// written either way.
+    #[inline(always)]
+    fn get_or_number(&mut self, key: Key, next: &mut u32) -> u32 {
+        self.reserve_one();
+        let i = self.probe(key);
+        let new = self.keys[i] == 0;
+        let value = if new { *next } else { self.values[i] };
+        self.keys[i] = key;
+        self.values[i] = value;
+        self.used[self.n_used] = i as u32;
+        self.n_used += usize::from(new);
+        *next += u32::from(new);
+        value
+    }
+
     /// The value of `key`, or `make()` stored as its value.
     #[inline(always)]
     fn get_or_insert(&mut self, key: Key, make: impl FnOnce() -> u32) -> u32 {
-        if 2 * (self.used.len() + 1) > self.keys.len() {
-            self.grow();
+        self.reserve_one();
+        let i = self.probe(key);
+        if self.keys[i] == key {
+            return self.values[i];
         }
-        let mask = self.keys.len() - 1;
-        let mut i = Self::slot_of(key, mask);
-        loop {
-            let k = self.keys[i];
-            if k == key {
-                return self.values[i];
-            }
-            if k == 0 {
-                let value = make();
-                self.keys[i] = key;
-                self.values[i] = value;
-                self.used.push(i as u32);
-                return value;
-            }
-            i = (i + 1) & mask;
+        let value = make();
+        self.keys[i] = key;
+        self.values[i] = value;
+        self.used[self.n_used] = i as u32;
+        self.n_used += 1;
+        value
+    }
+
+    /// Room for one more entry at a load of at most one half.
+    #[inline(always)]
+    fn reserve_one(&mut self) {
+        if 2 * (self.n_used + 1) > self.keys.len() {
+            self.grow();
         }
     }
 
@@ -493,8 +531,9 @@ impl KeyTable {
         let size = (2 * self.keys.len()).max(256);
         let old_keys = std::mem::replace(&mut self.keys, vec![0; size]);
         let old_values = std::mem::replace(&mut self.values, vec![0; size]);
+        self.used.resize(size, 0);
         let mask = size - 1;
-        for s in self.used.iter_mut() {
+        for s in self.used[..self.n_used].iter_mut() {
             let (key, value) = (old_keys[*s as usize], old_values[*s as usize]);
             let mut i = Self::slot_of(key, mask);
             while self.keys[i] != 0 {
@@ -507,11 +546,11 @@ impl KeyTable {
     }
 
     fn truncate(&mut self, n: usize) {
-        if n < self.used.len() {
-            for &s in &self.used[n..] {
+        if n < self.n_used {
+            for &s in &self.used[n..self.n_used] {
                 self.keys[s as usize] = 0;
             }
-            self.used.truncate(n);
+            self.n_used = n;
         }
     }
 }
@@ -609,8 +648,12 @@ impl PairIds {
     #[inline(always)]
     fn key_id(&mut self, key: Key) -> u32 {
         let local = &mut self.local;
-        if local.in_reference && !local.vocab.stem {
-            return self.keys.get(key).unwrap_or(local.n_local);
+        if !local.vocab.stem {
+            return if local.in_reference {
+                self.keys.get_or(key, local.n_local)
+            } else {
+                self.keys.get_or_number(key, &mut local.n_local)
+            };
         }
         self.keys.get_or_insert(key, || {
             let (bytes, len) = key_bytes(key);
@@ -646,7 +689,7 @@ impl PairIds {
 
     /// The hypothesis is read: references follow.
     fn end_hypothesis(&mut self) {
-        self.hyp_mark = (self.table.entries.len(), self.keys.used.len());
+        self.hyp_mark = (self.table.entries.len(), self.keys.n_used);
         self.local.in_reference = true;
     }
 
@@ -705,7 +748,7 @@ impl Tokens {
                 if (c.special >> (p + len)) & 1 != 0 && bytes[i + p + len] != b'\n' {
                     break self.slow_word(bytes, i + p, ids, word);
                 }
-                let id = ids.key_id((c.lower >> (8 * p)) & ((1 << (8 * len)) - 1));
+                let id = ids.key_id((c.lower >> (8 * p)) & KEY_MASKS[len]);
                 if id != u32::MAX {
                     self.ids.push(id);
                 }
