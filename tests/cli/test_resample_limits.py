@@ -123,3 +123,22 @@ def test_ctrl_c_stops_a_long_run_cleanly():
     assert proc.returncode == 130 and out == b""
     assert rest.endswith(b"\r\x1b[Kbleuscope: interrupted\r\n")
     assert b"Traceback" not in seen + rest
+
+
+def test_a_large_corpus_shows_progress_with_the_default_resamples(tmp_path):
+    """Progress follows the work (resamples x segments): 1,000 resamples of 60,000 lines show the line."""
+    for name in ("ref.A.txt", "hyp.Online-B.txt"):
+        lines = (EXAMPLE / name).read_text(encoding="utf-8").splitlines()
+        (tmp_path / name).write_text("\n".join((lines * (60_000 // len(lines) + 1))[:60_000]) + "\n", encoding="utf-8")
+    threshold = cli_significance.PROGRESS_MIN_RESAMPLED_SEGMENTS // 60_000
+    assert threshold < 1000  # the default count passes it
+    proc, master = _on_a_terminal([str(tmp_path / "ref.A.txt"), "-i", str(tmp_path / "hyp.Online-B.txt"),
+                                   "--confidence", "-f", "json"])
+    try:
+        terminal = _read_until(master, proc, b"\r\x1b[K", time.monotonic() + 300)
+        out, _ = proc.communicate(timeout=300)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert b" resamples (" in terminal
+    assert json.loads(out)["signature"].startswith("nrefs:1|bs:1000|seed:12345")

@@ -132,7 +132,31 @@ def test_rows_summed_any_number_of_times_pass(rouge_rows, meteor_rows, weights):
     """A bootstrap resample's sum (each segment counted any number of times) is valid: no false refusals."""
     w = np.array(weights, dtype=np.int64)
     for metric, rows in ((ROUGE(), rouge_rows), (METEOR(), meteor_rows)):
-        total = w @ rows
-        if metric is not None and total[0] == 0 and isinstance(metric, METEOR):
-            continue  # METEOR of no segment: its own error
-        metric.check_statistics(total)
+        metric.check_statistics(w @ rows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(row=st.integers(0, 3), col=st.integers(0, 7), amount=st.integers(1, 1 << 40),
+       how=st.sampled_from(["negative", "above"]))
+def test_meteor_any_single_corruption_is_named(meteor_rows, row, col, amount, how):
+    """One cell made negative, or pushed above what bounds it (matches above a length, chunks above the
+    matches, the value above the segment count): the message names that cell."""
+    stats = meteor_rows.copy()
+    if how == "negative":
+        stats[row, col] = -amount
+        message = rf"row {row}, column {col} \(\w+\) is negative"
+    elif col in (1, 4):  # matches above hyp_len, chunks above matches
+        total = 2 if col == 1 else 1
+        stats[row, col] = stats[row, total] + amount
+        message = rf"row {row}, column {col} \(\w+\) = \d+ exceeds its total, column {total}"
+    elif col >= 5:
+        stats[row, 5] = (stats[row, 0] << 28) + amount
+        message = rf"row {row}, columns 5-7 \(value_hi, value_mid, value_lo\) hold the value"
+    elif col == 0:  # no segment, a value above zero
+        stats[row, 0], stats[row, 5] = 0, amount % (1 << 28) + 1
+        message = rf"row {row}, columns 5-7 .* more than the row's 0 segment"
+    else:  # matches above a length
+        stats[row, 1] = stats[row, col] + amount
+        message = rf"row {row}, column 1 \(matches\) = \d+ exceeds its total, column [23]"
+    with pytest.raises(ValueError, match=message):
+        METEOR().score_from_statistics(stats)

@@ -27,8 +27,9 @@ AR_TRIALS = 10000
 DEFAULT_SEED = 12345
 #: the most resamples or trials (bleuscope.analysis.significance's MAX_RESAMPLES; a test keeps them equal)
 MAX_RESAMPLES = 10_000_000
-#: a progress line appears on a terminal once this many resamples or trials are done
-PROGRESS_MIN_RESAMPLES = 100_000
+#: a progress line appears on a terminal once this many segments are resampled (resamples or trials times
+#: segments, a few seconds of work): after 50,000 resamples of a 1,000-line test set, after 50 of a million lines
+PROGRESS_MIN_RESAMPLED_SEGMENTS = 50_000_000
 
 
 _positive_int = whole_number(1)
@@ -208,9 +209,11 @@ def run(args: argparse.Namespace, table: list, options) -> str:
     from ..analysis.significance.resampling import reporting_progress
     from .progress import Progress, isatty
 
-    # long runs (a million resamples) show their count on a terminal; Ctrl-C stops them (exit 130)
+    # long runs (a million resamples, or a million lines) show their count on a terminal; Ctrl-C stops them
+    # (exit 130)
+    n_segments = max(1, len(table[0].systems[0].stats))
     progress = Progress(None, sys.stderr, enabled=not getattr(args, "quiet", False) and isatty(sys.stderr),
-                        min_segments=PROGRESS_MIN_RESAMPLES, unit="resamples")
+                        min_segments=max(1, PROGRESS_MIN_RESAMPLED_SEGMENTS // n_segments), unit="resamples")
     try:
         with reporting_progress(progress.update):
             return _run(args, table, options)
