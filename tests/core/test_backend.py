@@ -546,3 +546,24 @@ def test_non_list_inputs_are_read_like_lists():
     a = BLEU(engine="native").corpus_score(hyps, refs)
     b = BLEU(engine="numpy").corpus_score(list(hyps), [["the cat sat", "on a mat"]])
     assert (a.counts, a.totals, a.score) == (b.counts, b.totals, b.score)
+
+
+@requires_core
+@pytest.mark.filterwarnings("ignore::bleuscope.core.checks.TokenizedInputWarning")
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_reading_the_next_block_while_counting_changes_nothing(threads):
+    # with several threads the next block is read from Python while the current one is counted: the same
+    # totals, and an item error in a later block is raised as with one thread (after the earlier blocks)
+    n = 5000
+    hyps = [f"w{i % 13} ž{i % 7} ." if i % 1999 else "x\ud800 w1" for i in range(n)]
+    refs = [[f"w{i % 7} ž{i % 13} ." for i in range(n)]]
+    counter = _counter("13a", False, threads=threads)
+    expected = BLEU(engine="numpy").segment_statistics(hyps, refs).stats
+    total, _, _ = counter.total(hyps, refs, block_segments=1000)
+    assert total.tolist() == expected.sum(axis=0).tolist()
+    bad = hyps[:3500] + [b"bytes"] + hyps[3501:]
+    with pytest.raises(TypeError, match=r"hypotheses\[3500\] must be a str"):
+        counter.total(bad, refs, block_segments=1000)
+    no_fallback = _counter("13a", False, threads=threads, fallback=False)
+    with pytest.raises(ValueError, match="need the Python tokenizer"):  # block 0's error comes first
+        no_fallback.total(bad, refs, block_segments=2000)

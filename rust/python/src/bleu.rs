@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
 use bleuscope_core::files::{count_files, LineReader};
 use bleuscope_core::pairwise::pairwise;
-use bleuscope_core::par::fill_rows;
+use bleuscope_core::par::{fill_rows, pick_threads, WORK_UNIT};
 use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
 use bleuscope_core::text::{count_lines, Line};
 use bleuscope_core::tok::Tokenizer;
@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use pyo3::IntoPyObjectExt;
 
-use crate::errors::{check_order, detached, invalid, MAX_ORDER};
+use crate::errors::{check_order, detached, detached_while, invalid, MAX_ORDER};
 use crate::input::{
     any_tokens_into, contiguous, exact_str_tokens_into, items, shape, utf8_lines, IdStream,
     TextInput,
@@ -284,9 +284,22 @@ impl TextCounter {
         let width = row_width(self.order);
         facts.nref_counts = vec![0; input.refs.len() + 1];
         let mut block = Vec::new();
+        let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
+        let block_of = |start: usize| start..n_seg.min(start + block_segments);
+        // With several counting threads, the next block's lines are read from Python (which needs the
+        // GIL, on this thread) while the current block is counted: reading is no serial step between
+        // blocks. With one thread, nothing runs beside the count.
+        let first = block_of(0).len();
+        let overlap = n_seg > block_segments
+            && pick_threads(threads, first, 2000, first.div_ceil(WORK_UNIT)) > 1;
+        let mut next = if n_seg > 0 {
+            Some(input.lines(block_of(0))?)
+        } else {
+            None
+        };
         for start in (0..n_seg).step_by(block_segments) {
             let end = n_seg.min(start + block_segments);
-            let (hyp_lines, ref_lines) = input.lines(start..end)?;
+            let (hyp_lines, ref_lines) = next.take().expect("the lines of every block are read");
             for (j, line) in hyp_lines.iter().enumerate() {
                 facts.tokenized_periods += match *line {
                     Line::Text(t) => t.ends_with(" ."),
@@ -309,23 +322,24 @@ impl TextCounter {
                     &mut block[..]
                 }
             };
-            let (tok, lowercase, order, threads) =
-                (self.tok, self.lowercase, self.order, self.threads);
-            let failed = detached(py, || {
-                count_lines(
-                    tok,
-                    lowercase,
-                    order,
-                    &hyp_lines,
-                    &refs,
-                    threads,
-                    &mut *target,
-                )
-            })?;
+            let count = || count_lines(tok, lowercase, order, &hyp_lines, &refs, threads, target);
+            let following = (end < n_seg).then(|| block_of(end));
+            let (failed, read) = if overlap {
+                let (failed, read) =
+                    detached_while(py, count, || following.clone().map(|r| input.lines(r)))?;
+                (failed, Some(read))
+            } else {
+                (detached(py, count)?, None)
+            };
             if !failed.is_empty() {
                 self.count_with_fallback(py, &failed, input, start, target)?;
             }
             sink(target);
+            // (a reading error is raised after this block's own errors, as without the overlap)
+            next = match read {
+                Some(read) => read.transpose()?,
+                None => following.map(|r| input.lines(r)).transpose()?,
+            };
         }
         Ok(())
     }

@@ -21,14 +21,32 @@ pub fn wrong_type(msg: impl Into<String>) -> PyErr {
 /// not mutate); a panic inside becomes a `RuntimeError` naming its message.
 pub fn detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyResult<T> {
     py.detach(|| catch_unwind(AssertUnwindSafe(f)))
-        .map_err(|e| {
-            let msg = e
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| e.downcast_ref::<&str>().copied())
-                .unwrap_or("unknown panic");
-            PyRuntimeError::new_err(format!("internal error in bleuscope._core: {msg}"))
-        })
+        .map_err(panic_error)
+}
+
+/// Runs `work` on another thread, without the GIL, while `read` runs on this thread with it (reading
+/// the next input from Python objects), then waits for `work` without the GIL. A panic in `work`
+/// becomes a `RuntimeError`, as in [`detached`].
+pub fn detached_while<T: Send, R>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send,
+    read: impl FnOnce() -> R,
+) -> PyResult<(T, R)> {
+    std::thread::scope(|s| {
+        let handle = s.spawn(work);
+        let r = read();
+        let done = py.detach(|| handle.join());
+        done.map(|t| (t, r)).map_err(panic_error)
+    })
+}
+
+fn panic_error(e: Box<dyn std::any::Any + Send>) -> PyErr {
+    let msg = e
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| e.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown panic");
+    PyRuntimeError::new_err(format!("internal error in bleuscope._core: {msg}"))
 }
 
 /// Highest n-gram order accepted by the counters (a guard against absurd row widths; BLEU uses 4).
