@@ -59,6 +59,24 @@ impl Rows {
     }
 }
 
+/// The costs from every cell to the end (n, m) through the same banded cells as the forward rows: a
+/// shift candidate that differs from the hypothesis of these costs only in words before row `end` has the
+/// distance min over j of (its cost at (end, j) + this cost from (end, j)), since every path crosses row
+/// `end`. Only the candidate's rows up to `end` are computed then.
+#[derive(Default)]
+pub struct Suffix {
+    /// per row: (first cell, offset into `costs`, number of cells)
+    bands: Vec<(usize, usize, usize)>,
+    costs: Vec<i64>,
+}
+
+impl Suffix {
+    fn band(&self, i: usize) -> (usize, &[i64]) {
+        let (lo, at, len) = self.bands[i];
+        (lo, &self.costs[at..at + len])
+    }
+}
+
 /// Beam edit distance of hypotheses of one fixed length `n` against one reference.
 struct Beam<'r> {
     reference: &'r [u32],
@@ -96,6 +114,83 @@ impl<'r> Beam<'r> {
             (diag + self.beam).min(self.m as i64 + 1).max(0) as usize
         };
         (lo, hi.max(lo))
+    }
+
+    /// Cells [lo, hi) of row i (0..=n; row 0 has every cell).
+    fn cells(&self, i: usize) -> (usize, usize) {
+        if i == 0 {
+            (0, self.m + 1)
+        } else {
+            self.range(i)
+        }
+    }
+
+    /// The costs from every banded cell of every row to (n, m) for the hypothesis `hyp`, into `out`
+    /// (rows stored from n down to 0). Moves as in [`Beam::row`], read backwards: to (i + 1, j + 1) for
+    /// 0 or 1, to (i + 1, j) and to (i, j + 1) for 1.
+    fn suffix(&self, hyp: &[u32], out: &mut Suffix) {
+        out.bands.clear();
+        out.bands.resize(self.n + 1, (0, 0, 0));
+        out.costs.clear();
+        let (lo, hi) = self.cells(self.n);
+        out.bands[self.n] = (lo, 0, hi - lo);
+        out.costs.extend((lo..hi).map(|j| (self.m - j) as i64));
+        for i in (0..self.n).rev() {
+            let (next_lo, next_at, next_len) = out.bands[i + 1];
+            let (lo, hi) = self.cells(i);
+            let at = out.costs.len();
+            out.costs.resize(at + (hi - lo), INFINITY);
+            let (done, cur) = out.costs.split_at_mut(at);
+            let next = |c: usize| {
+                if c >= next_lo && c < next_lo + next_len {
+                    done[next_at + c - next_lo]
+                } else {
+                    INFINITY
+                }
+            };
+            let word = hyp[i];
+            for j in (lo..hi).rev() {
+                let mut best = next(j) + 1;
+                if j < self.m {
+                    best = best.min(next(j + 1) + i64::from(word != self.reference[j]));
+                    if j + 1 < hi {
+                        best = best.min(cur[j + 1 - lo] + 1);
+                    }
+                }
+                cur[j - lo] = best;
+            }
+            out.bands[i] = (lo, at, hi - lo);
+        }
+    }
+
+    /// Distance of `hyp`, whose first `start` words equal those of the hypothesis of `base` and whose
+    /// words from `end` on equal those of the hypothesis of `suffix`: its rows start+1..=end, then the
+    /// cheapest way through row `end`.
+    #[allow(clippy::too_many_arguments)]
+    fn distance_through(
+        &self,
+        hyp: &[u32],
+        start: usize,
+        end: usize,
+        base: &Rows,
+        suffix: &Suffix,
+        a: &mut Vec<i64>,
+        b: &mut Vec<i64>,
+    ) -> i64 {
+        let (mut lo, band) = base.band(start);
+        a.clear();
+        a.extend_from_slice(band);
+        for i in start + 1..=end {
+            lo = self.row(i, hyp[i - 1], lo, a, b, None);
+            std::mem::swap(a, b);
+        }
+        let (s_lo, rest) = suffix.band(end);
+        let first = lo.max(s_lo);
+        let last = (lo + a.len()).min(s_lo + rest.len());
+        (first..last)
+            .map(|j| a[j - lo] + rest[j - s_lo])
+            .min()
+            .unwrap_or(INFINITY)
     }
 
     /// Row i from row i-1 (cells `prev` from `prev_lo`) into `cur` (cells from the returned first cell);
@@ -173,32 +268,6 @@ impl<'r> Beam<'r> {
             rows.bands.push((lo, rows.costs.len(), cur.len()));
             rows.costs.extend_from_slice(cur);
             rows.ops.extend_from_slice(ops);
-        }
-    }
-
-    /// Distance of `hyp`, whose first `start` words equal those of the hypothesis of `base`.
-    fn distance_from(
-        &self,
-        hyp: &[u32],
-        start: usize,
-        base: &Rows,
-        a: &mut Vec<i64>,
-        b: &mut Vec<i64>,
-    ) -> i64 {
-        if start == self.n {
-            return base.cost(self.n, self.m);
-        }
-        let (mut lo, band) = base.band(start);
-        a.clear();
-        a.extend_from_slice(band);
-        for i in start + 1..=self.n {
-            lo = self.row(i, hyp[i - 1], lo, a, b, None);
-            std::mem::swap(a, b);
-        }
-        if self.m >= lo && self.m < lo + a.len() {
-            a[self.m - lo]
-        } else {
-            INFINITY
         }
     }
 }
@@ -279,6 +348,7 @@ fn shift_into(words: &[u32], start: usize, len: usize, target: usize, out: &mut 
 #[derive(Default)]
 pub struct TerScratch {
     rows: Rows,
+    suffix: Suffix,
     row_ops: Vec<u8>,
     row_a: Vec<i64>,
     row_b: Vec<i64>,
@@ -304,6 +374,7 @@ pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
     let mut checked = 0usize;
     loop {
         beam.full(&s.words, &mut s.rows, &mut s.row_a, &mut s.row_ops);
+        beam.suffix(&s.words, &mut s.suffix);
         let before = s.rows.cost(n, m);
         alignment(&s.rows, n, m, &mut s.align, &mut s.ref_err, &mut s.hyp_err);
         // best key: (gain, length, -start, -target)
@@ -336,10 +407,18 @@ pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
                             prev_target = target;
                             let target = target as usize;
                             shift_into(&s.words, sh, len, target, &mut s.candidate);
-                            let after = beam.distance_from(
+                            // the candidate equals the hypothesis before min(sh, target) and after `end`
+                            let first = sh.min(target);
+                            let mut end = n;
+                            while end > first && s.candidate[end - 1] == s.words[end - 1] {
+                                end -= 1;
+                            }
+                            let after = beam.distance_through(
                                 &s.candidate,
-                                sh.min(target),
+                                first,
+                                end,
                                 &s.rows,
+                                &s.suffix,
                                 &mut s.row_a,
                                 &mut s.row_b,
                             );
@@ -448,6 +527,39 @@ mod tests {
         assert_eq!(edits("", "a b"), 2);
         assert_eq!(edits("a b", ""), 2);
         assert_eq!(edits("a b c", "a b c"), 0);
+    }
+
+    #[test]
+    fn distance_through_any_row_is_the_full_distance() {
+        // a small deterministic generator: words from a 4-word vocabulary, lengths 0..40
+        let mut seed: u64 = 12345;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let mut rows = Rows::default();
+        let mut suffix = Suffix::default();
+        let (mut a, mut b, mut cur, mut ops) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..300 {
+            let hyp: Vec<u32> = (0..next(40)).map(|_| next(4) as u32).collect();
+            let reference: Vec<u32> = (0..next(40) + 1).map(|_| next(4) as u32).collect();
+            let beam = Beam::new(&reference, hyp.len());
+            beam.full(&hyp, &mut rows, &mut cur, &mut ops);
+            beam.suffix(&hyp, &mut suffix);
+            let full = rows.cost(hyp.len(), reference.len());
+            for start in 0..=hyp.len() {
+                for end in start..=hyp.len() {
+                    let through =
+                        beam.distance_through(&hyp, start, end, &rows, &suffix, &mut a, &mut b);
+                    assert_eq!(
+                        through, full,
+                        "hyp {hyp:?} ref {reference:?} start {start} end {end}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

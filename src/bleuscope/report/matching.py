@@ -102,7 +102,7 @@ class NgramIds:
 
     ``positions[n - 1]`` are the flat token positions (in all texts laid end to end) where an n-gram starts,
     ascending; ``grams[n - 1]`` its id there (0..``sizes[n - 1]`` - 1, equal n-grams equal ids), and
-    ``first[n - 1][g]`` one position of n-gram g.
+    ``first[n - 1][g]`` a position of n-gram g.
     """
 
     def __init__(self, texts: Sequence[Encoded], order: int) -> None:
@@ -126,11 +126,13 @@ class NgramIds:
                 key = prev * width + self.tokens[pos + n - 1]
             else:
                 key = prev
-            uniq, first, ids = np.unique(key, return_index=True, return_inverse=True)
+            uniq, ids = np.unique(key, return_inverse=True)  # (return_index would force a stable sort)
             ids = ids.reshape(-1).astype(np.int64)
+            where = np.empty(len(uniq), dtype=np.int64)
+            where[ids] = pos  # one position of each n-gram (any: they hold the same words)
             self.positions.append(pos)
             self.grams.append(ids)
-            self.first.append(pos[first])
+            self.first.append(where)
             self.sizes.append(len(uniq))
             prev = ids
 
