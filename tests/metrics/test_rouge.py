@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope.metrics.rouge import ROUGE
-from bleuscope.metrics.rouge.scores import to_limbs
+from bleuscope.metrics.rouge.scores import prf, prf_of, to_limbs
 
 from ..conftest import requires_wmt
 from .rouge_data import ALL_TYPES, CORNER_CASES, PAIRS, summaries, wmt_segments
@@ -152,6 +152,21 @@ def test_limbs_are_exact():
     for v, (hi, mid, lo) in zip(values, limbs):
         assert Fraction((int(hi) << 62) + (int(mid) << 31) + int(lo), 2**90) == Fraction(float(v))
         assert 0 <= mid < 2**31 and 0 <= lo < 2**31 and 0 <= hi <= 2**28
+
+
+COUNT = st.integers(min_value=0, max_value=2**40)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(COUNT, COUNT, COUNT), min_size=1, max_size=20), st.booleans())
+def test_scalar_prf_equals_the_vectorized_one(triples, ngram):
+    # matches never exceed either count in real rows; small counts make ties, zeros and equal values common
+    triples = [(min(m, h, r) if ngram or (h and r) else m, h, r) for m, h, r in triples]
+    triples += [(m % 7, h % 7, r % 7) for m, h, r in triples]
+    counts = np.array(triples, dtype=np.int64)
+    vectorized = prf(counts, np.array(ngram))
+    for row, values in zip(triples, vectorized):
+        assert prf_of(*row, ngram) == tuple(values), row
 
 
 def test_bad_input():

@@ -492,11 +492,16 @@ def rouge_pair_counts(
     against each reference stream, from the compiled core; None when it is not built or a string is not
     UTF-8. ``pretokenized``: tokens separated by spaces and sentences by newlines (already stemmed)."""
     check_threads(threads)
-    core = _native()
-    if core is None:
+    if _native() is None:
         return None
-    counter = core.RougeCounter(list(types), stem=stem, pretokenized=pretokenized, threads=core_threads(threads))
-    return counter.rows(hyps, ref_streams)
+    return _rouge_counter(tuple(types), stem, pretokenized, core_threads(threads)).rows(hyps, ref_streams)
+
+
+@functools.lru_cache(maxsize=64)
+def _rouge_counter(types: tuple[str, ...], stem: bool, pretokenized: bool, threads: int):
+    """The compiled ROUGE counter of these settings, built once (it keeps no state between calls: the
+    drop-in scores one pair per call)."""
+    return _native().RougeCounter(list(types), stem=stem, pretokenized=pretokenized, threads=threads)
 
 
 def porter_stem(word: str) -> str | None:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...metrics.rouge import reference
 from ...metrics.rouge.scorer import ROUGE
-from ...metrics.rouge.scores import prf
+from ...metrics.rouge.scores import prf_of
 from . import scoring, tokenizers
 
 __all__ = ["RougeScorer"]
@@ -110,22 +110,19 @@ class RougeScorer(scoring.BaseScorer):
         return out
 
     @staticmethod
-    def _score(rouge_type: str, counts, values) -> scoring.Score:
-        if rouge_type in ("rougeL", "rougeLsum") and (counts[1] == 0 or counts[2] == 0):
+    def _score(rouge_type: str, counts: list[int]) -> scoring.Score:
+        matches, hyp, ref = counts
+        if rouge_type in ("rougeL", "rougeLsum") and (hyp == 0 or ref == 0):
             return scoring.Score(precision=0, recall=0, fmeasure=0)  # rouge-score's integer zeros
-        return scoring.Score(precision=float(values[0]), recall=float(values[1]), fmeasure=float(values[2]))
+        return scoring.Score(*prf_of(matches, hyp, ref, rouge_type[5:].isdigit()))
 
     def _score_all(self, targets: list[str], prediction: str) -> list[dict]:
         names = list(self.rouge_types)
         canonical = [_canonical(t) for t in names]
         types = tuple(dict.fromkeys(canonical))
-        counts = self._counts(targets, prediction, types)
-        values = prf(counts, np.array([t[5:].isdigit() for t in types])[None, :])
+        counts = self._counts(targets, prediction, types).tolist()
         col = {t: k for k, t in enumerate(types)}
-        return [
-            {name: self._score(c, counts[i, col[c]], values[i, col[c]]) for name, c in zip(names, canonical)}
-            for i in range(len(targets))
-        ]
+        return [{name: self._score(c, row[col[c]]) for name, c in zip(names, canonical)} for row in counts]
 
     # -- rouge-score's API -----------------------------------------------------------------------------
     def score(self, target, prediction):
