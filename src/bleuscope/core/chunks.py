@@ -3,7 +3,7 @@
 :func:`iter_chunks` cuts a hypothesis stream and reference streams into checked chunks of segments (streams
 of different lengths are an error naming the stream that ended first and where); :func:`iter_statistics`
 counts each chunk with a metric's chunk counter (in this process or in a pool of worker processes) and
-:func:`sum_statistics` adds the rows up. Any additive metric works: it needs ``chunk_counter()``.
+:func:`sum_statistics` adds the rows up. Any :class:`~bleuscope.metrics.base.Metric` works (its ``chunk_counter()``).
 
 This is the library's one stream type. Two other readers hand the metrics the same chunks (hypotheses and
 reference streams ``refs[k][i]``) from sources of their own, which is why they are separate:
@@ -217,9 +217,8 @@ def iter_statistics(
     """
     size = check_chunk_size(chunk_size)
     jobs = pool.resolve_n_jobs(n_jobs)
-    tokenizer = getattr(metric, "tokenizer", None)
     chunks = iter_chunks(
-        hypotheses, references, size, encoding, getattr(tokenizer, "name", ""), getattr(metric, "force", True)
+        hypotheses, references, size, encoding, metric.input_warning_tokenizer, not metric.warns_if_tokenized
     )
     if jobs > 1:
         for stats, present in pool.map_statistics(metric, chunks, jobs):
@@ -240,15 +239,13 @@ def sum_statistics(
     warnings given, exactly as :func:`iter_statistics` does."""
     size = check_chunk_size(chunk_size)
     jobs = pool.resolve_n_jobs(n_jobs)
-    total_counter = getattr(metric, "chunk_total_counter", None)
-    count_total = total_counter() if jobs == 1 and total_counter is not None else None
+    count_total = metric.chunk_total_counter() if jobs == 1 else None
     if count_total is None:
         parts = (
             Totals.of(seg)
             for seg in iter_statistics(metric, hypotheses, references, chunk_size=size, encoding=encoding, n_jobs=jobs)
         )
     else:
-        tokenizer = getattr(metric, "tokenizer", None)
         parts = (
             Totals.of_sum(count_total(hyps, ref_chunks), present.sum(axis=1))
             for hyps, ref_chunks, present in iter_chunks(
@@ -256,8 +253,8 @@ def sum_statistics(
                 references,
                 size,
                 encoding,
-                getattr(tokenizer, "name", ""),
-                getattr(metric, "force", True),
+                metric.input_warning_tokenizer,
+                not metric.warns_if_tokenized,
             )
         )
     total = None

@@ -22,10 +22,11 @@ A metric subclasses :class:`Metric` and writes:
 
 It may override ``check_inputs`` (the default checks the strings, that there is a segment, the reference
 streams' lengths and that every segment has a reference; BLEU adds sacreBLEU's input warnings),
-``short_keys`` (short signature names of its own fields), ``threads`` (the compiled core's threads) and,
-for the significance tests' float32 resampling (sacreBLEU's arithmetic), ``sacrebleu_arithmetic``,
-``bootstrap_scores_float32`` and ``float32_statistics(stats)``: each has a default here, so code above the
-metrics reads them without probing.
+``short_keys`` (short signature names of its own fields), ``threads`` (the compiled core's threads), the
+input warnings' settings (``input_warning_tokenizer``, ``warns_if_tokenized``), ``chunk_total_counter()``
+(streamed chunks summed without rows) and, for the significance tests' float32 resampling (sacreBLEU's
+arithmetic), ``sacrebleu_arithmetic``, ``bootstrap_scores_float32`` and ``float32_statistics(stats)``: each
+has a default here, so code above the metrics reads them without probing.
 
 The base class gives, written once: ``segment_statistics`` (optionally in worker processes),
 ``corpus_score`` (lists in memory; iterables, open files and paths streamed in bounded memory),
@@ -64,6 +65,11 @@ class Metric(ABC):
     #: sacreBLEU's resampled scores of this metric are numpy.float32 (chrF, TER), so its means, interval
     #: half-widths and paired differences run in float32
     bootstrap_scores_float32: bool = False
+    #: the tokenizer whose name sacreBLEU's CJK input warning judges ("": the metric gives no such warning;
+    #: BLEU and METEOR: their tokenizer's), on every path that reads hypotheses (in memory, streamed, systems)
+    input_warning_tokenizer: str = ""
+    #: whether sacreBLEU's tokenized-input warning applies (BLEU unless force=True)
+    warns_if_tokenized: bool = False
 
     # -- what a metric writes ----------------------------------------------------------------------------
     @property
@@ -109,6 +115,11 @@ class Metric(ABC):
     def chunk_counter(self) -> ChunkCounter:
         """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
         return ChunkCounter(self)
+
+    def chunk_total_counter(self):
+        """Validated text chunk -> its summed statistics row without per-segment rows, or None (the default:
+        streamed input is summed from the rows of :meth:`chunk_counter`)."""
+        return None
 
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """float64 sentence-level score of every per-segment row (the metric's ``score_rows``; BLEU scores a

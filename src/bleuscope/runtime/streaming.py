@@ -29,7 +29,7 @@ import numpy as np
 from ..core.chunks import is_streaming_input, iter_statistics
 from ..core.pipeline import MAX_CACHED_VOCABULARY
 from ..core.stats import SegmentStatistics, Totals
-from ..metrics.base import Metric
+from ..metrics.base import Metric, check_metric
 from ..metrics.bleu.scorer import BLEU, BLEUScore
 
 
@@ -44,7 +44,7 @@ class Accumulator:
     """
 
     def __init__(self, metric) -> None:
-        self.metric = metric
+        self.metric = check_metric(metric)
         self._width = metric.stats_width
         self.reset()
 

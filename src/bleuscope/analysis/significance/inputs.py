@@ -169,8 +169,7 @@ def system_statistics(metric, systems: Sequence[Sequence[str]], references, name
                 f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
                 "every system must translate the same segments"
             )
-    tokenizer = getattr(metric, "tokenizer", None)
-    warn_if_mostly_cjk(getattr(tokenizer, "name", ""), hyps_list[0])
+    warn_if_mostly_cjk(metric.input_warning_tokenizer, hyps_list[0])
     streams = check_references(references, n_seg)
     present = check_reference_presence(streams)
     nrefs = present.sum(axis=1).astype(np.int64)

@@ -225,6 +225,16 @@ class BLEU(Metric):
     def threads(self, value) -> None:
         self.counter.threads = backend.check_threads(value)
 
+    @property
+    def input_warning_tokenizer(self) -> str:
+        """The tokenizer sacreBLEU's CJK input warning judges: this scorer's."""
+        return self.tokenizer.name
+
+    @property
+    def warns_if_tokenized(self) -> bool:
+        """sacreBLEU's tokenized-input warning applies unless ``force=True``."""
+        return not self.force
+
     #: the metric contract (:class:`bleuscope.metrics.base.Metric`)
     name = "BLEU"
     higher_is_better = True

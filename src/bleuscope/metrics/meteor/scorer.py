@@ -144,6 +144,11 @@ class METEOR(Metric):
         self.threads = threads
         self._lookups()
 
+    @property
+    def input_warning_tokenizer(self) -> str:
+        """The tokenizer sacreBLEU's CJK input warning judges: this scorer's (for raw strings)."""
+        return self.tokenizer.name
+
     def _lookups(self) -> None:
         self._stem = stem_function(self.stemmer)
         self._synonyms = synonym_function(self.wordnet)
