@@ -27,6 +27,7 @@ from bleuscope.analysis.significance import (
     confidence_interval,
     paired_ar,
     paired_bootstrap,
+    resampling,
     system_statistics,
 )
 from bleuscope.core import backend
@@ -222,8 +223,8 @@ def test_float32_accumulation_emulates_numpy_sum():
     x = rng.integers(0, 60_000, size=(700, 10)).astype(np.float32)  # sums far above 2**24: inexact
     idx = rng.choice(len(x), size=(5, len(x)))
     want = np.stack([x[i].sum(0) for i in idx])  # what sacreBLEU computes per resample
-    assert (sg._float32_sums(idx, x) == want).all()
-    assert want.max() > sg._FLOAT32_EXACT
+    assert (resampling.float32_sums(idx, x) == want).all()
+    assert want.max() > resampling.FLOAT32_EXACT
 
 
 @requires_wmt
@@ -232,8 +233,8 @@ def test_bootstrap_parity_beyond_float32_exact_range(ende):
     _, _, stats = ende
     big = stats["Online-W"].stats * 4000
     theirs = sorted(s.score for s in _bootstrap_resample(big.tolist(), sacrebleu.BLEU(), 40)[1])
-    ours = sg._bootstrap_scores((big,), BLEU(), 40, 12345, "sacrebleu")[0]
-    exact = sg._bootstrap_scores((big,), BLEU(), 40, 12345, "exact")[0]
+    ours = resampling.bootstrap_scores((big,), BLEU(), 40, 12345, "sacrebleu")[0]
+    exact = resampling.bootstrap_scores((big,), BLEU(), 40, 12345, "exact")[0]
     assert sorted(ours.tolist()) == theirs
     assert not np.array_equal(ours, exact)  # the float32 effects are real here
     np.testing.assert_allclose(ours, exact, rtol=1e-5)
@@ -243,7 +244,7 @@ def test_bootstrap_parity_beyond_float32_exact_range(ende):
 def test_exact_precision_is_true_bleu_of_resamples(ende):
     _, _, stats = ende
     x = stats["Online-A"].stats
-    ours = sg._bootstrap_scores((x,), BLEU(), 20, 5, "exact")[0]
+    ours = resampling.bootstrap_scores((x,), BLEU(), 20, 5, "exact")[0]
     idx = np.random.default_rng(5).choice(len(x), size=(20, len(x)))
     want = [BLEU().score_from_statistics(x[i]).score for i in idx]
     assert ours.tolist() == want
@@ -256,8 +257,8 @@ def test_blocked_draws_equal_one_draw(ende, monkeypatch):
     systems = {k: stats[k] for k in CLOSE[:3]}
     ref_bs = paired_bootstrap(systems, metric=BLEU(), n_samples=300)
     ref_ar = paired_ar(systems, metric=BLEU(), n_samples=400, confidence_n=100)
-    monkeypatch.setattr(sg, "_BLOCK_ELEMENTS", 40 * len(stats["Online-B"]))  # 40-row blocks (AR: 32)
-    assert sg._block_rows(len(stats["Online-B"])) == 40
+    monkeypatch.setattr(resampling, "BLOCK_ELEMENTS", 40 * len(stats["Online-B"]))  # 40-row blocks (AR: 32)
+    assert resampling.block_rows(len(stats["Online-B"])) == 40
     assert paired_bootstrap(systems, metric=BLEU(), n_samples=300) == ref_bs
     assert paired_ar(systems, metric=BLEU(), n_samples=400, confidence_n=100) == ref_ar
 

@@ -59,33 +59,11 @@ signature) and :mod:`.procedures` (the public tests). The public names are impor
 
 from __future__ import annotations
 
-import sys
-import types
-
-from . import resampling
 from .estimates import TiesWarning
 from .inputs import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, resolve_seed, system_statistics
 from .inputs import PRECISIONS as PRECISIONS  # not in __all__, as before
 from .procedures import all_pairs, confidence_interval, paired_ar, paired_bootstrap
 from .results import AllPairsResult, ConfidenceInterval, PairedTestResult, SystemComparison, signature_with_test
-
-# the resampling helpers under their former private names (tests check them directly)
-_block_rows = resampling.block_rows
-_bootstrap_scores = resampling.bootstrap_scores
-_float32_sums = resampling.float32_sums
-
-
-def _resampling_constant(name: str) -> property:
-    """A former private name of a resampling tunable: reading or setting it here reads or sets it there."""
-    return property(lambda _: getattr(resampling, name), lambda _, value: setattr(resampling, name, value))
-
-
-class _SignificanceModule(types.ModuleType):
-    _BLOCK_ELEMENTS = _resampling_constant("BLOCK_ELEMENTS")
-    _FLOAT32_EXACT = _resampling_constant("FLOAT32_EXACT")
-
-
-sys.modules[__name__].__class__ = _SignificanceModule
 
 __all__ = [
     "AR_TRIALS",
