@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.significance.resampling import FLOAT32_EXACT, bootstrap_index_blocks
+from ..analysis.significance.resampling import FLOAT32_EXACT, SUM_ROWS, block_rows, draw_indices
 
 #: compare-mt's reference-length buckets (upper bounds, exclusive)
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
@@ -63,16 +63,20 @@ class Resampler:
             return
         keep = [] if self.n_segments * self.n_samples <= self.CACHE_ELEMENTS else None
         rng = np.random.default_rng(self.seed)
-        start = 0
-        for idx in bootstrap_index_blocks(rng, self.n_segments, self.n_samples):
-            rows = idx.shape[0]
-            flat = (idx + (np.arange(rows, dtype=np.int64) * self.n_segments)[:, None]).ravel()
-            counts = np.bincount(flat, minlength=rows * self.n_segments).reshape(rows, self.n_segments)
-            block = (start, counts.astype(np.float32))
+        n_seg = self.n_segments
+        block = block_rows(n_seg)
+        for start in range(0, self.n_samples, block):
+            rows = min(block, self.n_samples - start)
+            counts = np.empty((rows, n_seg), dtype=np.float32)
+            # a few resamples drawn and counted at a time (consecutive draws continue one stream, so these
+            # are the indices of one draw): no [rows, S] index matrix is ever held
+            for first in range(0, rows, SUM_ROWS):
+                n = min(SUM_ROWS, rows - first)
+                idx = draw_indices(rng, n_seg, n).astype(np.int64) + (np.arange(n, dtype=np.int64) * n_seg)[:, None]
+                counts[first:first + n] = np.bincount(idx.ravel(), minlength=n * n_seg).reshape(n, n_seg)
             if keep is not None:
-                keep.append(block)
-            yield block
-            start += rows
+                keep.append((start, counts))
+            yield start, counts
         if keep is not None:
             self._cache = keep
 

@@ -483,8 +483,13 @@ def compute_report(
     n_buckets = len(analyses.FREQUENCY_CUTOFFS) + 1
     for lo, hi in blocks:
         refs = kept if kept is not None else reference_ids(lo, hi)
-        hyp_tokens = [matching.tokenize(bleu, h[lo:hi]) for h in hyps]
-        hyp_ids = [vocabulary.encode(t) for t in hyp_tokens]
+        # ids of every system's tokens; the tokens themselves only for the highlights, as compact strings
+        hyp_ids, hyp_joined = [], []
+        for h in hyps:
+            tokens = matching.tokenize(bleu, h[lo:hi])
+            hyp_ids.append(vocabulary.encode(tokens))
+            hyp_joined.append([" ".join(t) for t in tokens[:max(0, min(hi, shown) - lo)]])
+            del tokens
         ids = matching.NgramIds([*refs, *hyp_ids], order)
         limits = matching.reference_limits(ids, range(n_refs))
         system_matches = [matching.match_system(ids, n_refs + k, limits) for k in range(len(names))]
@@ -525,7 +530,7 @@ def compute_report(
                 levels = matching.token_levels(len(enc.ids), m.starts).tolist()
                 starts = enc.starts.tolist()
                 for i in range(lo, min(hi, shown)):
-                    toks = hyp_tokens[k][i - lo]
+                    toks = hyp_joined[k][i - lo].split()
                     highlights[k].append(highlight(hyps[k][i], toks, levels[starts[i - lo]:starts[i - lo + 1]],
                                                    bleu.lowercase))
                 best = _best_references(bleu, ids, refs, enc, m, block_present)
