@@ -171,17 +171,16 @@ def test_bleu_is_an_additive_metric_and_scores_float32_sums_like_significance():
 def test_generic_accumulator_with_a_metric_where_lower_is_better():
     """The accumulator and all_pairs only use the Metric contract (a toy error-rate metric here)."""
     from bleuscope.analysis.significance import all_pairs
-    from bleuscope.core.stats import SegmentStatistics
     from bleuscope.runtime.streaming import Accumulator
 
-    class LengthErrorRate:
+    class LengthErrorRate(Metric):
         name = "LER"
         higher_is_better = False
         stats_width = 2
 
-        def segment_statistics(self, hypotheses, references):
-            stats = np.array([[abs(len(h) - len(r[0])), len(r[0])] for h, *r in zip(hypotheses, *references)])
-            return SegmentStatistics(stats=stats.astype(np.int64), nrefs=np.ones(len(stats), dtype=np.int64))
+        def count_checked(self, hyps, streams, present=None):
+            stats = np.array([[abs(len(h) - len(r[0])), len(r[0])] for h, *r in zip(hyps, *streams)])
+            return stats.astype(np.int64).reshape(-1, 2)
 
         def score_rows(self, rows, *, float32=False):
             rows = np.atleast_2d(rows).astype(np.float64)
@@ -193,9 +192,6 @@ def test_generic_accumulator_with_a_metric_where_lower_is_better():
 
         def signature_fields(self, nrefs=None):
             return {"nrefs": str(nrefs), "version": "test"}
-
-        def signature(self, nrefs=None, *, short=False):
-            return "|".join(f"{k}:{v}" for k, v in self.signature_fields(nrefs).items())
 
     metric = LengthErrorRate()
     refs = [["abcd", "ab", "abcdef"]]
