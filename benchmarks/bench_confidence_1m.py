@@ -104,9 +104,10 @@ def run(quick: bool = False, lines: int | None = None, prefix_lines: int | None 
         label = f"{task}, {lines:,} lines"
         ours = measure([sys.executable, "-m", "bleuscope", "ref.txt", "-i", *options, "-q"], d)
         met = ours["cpu"] <= TARGET_SECONDS and ours["peak_mb"] <= TARGET_MB
+        target = (f"target <= {TARGET_SECONDS} s, <= {TARGET_MB} MB: " + ("met" if met else "MISSED")
+                  if lines >= 1_000_000 else "the target is for 1,000,000 lines")
         rows.append({"task": label, "tool": "bleuscope", "seconds": ours["cpu"], "peak_mb": ours["peak_mb"],
-                     "note": f"CPU time; wall {ours['wall']:.1f} s; target <= {TARGET_SECONDS} s, <= {TARGET_MB} MB: "
-                             + ("met" if met else "MISSED")})
+                     "note": f"CPU time; wall {ours['wall']:.1f} s; {target}"})
         theirs = measure([sys.executable, "-m", "sacrebleu", "ref.txt", "-i", *options], p)
         grown = theirs["peak_mb"] + growth * (lines - prefix_lines) / 2**20
         rows.append({"task": label, "tool": "sacrebleu", "seconds": theirs["cpu"] * scale, "peak_mb": grown,
