@@ -1,11 +1,12 @@
 """bleuscope's METEOR against NLTK 3.10.4's ``meteor_score`` on WMT22 into-English segments (two references).
 
-Tasks, each side by side in one process, one thread, results checked equal (``==``) before timings are kept:
+Tasks, each side by side in one process, results checked equal (``==``) before timings are kept; NLTK runs on
+one thread, bleuscope on one (``threads=1``) unless a row says two:
 
 * ``meteor_score`` drop-in: a Python loop of ``bleuscope.nltk.meteor_score`` vs the same loop of NLTK's, on
   whitespace tokens;
-* ``METEOR().sentence_scores``: raw strings (tokenized by bleuscope's 13a tokenizer inside the timing) vs
-  NLTK's loop on the same tokens, given to it already tokenized;
+* ``METEOR(threads=1 | 2).sentence_scores``: raw strings (tokenized by bleuscope's 13a tokenizer inside the
+  timing) vs NLTK's loop on the same tokens, given to it already tokenized (timed once, shown in both rows);
 * every system of WMT22 de-en (8 x 1,984 segments) scored by one ``METEOR()`` vs NLTK's loop;
 * WordNet load: NLTK's ``WordNetCorpusReader`` vs bleuscope's ``WordNet`` on the same files.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import shutil
 import sys
 import tempfile
@@ -107,9 +109,9 @@ def run(quick: bool = False) -> list[dict]:
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.translate.meteor_score import meteor_score as nltk_meteor
 
+    from bleuscope.integrations.nltk import meteor_score
     from bleuscope.metrics.meteor import METEOR
     from bleuscope.metrics.meteor.wordnet import WordNet
-    from bleuscope.integrations.nltk import meteor_score
 
     n = 2_000 if quick else 10_000
     hyps, refs = load_segments(n)
@@ -138,19 +140,23 @@ def run(quick: bool = False) -> list[dict]:
         rows.append({"task": task, "tool": "bleuscope", "seconds": t_ours, "peak_mb": None,
                      "note": f"{same}; cpu {cpu_ours:.2f} s; bleuscope.nltk.meteor_score loop"})
 
-        wn = fresh_bleuscope(root)
-        metric = METEOR(wordnet=wn)
         streams = [list(s) for s in zip(*refs)]
-        batch, t_ours, cpu_ours = _timed(lambda: metric.sentence_scores(hyps, streams))
-        tokens = [(metric.tokens(h, "h"), [metric.tokens(r, "r") for r in rs]) for h, rs in zip(hyps, refs)]
-        theirs, t_theirs, cpu_theirs = _timed(
-            lambda: [nltk_meteor(r, h, wordnet=reader, preprocess=str) for h, r in tokens])
-        same = "equal results" if batch.values.tolist() == theirs else "RESULTS DIFFER"
-        task = f"METEOR sentence_scores {n:,} segs (2 refs)"
-        rows.append({"task": task, "tool": "nltk-3.10.4", "seconds": t_theirs, "peak_mb": None,
-                     "note": f"{same}; cpu {cpu_theirs:.2f} s; given 13a tokens"})
-        rows.append({"task": task, "tool": "bleuscope", "seconds": t_ours, "peak_mb": None,
-                     "note": f"{same}; cpu {cpu_ours:.2f} s; raw text, 13a inside"})
+        tokens = None
+        theirs = t_theirs = cpu_theirs = None
+        for threads in (1, 2):
+            wn = fresh_bleuscope(root)
+            metric = METEOR(wordnet=wn, threads=threads)
+            batch, t_ours, cpu_ours = _timed(lambda m=metric: m.sentence_scores(hyps, streams))
+            if tokens is None:
+                tokens = [(metric.tokens(h, "h"), [metric.tokens(r, "r") for r in rs]) for h, rs in zip(hyps, refs)]
+                theirs, t_theirs, cpu_theirs = _timed(
+                    lambda t=tokens: [nltk_meteor(r, h, wordnet=reader, preprocess=str) for h, r in t])
+            same = "equal results" if batch.values.tolist() == theirs else "RESULTS DIFFER"
+            task = f"METEOR sentence_scores {n:,} segs (2 refs), {threads} thread{'s' if threads > 1 else ''}"
+            rows.append({"task": task, "tool": "nltk-3.10.4", "seconds": t_theirs, "peak_mb": None,
+                         "note": f"{same}; cpu {cpu_theirs:.2f} s; given 13a tokens; one thread"})
+            rows.append({"task": task, "tool": "bleuscope", "seconds": t_ours, "peak_mb": None,
+                         "note": f"{same}; cpu {cpu_ours:.2f} s; raw text, 13a inside; threads={threads}"})
 
         # one test set, every system: what a WMT-style evaluation does (the word caches serve all systems)
         base = DATA / "generaltest2022" / "de-en"
@@ -158,7 +164,7 @@ def run(quick: bool = False) -> list[dict]:
         ref_streams = [_lines(p)[:lines] for p in sorted(base.glob("ref.*.txt"))]
         systems = [_lines(p)[:lines] for p in sorted((base / "sys").glob("*.txt"))]
         wn = fresh_bleuscope(root)
-        metric = METEOR(wordnet=wn)
+        metric = METEOR(wordnet=wn, threads=1)
         batches, t_ours, cpu_ours = _timed(lambda: [metric.sentence_scores(h, ref_streams) for h in systems])
         tokens = [[(metric.tokens(x, "h"), [metric.tokens(r[i], "r") for r in ref_streams]) for i, x in enumerate(h)]
                   for h in systems]
@@ -169,7 +175,7 @@ def run(quick: bool = False) -> list[dict]:
         rows.append({"task": task, "tool": "nltk-3.10.4", "seconds": t_theirs, "peak_mb": None,
                      "note": f"{same}; cpu {cpu_theirs:.2f} s; given 13a tokens"})
         rows.append({"task": task, "tool": "bleuscope", "seconds": t_ours, "peak_mb": None,
-                     "note": f"{same}; cpu {cpu_ours:.2f} s; one METEOR(), raw text"})
+                     "note": f"{same}; cpu {cpu_ours:.2f} s; one METEOR(threads=1), raw text"})
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -195,10 +201,11 @@ def main(argv=None) -> int:
                     "environment": bench.environment(), "rows": rows}
         out.write_text(json.dumps(run_data, indent=1) + "\n", encoding="utf-8")
     ref = {r["task"]: r["seconds"] for r in rows if r["tool"] == "bleuscope"}
-    print(f"{'task':44} {'tool':12} {'seconds':>9} {'x bleuscope':>12}  note")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'task':56} {'tool':12} {'seconds':>9} {'x bleuscope':>12}  note")
     for r in rows:
         ratio = r["seconds"] / ref[r["task"]] if ref.get(r["task"]) else float("nan")
-        print(f"{r['task']:44} {r['tool']:12} {r['seconds']:9.3f} {ratio:12.1f}  {r['note']}")
+        print(f"{r['task']:56} {r['tool']:12} {r['seconds']:9.3f} {ratio:12.1f}  {r['note']}")
     return 0
 
 

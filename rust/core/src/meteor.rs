@@ -128,12 +128,12 @@ pub fn align(
     ref_keys.clear();
     ref_keys.extend(refr.iter().enumerate().map(|(j, &w)| (w, j as u32)));
     greedy_same_key(&hyp_keys, &ref_keys, s, &mut left);
+    s.hyp_keys = hyp_keys;
+    s.ref_pairs = ref_keys;
     let mut done = true;
     if !left.is_empty() && s.pairs.len() < refr.len() {
         done = stem_and_synonym_stages(hyp, refr, lex, s, &left, missing_stems, missing_synonyms);
     }
-    s.hyp_keys = hyp_keys;
-    s.ref_pairs = ref_keys;
     s.hyp_left = left;
     if !done {
         return None;
@@ -165,16 +165,11 @@ fn stem_and_synonym_stages(
 ) -> bool {
     // stage 2: stems of every position left (all of them are needed, as in NLTK)
     let before = missing_stems.len();
-    let unused = |s: &Scratch| {
-        (0..refr.len())
-            .filter(|&j| !s.ref_used[j])
-            .collect::<Vec<_>>()
-    };
-    let open = unused(s);
+    let open = (0..refr.len()).filter(|&j| !s.ref_used[j]);
     for w in left
         .iter()
         .map(|&i| hyp[i as usize])
-        .chain(open.iter().map(|&j| refr[j]))
+        .chain(open.clone().map(|j| refr[j]))
     {
         if lex.stem(w) == UNKNOWN {
             missing_stems.push(w);
@@ -183,16 +178,16 @@ fn stem_and_synonym_stages(
     if missing_stems.len() > before {
         return false;
     }
-    let hyp_stems: Vec<(u32, u32)> = left
-        .iter()
-        .map(|&i| (lex.stem(hyp[i as usize]), i))
-        .collect();
-    let ref_stems: Vec<(u32, u32)> = open
-        .iter()
-        .map(|&j| (lex.stem(refr[j]), j as u32))
-        .collect();
+    let mut hyp_stems = std::mem::take(&mut s.hyp_keys);
+    let mut ref_stems = std::mem::take(&mut s.ref_pairs);
+    hyp_stems.clear();
+    hyp_stems.extend(left.iter().map(|&i| (lex.stem(hyp[i as usize]), i)));
+    ref_stems.clear();
+    ref_stems.extend(open.map(|j| (lex.stem(refr[j]), j as u32)));
     let mut rest = std::mem::take(&mut s.hyp_rest);
     greedy_same_key(&hyp_stems, &ref_stems, s, &mut rest);
+    s.hyp_keys = hyp_stems;
+    s.ref_pairs = ref_stems;
     let done = rest.is_empty()
         || s.pairs.len() >= refr.len()
         || synonym_stage(hyp, refr, lex, s, &rest, missing_synonyms);
@@ -263,32 +258,70 @@ pub fn align_pairs(
     out: &mut [i64],
     threads: usize,
 ) -> (Vec<u32>, Vec<u32>) {
+    let mut scratch = Scratch::default();
+    align_pairs_with(
+        hyps,
+        refs,
+        pair_hyp,
+        pair_ref,
+        lex,
+        out,
+        threads,
+        &mut scratch,
+    )
+}
+
+/// [`align_pairs`] with the buffers of a single thread given (kept for the next call).
+#[allow(clippy::too_many_arguments)]
+fn align_pairs_with(
+    hyps: &Segments,
+    refs: &Segments,
+    pair_hyp: &[i64],
+    pair_ref: &[i64],
+    lex: &Lexicon,
+    out: &mut [i64],
+    threads: usize,
+    scratch: &mut Scratch,
+) -> (Vec<u32>, Vec<u32>) {
     let n_pairs = pair_hyp.len();
     let threads = pick_threads(threads, n_pairs, 2000, n_pairs.div_ceil(PAIR_UNIT));
-    let states = for_each_unit(
-        out,
-        2 * PAIR_UNIT,
-        threads,
-        || (Scratch::default(), Vec::new(), Vec::new()),
-        |(scratch, stems, synonyms): &mut (Scratch, Vec<u32>, Vec<u32>), unit, rows| {
-            for (k, row) in rows.chunks_mut(2).enumerate() {
-                if row[0] >= 0 {
-                    continue;
-                }
-                let p = unit * PAIR_UNIT + k;
-                let hyp = hyps.get(pair_hyp[p] as usize);
-                let refr = refs.get(pair_ref[p] as usize);
-                if let Some((m, c)) = align(hyp, refr, lex, scratch, stems, synonyms) {
-                    row[0] = m as i64;
-                    row[1] = c as i64;
-                }
+    let align_unit = |scratch: &mut Scratch,
+                      stems: &mut Vec<u32>,
+                      synonyms: &mut Vec<u32>,
+                      unit: usize,
+                      rows: &mut [i64]| {
+        for (k, row) in rows.chunks_mut(2).enumerate() {
+            if row[0] >= 0 {
+                continue;
             }
-        },
-    );
+            let p = unit * PAIR_UNIT + k;
+            let hyp = hyps.get(pair_hyp[p] as usize);
+            let refr = refs.get(pair_ref[p] as usize);
+            if let Some((m, c)) = align(hyp, refr, lex, scratch, stems, synonyms) {
+                row[0] = m as i64;
+                row[1] = c as i64;
+            }
+        }
+    };
     let (mut stems, mut synonyms) = (Vec::new(), Vec::new());
-    for (_, st, sy) in states {
-        stems.extend(st);
-        synonyms.extend(sy);
+    if threads <= 1 {
+        for (unit, rows) in out.chunks_mut(2 * PAIR_UNIT).enumerate() {
+            align_unit(scratch, &mut stems, &mut synonyms, unit, rows);
+        }
+    } else {
+        let states = for_each_unit(
+            out,
+            2 * PAIR_UNIT,
+            threads,
+            || (Scratch::default(), Vec::new(), Vec::new()),
+            |(scratch, stems, synonyms): &mut (Scratch, Vec<u32>, Vec<u32>), unit, rows| {
+                align_unit(scratch, stems, synonyms, unit, rows)
+            },
+        );
+        for (_, st, sy) in states {
+            stems.extend(st);
+            synonyms.extend(sy);
+        }
     }
     stems.sort_unstable();
     stems.dedup();
@@ -379,6 +412,9 @@ pub struct WordTable {
     wordnet: Option<Arc<WordNet>>,
     /// whether non-ASCII words may be lowercased here (the Unicode tables in use are the caller's)
     unicode: bool,
+    /// the single-thread alignment's buffers, kept from call to call
+    scratch: Scratch,
+    porter_buffers: PorterBuffers,
 }
 
 /// What the caller must compute before a batch can be aligned: word ids without a stem, stem ids
@@ -401,6 +437,8 @@ impl WordTable {
             porter,
             wordnet,
             unicode,
+            scratch: Scratch::default(),
+            porter_buffers: PorterBuffers::default(),
         }
     }
 
@@ -473,7 +511,7 @@ impl WordTable {
     /// Computes the stems of the words of `ids` that have none and can be stemmed here; the others are
     /// appended to `missing`.
     fn fill_stems(&mut self, ids: impl Iterator<Item = u32>, missing: &mut Vec<u32>) {
-        let mut porter = PorterBuffers::default();
+        let mut porter = std::mem::take(&mut self.porter_buffers);
         for id in ids {
             if self.stem_of[id as usize] != UNKNOWN {
                 continue;
@@ -492,6 +530,7 @@ impl WordTable {
                 None => missing.push(id),
             }
         }
+        self.porter_buffers = porter;
     }
 
     /// The stem of `word` computed here, or None when the caller must compute it.
@@ -544,10 +583,9 @@ impl WordTable {
     ) -> Result<Missing, FormatError> {
         let mut missing = Missing::default();
         // every stem first (cheap): the alignment then only waits for synonym sets
-        let todo: Vec<usize> = (0..pair_hyp.len()).filter(|&p| out[2 * p] < 0).collect();
-        let words: Vec<u32> = todo
-            .iter()
-            .flat_map(|&p| {
+        let words: Vec<u32> = (0..pair_hyp.len())
+            .filter(|&p| out[2 * p] < 0)
+            .flat_map(|p| {
                 let (h, r) = (
                     hyps.get(pair_hyp[p] as usize),
                     refs.get(pair_ref[p] as usize),
@@ -562,14 +600,21 @@ impl WordTable {
             return Ok(missing);
         }
         loop {
-            let (stems, synonyms) = align_pairs(
+            let lex = Lexicon {
+                stem_of: &self.stem_of,
+                syn_start: &self.syn_start,
+                syn_len: &self.syn_len,
+                syn_ids: &self.syn_ids,
+            };
+            let (stems, synonyms) = align_pairs_with(
                 hyps,
                 refs,
                 pair_hyp,
                 pair_ref,
-                &self.lexicon(),
+                &lex,
                 out,
                 threads,
+                &mut self.scratch,
             );
             debug_assert!(stems.is_empty());
             if synonyms.is_empty() {

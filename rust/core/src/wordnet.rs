@@ -191,6 +191,21 @@ pub fn without_marker(word: &str) -> &str {
     word
 }
 
+/// Whether `line` starts with `offset` written as NLTK checks it (`%08d`: eight digits, zero-padded).
+fn starts_with_offset(line: &[u8], offset: u32) -> bool {
+    if offset >= 100_000_000 || line.len() < 8 {
+        return false; // nine digits never equal a line's first eight bytes
+    }
+    let mut rest = offset;
+    for k in (0..8).rev() {
+        if line[k] != b'0' + (rest % 10) as u8 {
+            return false;
+        }
+        rest /= 10;
+    }
+    true
+}
+
 impl WordNet {
     /// The database of four parts (noun, verb, adjective, adverb files, in [`PARTS`] order).
     pub fn parse(files: Vec<PartFiles>) -> Result<WordNet, FormatError> {
@@ -279,7 +294,7 @@ impl WordNet {
             .position(|&b| b == b'\n')
             .map_or(data.len(), |k| start + k);
         let line = &data[start..end];
-        if line.get(..8) != Some(format!("{offset:08}").as_bytes()) {
+        if !starts_with_offset(line, offset) {
             return Err(error(
                 "no synset starts there (the index and data files disagree)",
             ));

@@ -13,9 +13,10 @@ synonym is first needed. NLTK's own objects work too (``stemmer=PorterStemmer()`
 :class:`~bleuscope.metrics.meteor.WordNet` or a path to a WordNet directory may also be given as ``wordnet``.
 
 One difference in what is *called*, not in what is returned: stems and synonym sets are looked up once per
-distinct word and only for words an earlier stage left unmatched while an unmatched reference word remains
-(NLTK looks them up for every such word on every call). Each call aligns in Python (the per-call cost of
-the compiled core's arrays is larger than the alignment of one pair); for many segments,
+distinct word (NLTK looks them up for every unmatched word on every call). With the default stemmer and
+bleuscope's WordNet, a call with token lists goes to the compiled core's word table, shared by all such calls
+(stems, WordNet's synonym sets and the alignment computed there, no Python per word); other stemmers and
+readers, and other iterables, are aligned in Python as NLTK aligns them. For many segments,
 :class:`bleuscope.METEOR` aligns whole batches in the compiled core.
 """
 
@@ -40,6 +41,27 @@ def _single(reference, hypothesis, preprocess, stem, synonyms, alpha, beta, gamm
     return score(matches, len(hyp), len(ref), chunks, alpha, beta, gamma)
 
 
+def _compiled(references, hypothesis, preprocess, stemmer, wordnet, alpha, beta, gamma) -> float | None:
+    """The score through the compiled word table, or None when this call takes the Python path: token lists
+    or tuples only (an iterator would be consumed by the first reference, as in NLTK), the default stemmer
+    and bleuscope's WordNet, tokens that are strings with a UTF-8 form."""
+    if type(hypothesis) not in (list, tuple) or type(references) not in (list, tuple) or not references:
+        return None
+    if not all(type(r) in (list, tuple) for r in references):
+        return None
+    table = compiled_table(stemmer, wordnet)
+    if table is None:
+        return None
+    # NLTK preprocesses the hypothesis once per reference: the same tokens, as preprocess is a function
+    hyp = list(map(preprocess, hypothesis))
+    refs = [list(map(preprocess, r)) for r in references]
+    found = table.align_tokens(hyp, refs)
+    if found is None:
+        return None
+    hyp_len = len(hyp)
+    return max(score(m, hyp_len, len(ref), c, alpha, beta, gamma) for (m, c), ref in zip(found, refs))
+
+
 def single_meteor_score(
     reference: Iterable[str],
     hypothesis: Iterable[str],
@@ -56,6 +78,9 @@ def single_meteor_score(
     >>> round(single_meteor_score(['this', 'is', 'a', 'cat'], ['non', 'matching', 'hypothesis']), 4)
     0.0
     """
+    value = _compiled((reference,), hypothesis, preprocess, stemmer, wordnet, alpha, beta, gamma)
+    if value is not None:
+        return value
     return _single(reference, hypothesis, preprocess, stem_function(stemmer), synonym_function(wordnet),
                    alpha, beta, gamma)
 
@@ -75,17 +100,11 @@ def meteor_score(
     >>> round(meteor_score([['this', 'is', 'a', 'cat']], ['non', 'matching', 'hypothesis']), 4)
     0.0
     """
+    value = _compiled(references, hypothesis, preprocess, stemmer, wordnet, alpha, beta, gamma)
+    if value is not None:
+        return value
     stem = stem_function(stemmer)
     synonyms = synonym_function(wordnet)
-    if type(hypothesis) in (list, tuple) and type(references) in (list, tuple) and references:
-        table = compiled_table(stemmer, wordnet)
-        if table is not None and all(type(r) in (list, tuple) for r in references):
-            # NLTK preprocesses the hypothesis once per reference: the same tokens, as preprocess is a function
-            hyp = list(map(preprocess, hypothesis))
-            refs = [list(map(preprocess, r)) for r in references]
-            found = table.align_tokens(hyp, refs)
-            if found is not None:
-                return max(score(m, len(hyp), len(ref), c, alpha, beta, gamma) for (m, c), ref in zip(found, refs))
     return max(
         _single(reference, hypothesis, preprocess, stem, synonyms, alpha, beta, gamma) for reference in references
     )
