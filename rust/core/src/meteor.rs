@@ -246,34 +246,11 @@ impl Segments<'_> {
 const PAIR_UNIT: usize = 256;
 
 /// Aligns every pair `(hyps[pair_hyp[p]], refs[pair_ref[p]])` whose `out[2p]` is negative, writing
-/// `(matches, chunks)` into `out[2p..2p + 2]`, on `threads` threads; a pair that needs a missing stem or
-/// synonym set keeps -1. Returns the missing word ids (stems) and stem ids (synonym sets), each sorted
-/// without duplicates.
-pub fn align_pairs(
-    hyps: &Segments,
-    refs: &Segments,
-    pair_hyp: &[i64],
-    pair_ref: &[i64],
-    lex: &Lexicon,
-    out: &mut [i64],
-    threads: usize,
-) -> (Vec<u32>, Vec<u32>) {
-    let mut scratch = Scratch::default();
-    align_pairs_with(
-        hyps,
-        refs,
-        pair_hyp,
-        pair_ref,
-        lex,
-        out,
-        threads,
-        &mut scratch,
-    )
-}
-
-/// [`align_pairs`] with the buffers of a single thread given (kept for the next call).
+/// `(matches, chunks)` into `out[2p..2p + 2]`, on `threads` threads (one thread uses `scratch`, whose
+/// buffers are kept for the next call); a pair that needs a missing stem or synonym set keeps -1. Returns
+/// the missing word ids (stems) and stem ids (synonym sets), each sorted without duplicates.
 #[allow(clippy::too_many_arguments)]
-fn align_pairs_with(
+pub fn align_pairs(
     hyps: &Segments,
     refs: &Segments,
     pair_hyp: &[i64],
@@ -606,7 +583,7 @@ impl WordTable {
                 syn_len: &self.syn_len,
                 syn_ids: &self.syn_ids,
             };
-            let (stems, synonyms) = align_pairs_with(
+            let (stems, synonyms) = align_pairs(
                 hyps,
                 refs,
                 pair_hyp,
