@@ -125,3 +125,15 @@ def test_generated(wordnet, nltk_wordnet, hyp, refs):
     for ref in refs:
         assert bnltk.single_meteor_score(ref, hyp, wordnet=wordnet) == nltk_meteor.single_meteor_score(
             ref, hyp, wordnet=nltk_wordnet)
+
+
+def test_first_call_of_a_fresh_process(nltk_data_dir, nltk_wordnet):
+    """The first call in a process builds the default stemmer and the shared compiled table (under one lock,
+    without waiting on itself), in a subprocess so that a deadlock fails the test instead of hanging it."""
+    import subprocess
+    import sys
+
+    code = ("from bleuscope.nltk import meteor_score; "
+            f"print(repr(meteor_score([{REF1!r}, {REF2!r}], {HYP1!r}, wordnet={str(nltk_data_dir)!r})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert float(done.stdout) == nltk_meteor.meteor_score([REF1, REF2], HYP1, wordnet=nltk_wordnet)

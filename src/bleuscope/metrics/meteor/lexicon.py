@@ -152,11 +152,11 @@ def compiled_table(stemmer, wordnet):
         return None
     table = _compiled_tables.get(wordnet)
     if table is None:
+        stem = default_stem_function()  # takes the lock itself when first built
         with _lock:
             table = _compiled_tables.get(wordnet)
             if table is None:
-                table = _compiled_tables[wordnet] = WordTable(default_stem_function(), wordnet.synonyms,
-                                                              porter=True, wordnet=wordnet)
+                table = _compiled_tables[wordnet] = WordTable(stem, wordnet.synonyms, porter=True, wordnet=wordnet)
     table.bound()
     return table
 
