@@ -419,7 +419,9 @@ class BLEU(Metric):
         if counted is None or counted[1] == 0:
             return None
         total, segments, tokenized_periods = counted
-        chunks.give_input_warnings(paths[0], size, self.tokenizer.name, self.force, tokenized_periods)
+        chunks.give_input_warnings(
+            paths[0], size, self.input_warning_tokenizer, not self.warns_if_tokenized, tokenized_periods
+        )
         return Totals.of_sum(total, len(paths[1]), segments)
 
     def _native_corpus_total(self, hypotheses, references) -> tuple[np.ndarray, str] | None:
