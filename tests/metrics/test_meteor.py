@@ -303,3 +303,23 @@ def test_workers_streams_and_pickling(meteor, tmp_path):
     (tmp_path / "ref.txt").write_text("".join(r + "\n" for r in refs[0]), encoding="utf-8")
     streamed = meteor.score_stream(tmp_path / "hyp.txt", [tmp_path / "ref.txt"], chunk_size=7)
     assert streamed.value == expected.value
+
+
+@requires_wmt
+def test_systems_against_the_same_references(wordnet):
+    """One METEOR scoring several systems against the same reference streams (encoded once and reused)
+    gives each system's numbers as a new METEOR does, also after a reference changes in place."""
+    pairs = list(wmt_segments(211))
+    hyps = [h for h, _ in pairs]
+    streams = [list(s) for s in zip(*(refs for _, refs in pairs))]
+    systems = [hyps, hyps[::-1], [h.upper() for h in hyps]]
+    metric = METEOR(wordnet=wordnet)
+    for _ in range(2):
+        for system in systems:
+            expected = METEOR(wordnet=wordnet).sentence_scores(system, streams).values
+            assert metric.sentence_scores(system, streams).values.tolist() == expected.tolist()
+    before = metric.sentence_scores(hyps, streams).values
+    streams[0][3] = hyps[3]  # an edited reference: its new tokens count
+    expected = METEOR(wordnet=wordnet).sentence_scores(hyps, streams).values
+    assert metric.sentence_scores(hyps, streams).values.tolist() == expected.tolist()
+    assert expected[3] > before[3]

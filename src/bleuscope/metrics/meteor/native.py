@@ -21,6 +21,9 @@ from .wordnet import WordNet, WordNetFormatError
 #: distinct strings (words, stems, synonym names) a table holds before it starts over (bounds memory)
 TABLE_LIMIT = 2_000_000
 
+#: encoded streams kept for reuse (the same references scored against several systems are encoded once)
+STREAMS_KEPT = 8
+
 
 class WordTable:
     """Word ids of one stemmer and WordNet, in the compiled core (requires it: :func:`backend.meteor_available`).
@@ -38,6 +41,20 @@ class WordTable:
 
     def reset(self) -> None:
         self.core = backend.meteor_table(porter=self._porter, wordnet=self._tables)
+        self._streams: list[tuple[tuple, tuple[np.ndarray, np.ndarray]]] = []
+
+    def cached_stream(self, key: tuple) -> tuple[np.ndarray, np.ndarray] | None:
+        """The encoding :meth:`keep_stream` kept for a stream equal to ``key`` (a tuple of strings and None:
+        immutable items, so equal content means equal tokens), or None."""
+        for k, (kept, encoded) in enumerate(self._streams):
+            if len(kept) == len(key) and kept == key:
+                self._streams.append(self._streams.pop(k))  # most recently used last
+                return encoded
+        return None
+
+    def keep_stream(self, key: tuple, encoded: tuple[np.ndarray, np.ndarray]) -> None:
+        self._streams.append((key, encoded))
+        del self._streams[:-STREAMS_KEPT]
 
     def bound(self) -> None:
         """Start over when the table holds :data:`TABLE_LIMIT` strings (call before encoding a batch)."""

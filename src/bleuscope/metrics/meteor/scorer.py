@@ -279,6 +279,10 @@ class METEOR(Metric):
         """Word ids and offsets of one stream (``None`` items: empty segments, never paired); None when a
         token has no UTF-8 form (a lone surrogate)."""
         if all(type(x) is str or x is None for x in items):
+            key = tuple(items)
+            found = self._table.cached_stream(key)
+            if found is not None:
+                return found
             joined = backend.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
             if joined is not None and None not in joined:
                 # tokens hold no whitespace and lowercasing adds none, so the lines split back (a newline
@@ -286,6 +290,7 @@ class METEOR(Metric):
                 text = "\n".join(joined)
                 found = self._table.encode_lines((text.lower() if self.lowercase else text).split("\n"))
                 if found is not None:
+                    self._table.keep_stream(key, found)
                     return found
         lists = self.token_lists(items, name, offset)
         return self._table.encode_lists([x if x is not None else [] for x in lists])
