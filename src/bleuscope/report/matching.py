@@ -65,7 +65,10 @@ class Vocabulary:
 
     def encode(self, lines: Sequence[Sequence[str]]) -> Encoded:
         index = self.index
-        ids = np.fromiter((index.setdefault(w, len(index)) for line in lines for w in line), dtype=np.int64)
+        flat = [w for line in lines for w in line]
+        new = [w for w in dict.fromkeys(flat) if w not in index]  # in order of first appearance
+        index.update(zip(new, range(len(index), len(index) + len(new))))
+        ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
         lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
         starts = np.zeros(len(lines) + 1, dtype=np.int64)
         np.cumsum(lengths, out=starts[1:])
