@@ -390,3 +390,29 @@ def test_bleu_on_paths_equals_lists_on_a_large_file(tmp_path):
         in_memory = bleu.corpus_score(hyps, [refs, refs])
         assert str(on_paths) == str(in_memory)
         assert on_paths.counts == in_memory.counts and on_paths.signature == in_memory.signature
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_bleu_on_a_named_pipe_is_read_once_by_the_python_reader(tmp_path):
+    # a pipe cannot be read twice: the core leaves it to the stream reader (which names the bad line here)
+    import threading
+
+    from bleuscope.core.chunks import plain_text_paths
+
+    ref = tmp_path / "ref.txt"
+    ref.write_bytes(b"the cat\nbad \xff\n")
+    fifo = tmp_path / "hyp.fifo"
+    os.mkfifo(fifo)
+    assert plain_text_paths(fifo, [ref]) is None and plain_text_paths(ref, [ref]) is not None
+
+    def feed():
+        with open(fifo, "wb") as f:
+            f.write(b"the cat\na dog\n")
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        with pytest.raises(ValueError, match=r"ref.txt:2: invalid UTF-8"):
+            BLEU().corpus_score(fifo, [ref])
+    finally:
+        writer.join(timeout=10)

@@ -265,7 +265,7 @@ def sum_statistics(
 
 def plain_text_paths(hypotheses, references, encoding: str = "utf-8") -> tuple[str, list[str]] | None:
     """``(hypothesis file, reference files)`` when every input stream is a path (:class:`os.PathLike`) to
-    a plain, uncompressed file read as UTF-8: the input the compiled core can read by itself; None
+    a plain, uncompressed regular file read as UTF-8: the input the compiled core can read by itself; None
     otherwise (compressed files, standard input, other encodings and other streams stay on this reader)."""
     try:
         if codecs.lookup(encoding).name != "utf-8":
@@ -279,6 +279,10 @@ def plain_text_paths(hypotheses, references, encoding: str = "utf-8") -> tuple[s
         return None
     names = [os.fspath(p) for p in paths]
     if not all(isinstance(n, str) and n != STDIN and compression_of(n) is None for n in names):
+        return None
+    # regular files only: a pipe (a FIFO, /dev/stdin, a shell's <(...)) cannot be read a second time by
+    # the Python reader when the core stops at a problem
+    if not all(os.path.isfile(n) for n in names):
         return None
     return names[0], names[1:]
 
