@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import csv
+import os
+import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,11 +18,45 @@ def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", default=False, help="run the full WMT parity sweeps")
 
 
+_CACHE_ENV = "BLEUSCOPE_CACHE_DIR"
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "full: long sweep, only with --full")
+    # Unicode tables derived by the tests go to a scratch directory, not to the user's cache. The first
+    # process sets it (under pytest-xdist, the controller), so the workers and the subprocesses the tests
+    # start share it; the cache writes are atomic. A directory the user chose is kept.
+    if _CACHE_ENV not in os.environ:
+        os.environ[_CACHE_ENV] = tempfile.mkdtemp(prefix="bleuscope-test-cache-")
+        config._bleuscope_scratch_cache = os.environ[_CACHE_ENV]
+
+
+def pytest_unconfigure(config):
+    scratch = getattr(config, "_bleuscope_scratch_cache", None)
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.environ.pop(_CACHE_ENV, None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """With ``-n`` (pytest-xdist), tests marked ``xdist_group`` stay on one worker (the Ray tests share one
+    local cluster per module instead of starting one per worker); all others are spread test by test."""
+    if config.getoption("dist") != "load":
+        return None  # the user chose a distribution mode: keep it
+    from xdist.scheduler import LoadGroupScheduling
+
+    return LoadGroupScheduling(config, log)
+
+
+#: tests that start a Ray cluster (by module or parameter name): one pytest-xdist worker runs them all
+_RAY_TEST = re.compile(r"(?<![a-z])ray(?![a-z])", re.IGNORECASE)
 
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _RAY_TEST.search(item.nodeid):
+            item.add_marker(pytest.mark.xdist_group("ray"))
     if config.getoption("--full"):
         return
     skip = pytest.mark.skip(reason="full sweep: run with --full")

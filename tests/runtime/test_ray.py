@@ -210,13 +210,16 @@ TWO_NODE_SCRIPT = textwrap.dedent("""
     address, shard_glob, marks = sys.argv[1:4]
 
     class NodeMarkingBLEU(BLEU):
-        # records which node counted each shard's chunks (a file per node id in `marks`); the pause makes
-        # shard tasks long enough that the second node gets some (a warm worker otherwise takes them all)
+        # records which node counted each shard's chunks (a file per node id in `marks`). A task waits until
+        # both nodes have marked (for at most 60 s after scoring began): it holds its node's only CPU meanwhile,
+        # so the scheduler must place another task on the other node. A pause alone was not enough on a loaded
+        # machine, where a warm worker on one node took every task before the other node's worker started.
         def segment_statistics(self, hypotheses, references, **kw):
-            time.sleep(0.3)
             node = ray.get_runtime_context().get_node_id()
             with open(os.path.join(marks, node), "a") as f:
                 f.write(f"{len(hypotheses)}\\n")
+            while len(os.listdir(marks)) < 2 and time.time() < deadline:
+                time.sleep(0.05)
             return super().segment_statistics(hypotheses, references, **kw)
 
     ray.init(address=address, logging_level="ERROR", log_to_driver=False)
@@ -225,6 +228,7 @@ TWO_NODE_SCRIPT = textwrap.dedent("""
         if len(alive) == 2 and ray.available_resources().get("CPU", 0) >= 2:
             break
         time.sleep(0.25)
+    deadline = time.time() + 60  # a module global: the tasks' copies of the class read it
     score = corpus_score(shard_glob, NodeMarkingBLEU(), ref_field=["ref", "ref_b"], chunk_rows=200)
     print(json.dumps({"nodes": len(alive), "score": score.score, "counts": score.counts,
                       "sys_len": score.sys_len, "ref_len": score.ref_len}))
