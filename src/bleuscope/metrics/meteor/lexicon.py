@@ -15,6 +15,8 @@ import weakref
 from collections.abc import Callable
 from itertools import chain
 
+from ...core import backend
+from .native import WordTable
 from .wordnet import WordNet
 
 #: words per cache before it is cleared (bounds memory on unbounded vocabularies)
@@ -131,6 +133,10 @@ class _LazyDefaultSynonyms:
 
 
 _compiled_tables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: the last (WordNet, table) handed out: repeated calls with the same WordNet skip the weak lookup
+_last_table: tuple = (None, None)
+#: the WordNet found for ``wordnet=None`` (located once per process, as NLTK's lazy reader is)
+_default_wordnet: WordNet | None = None
 
 
 def compiled_table(stemmer, wordnet):
@@ -138,25 +144,33 @@ def compiled_table(stemmer, wordnet):
     bleuscope's WordNet (``wordnet``: None for the one found, a :class:`WordNet` or a path), or None: another
     stemmer or reader, no compiled core, or no WordNet found (the Python path then fails only if a synonym is
     needed, as NLTK's lazy reader does)."""
-    from ...core import backend
-    from .native import WordTable
-
-    if stemmer is not None or not backend.meteor_available():
+    global _default_wordnet, _last_table
+    if stemmer is not None:
         return None
     try:
-        if wordnet is None or isinstance(wordnet, (str, os.PathLike)):
+        if wordnet is None:
+            if _default_wordnet is None:
+                if not backend.meteor_available():
+                    return None
+                _default_wordnet = WordNet.load()
+            wordnet = _default_wordnet
+        elif isinstance(wordnet, (str, os.PathLike)):
             wordnet = WordNet.load(wordnet)
     except FileNotFoundError:
         return None
-    if not isinstance(wordnet, WordNet) or wordnet.core_tables() is None:
-        return None
-    table = _compiled_tables.get(wordnet)
-    if table is None:
-        stem = default_stem_function()  # takes the lock itself when first built
-        with _lock:
-            table = _compiled_tables.get(wordnet)
-            if table is None:
-                table = _compiled_tables[wordnet] = WordTable(stem, wordnet.synonyms, porter=True, wordnet=wordnet)
+    last_wordnet, table = _last_table
+    if wordnet is not last_wordnet:
+        if not isinstance(wordnet, WordNet) or wordnet.core_tables() is None:
+            return None
+        table = _compiled_tables.get(wordnet)
+        if table is None:
+            stem = default_stem_function()  # takes the lock itself when first built
+            with _lock:
+                table = _compiled_tables.get(wordnet)
+                if table is None:
+                    table = _compiled_tables[wordnet] = WordTable(stem, wordnet.synonyms, porter=True,
+                                                                  wordnet=wordnet)
+        _last_table = (wordnet, table)
     table.bound()
     return table
 
@@ -180,10 +194,12 @@ def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[object],
 
 def clear_caches() -> None:
     """Empty every per-word cache of this module."""
-    global _default_stem
+    global _default_stem, _last_table, _default_wordnet
     with _lock:
         _default_stem = None
         _stem_functions.clear()
         _synonym_functions.clear()
         _compiled_tables.clear()
+        _last_table = (None, None)
+        _default_wordnet = None
         _LazyDefaultSynonyms._instance = None
