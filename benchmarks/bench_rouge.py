@@ -13,8 +13,8 @@ recall and F per type; no stemming).
   (rouge-score-rs's thread pool reads ``RAYON_NUM_THREADS`` once per process) in which the two take turns
   for three rounds (two with ``--quick``), the best wall time of each kept with its CPU seconds;
 * rouge-score: a loop of ``RougeScorer(types).score(ref, hyp)`` on one thread, timed on 2,000 pairs
-  spread over the set (every 50th; 500 with ``--quick``) and extrapolated linearly (the note says so): it
-  is too slow for 100k pairs in a benchmark run.
+  spread over the set (every 50th; 500 with ``--quick``), best of as many rounds, and extrapolated
+  linearly (the note says so): it is too slow for 100k pairs in a benchmark run.
 
 Every value is checked: bleuscope's against rouge-score's on the pairs it scores, rouge-score-rs's against
 bleuscope's on all pairs, and bleuscope's with one thread against two (a mismatch is reported in the note,
@@ -163,14 +163,16 @@ def _type_rows(types, hyps, refs, sample: int, data_path: Path, repeat: int) -> 
     sample_hyps, sample_refs = [hyps[i] for i in picked], [refs[i] for i in picked]
     n = len(picked)
     scorer = rouge_scorer.RougeScorer(list(types))
-    seconds, cpu, theirs = _best(lambda: [scorer.score(r, h) for h, r in zip(sample_hyps, sample_refs)], 1)
+    # best of the same number of runs as the others (one run of rouge-score varies most with the load)
+    seconds, cpu, theirs = _best(lambda: [scorer.score(r, h) for h, r in zip(sample_hyps, sample_refs)], repeat)
     theirs_arr = np.array([[tuple(s[t]) for t in types] for s in theirs], dtype=np.float64)
     ours_sample = ROUGE(types, threads=1).sentence_scores(sample_hyps, [sample_refs]).prf
     same = "same values on them" if np.array_equal(theirs_arr, ours_sample) else "VALUES DIFFER on them"
     scale = len(hyps) / n
     rows.append({"task": task, "tool": "rouge-score, 1 thread", "seconds": seconds * scale, "cpu": cpu * scale,
                  "peak_mb": None,
-                 "note": f"extrapolated from {n:,} pairs (every {step}th); {same}; CPU {cpu * scale:.1f} s"})
+                 "note": f"extrapolated from {n:,} pairs (every {step}th), best of {repeat}; {same}; "
+                         f"CPU {cpu * scale:.1f} s"})
 
     for threads, run in runs.items():
         theirs_run = run["rouge-score-rs"]
