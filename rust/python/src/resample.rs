@@ -35,6 +35,24 @@ fn sums_of<T: Lane + numpy::Element, I: Pick + numpy::Element + Into<i64>>(
     Ok((out, width))
 }
 
+/// :func:`sums_of` with int32 indices, else int64 ones (the two index types the Python side draws).
+fn sums_any_index<'py, T: Lane + numpy::Element>(
+    py: Python<'py>,
+    stats: &PyReadonlyArray2<'py, T>,
+    idx: &Bound<'py, PyAny>,
+    threads: usize,
+) -> PyResult<(Vec<f32>, usize)> {
+    match idx.extract::<PyReadonlyArray2<'py, i32>>() {
+        Ok(i) => sums_of(py, stats, &i, threads),
+        Err(_) => sums_of(
+            py,
+            stats,
+            &idx.extract::<PyReadonlyArray2<'py, i64>>()?,
+            threads,
+        ),
+    }
+}
+
 /// float32 ``[R, D]``: ``stats[idx[r]].sum(axis=0)`` for every row ``r`` of the resample indices ``idx``
 /// ``[R, S]`` (int32 or int64), with numpy's sequential float32 accumulation over the segments (sacreBLEU's
 /// sums). ``stats`` ``[S, D]`` is float32, or uint16 (exact in float32, half the memory to pick rows from).
@@ -47,25 +65,9 @@ pub fn resample_sums_f32<'py>(
     threads: usize,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     let (out, width) = if let Ok(s) = stats.extract::<PyReadonlyArray2<'py, f32>>() {
-        match idx.extract::<PyReadonlyArray2<'py, i32>>() {
-            Ok(i) => sums_of(py, &s, &i, threads)?,
-            Err(_) => sums_of(
-                py,
-                &s,
-                &idx.extract::<PyReadonlyArray2<'py, i64>>()?,
-                threads,
-            )?,
-        }
+        sums_any_index(py, &s, idx, threads)?
     } else if let Ok(s) = stats.extract::<PyReadonlyArray2<'py, u16>>() {
-        match idx.extract::<PyReadonlyArray2<'py, i32>>() {
-            Ok(i) => sums_of(py, &s, &i, threads)?,
-            Err(_) => sums_of(
-                py,
-                &s,
-                &idx.extract::<PyReadonlyArray2<'py, i64>>()?,
-                threads,
-            )?,
-        }
+        sums_any_index(py, &s, idx, threads)?
     } else {
         return Err(wrong_type(
             "statistics must be a 2-d float32 or uint16 array",
