@@ -244,8 +244,6 @@ const DOTTED_I: &[u8] = "\u{130}".as_bytes();
 /// What the default tokenizer needs to know of 16 bytes of text (bit k of a mask: byte k).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Chunk {
-    /// the bytes with `A-Z` lowercased, little-endian
-    lower: u128,
     /// `[a-zA-Z0-9]`
     word: u32,
     /// '\n', and the starts of [`KELVIN`] and [`DOTTED_I`] (a lead byte too near the end of the 16 to see
@@ -253,14 +251,15 @@ struct Chunk {
     special: u32,
 }
 
-/// `KEY_MASKS[n]`: the low `n` bytes of a key.
-const KEY_MASKS: [u128; 16] = {
-    let mut m = [0u128; 16];
+/// `KEY_MASKS[n]`: the low `n` bytes of a key (n = 0..=16).
+const KEY_MASKS: [u128; 17] = {
+    let mut m = [0u128; 17];
     let mut n = 1;
     while n < 16 {
         m[n] = (1 << (8 * n)) - 1;
         n += 1;
     }
+    m[16] = u128::MAX;
     m
 };
 
@@ -277,14 +276,34 @@ fn load16(bytes: &[u8], i: usize) -> [u8; 16] {
     }
 }
 
+/// The 16 bytes of `bytes` from `i` (`i < bytes.len()`) as a little-endian integer, zero past its end.
+/// Near the end of a text of 16 bytes or more, the text's last 16 bytes are loaded and shifted: a copy to
+/// the stack followed by a wider load would stall store forwarding on every token there.
+#[inline(always)]
+fn load_u128(bytes: &[u8], i: usize) -> u128 {
+    let n = bytes.len();
+    if let Some(b) = bytes.get(i..i + 16) {
+        u128::from_le_bytes(b.try_into().unwrap())
+    } else if n >= 16 {
+        u128::from_le_bytes(bytes[n - 16..].try_into().unwrap()) >> (8 * (i + 16 - n))
+    } else {
+        u128::from_le_bytes(load16(bytes, i))
+    }
+}
+
+/// The key of the token of `len` bytes (1..=16, all of `[a-zA-Z0-9]`) at `i`: lowercased by setting bit
+/// 5 of every byte (which letters gain and digits already have).
+#[inline(always)]
+fn token_key(bytes: &[u8], i: usize, len: usize) -> Key {
+    (load_u128(bytes, i) | 0x2020_2020_2020_2020_2020_2020_2020_2020) & KEY_MASKS[len]
+}
+
 /// [`Chunk`] byte by byte (the definition; [`classify`] where SSE2 is not available).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn classify_bytes(b: &[u8; 16]) -> Chunk {
     let (mut word, mut special) = (0u32, 0u32);
-    let mut lower = *b;
     for k in 0..16 {
         let c = b[k];
-        lower[k] = c.to_ascii_lowercase();
         word |= u32::from(c.is_ascii_alphanumeric()) << k;
         let starts = match c {
             b'\n' => true,
@@ -294,11 +313,7 @@ fn classify_bytes(b: &[u8; 16]) -> Chunk {
         };
         special |= u32::from(starts) << k;
     }
-    Chunk {
-        lower: u128::from_le_bytes(lower),
-        word,
-        special,
-    }
+    Chunk { word, special }
 }
 
 /// [`classify_bytes`] with SSE2 (part of every x86-64 processor).
@@ -316,18 +331,15 @@ fn classify(b: &[u8; 16]) -> Chunk {
         };
         let mask = |v: __m128i| _mm_movemask_epi8(v) as u32;
         let eq = |c: u8| mask(_mm_cmpeq_epi8(x, _mm_set1_epi8(c as i8)));
-        let upper = in_range(x, b'A', b'Z');
-        let lower = _mm_or_si128(x, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+        // setting bit 5 maps `A-Z` onto `a-z` and nothing else onto them
+        let folded = _mm_or_si128(x, _mm_set1_epi8(0x20));
         let word = mask(_mm_or_si128(
-            in_range(lower, b'a', b'z'),
+            in_range(folded, b'a', b'z'),
             in_range(x, b'0', b'9'),
         ));
         let dotted_i = eq(DOTTED_I[0]) & ((eq(DOTTED_I[1]) >> 1) | 0x8000);
         let kelvin = eq(KELVIN[0]) & (((eq(KELVIN[1]) >> 1) & (eq(KELVIN[2]) >> 2)) | 0xC000);
-        let mut out = [0u8; 16];
-        _mm_storeu_si128(out.as_mut_ptr().cast(), lower);
         Chunk {
-            lower: u128::from_le_bytes(out),
             word,
             special: eq(b'\n') | dotted_i | kelvin,
         }
@@ -336,6 +348,42 @@ fn classify(b: &[u8; 16]) -> Chunk {
 
 #[cfg(not(target_arch = "x86_64"))]
 use classify_bytes as classify;
+
+/// [`Chunk`] of the 16 bytes of `bytes` from `i`, zero past its end. Near the end of a text of 16 bytes or
+/// more, its last 16 bytes are classified and the masks shifted (no copy; see [`load_u128`]).
+#[inline(always)]
+fn chunk_at(bytes: &[u8], i: usize) -> Chunk {
+    let n = bytes.len();
+    if let Some(b) = bytes.get(i..i + 16) {
+        classify(b.try_into().unwrap())
+    } else if i >= n {
+        Chunk {
+            word: 0,
+            special: 0,
+        }
+    } else if n >= 16 {
+        let c = classify(bytes[n - 16..].try_into().unwrap());
+        let s = i + 16 - n;
+        Chunk {
+            word: c.word >> s,
+            special: c.special >> s,
+        }
+    } else {
+        classify(&load16(bytes, i))
+    }
+}
+
+/// The masks of the 64 bytes of `bytes` from `i`: `(word, special)` as in [`Chunk`], zero past its end.
+#[inline(always)]
+fn block_at(bytes: &[u8], i: usize) -> (u64, u64) {
+    let (mut word, mut special) = (0u64, 0u64);
+    for k in 0..4 {
+        let c = chunk_at(bytes, i + 16 * k);
+        word |= u64::from(c.word) << (16 * k);
+        special |= u64::from(c.special) << (16 * k);
+    }
+    (word, special)
+}
 
 /// A pair's token table: bytes -> pair-local id, emptied per hypothesis, the reference's entries dropped
 /// after each reference (the newest entries go first, which linear probing allows: older entries never
@@ -708,10 +756,10 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    /// rouge-score's tokens of `text` (lines split at '\n'), 16 bytes at a time: separators are skipped
-    /// by mask, and each run of `[a-zA-Z0-9]` that ends inside the 16 bytes is lowercased and looked up as
-    /// one key; runs of 16 bytes or more and runs that [`KELVIN`] or [`DOTTED_I`] join take
-    /// [`Tokens::slow_word`].
+    /// rouge-score's tokens of `text` (lines split at '\n'), 64 bytes at a time: separators are skipped
+    /// by mask, and each run of `[a-zA-Z0-9]` of at most 16 bytes that ends inside the 64 is looked up as
+    /// one key, lowercased in the integer; a run that reaches the end of the 64 starts the next block;
+    /// longer runs and runs that [`KELVIN`] or [`DOTTED_I`] join take [`Tokens::slow_word`].
     fn default_tokens(&mut self, text: &str, ids: &mut PairIds, word: &mut Vec<u8>) {
         self.ids.clear();
         self.line_ends.clear();
@@ -719,16 +767,16 @@ impl Tokens {
         let n = bytes.len();
         let mut i = 0;
         while i < n {
-            let c = classify(&load16(bytes, i));
-            let stop = c.word | c.special;
-            let mut p = 0; // position in the 16 bytes
+            let (words, special) = block_at(bytes, i);
+            let stop = words | special;
+            let mut p = 0; // position in the 64 bytes
             i = loop {
-                let ahead = stop >> p;
+                let ahead = stop.checked_shr(p as u32).unwrap_or(0);
                 if ahead == 0 {
-                    break i + 16;
+                    break i + 64;
                 }
                 p += ahead.trailing_zeros() as usize;
-                if (c.special >> p) & 1 != 0 {
+                if (special >> p) & 1 != 0 {
                     if bytes[i + p] == b'\n' {
                         self.line_ends.push(self.ids.len());
                         p += 1;
@@ -736,23 +784,24 @@ impl Tokens {
                     }
                     break self.slow_word(bytes, i + p, ids, word);
                 }
-                let len = (c.word >> p).trailing_ones() as usize;
-                if p + len == 16 {
-                    // the run may go on past these 16 bytes
+                let len = (words >> p).trailing_ones() as usize;
+                let end = p + len;
+                if end == 64 {
+                    // the run may go on past these 64 bytes
                     break if p == 0 {
                         self.slow_word(bytes, i, ids, word)
                     } else {
                         i + p
                     };
                 }
-                if (c.special >> (p + len)) & 1 != 0 && bytes[i + p + len] != b'\n' {
+                if len > 16 || ((special >> end) & 1 != 0 && bytes[i + end] != b'\n') {
                     break self.slow_word(bytes, i + p, ids, word);
                 }
-                let id = ids.key_id((c.lower >> (8 * p)) & KEY_MASKS[len]);
+                let id = ids.key_id(token_key(bytes, i + p, len));
                 if id != u32::MAX {
                     self.ids.push(id);
                 }
-                p += len;
+                p = end;
             };
         }
         self.line_ends.push(self.ids.len());
@@ -1464,7 +1513,7 @@ mod tests {
         let mut word = Vec::new();
         for round in 0..20_000 {
             let mut text = String::new();
-            for _ in 0..rng.below(60) {
+            for _ in 0..rng.below(200) {
                 // long runs of one kind at every offset, and mixed text
                 let piece = if round % 3 == 0 {
                     rng.below(4)
