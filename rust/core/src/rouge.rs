@@ -6,12 +6,13 @@
 //! * Tokens: rouge-score's (lowercase; runs of `[a-z0-9]`; KELVIN SIGN lowercases to `k`, capital I with
 //!   dot above to `i` plus a separator), optionally Porter-stemmed (longer than 3 bytes), or "pre-tokenized"
 //!   text (tokens separated by spaces, sentences by newlines) from the Unicode tokenizers in Python. The
-//!   default tokenizer reads 16 bytes at a time (SSE2 on x86-64, a byte loop elsewhere); tokens of up to
+//!   default tokenizer classifies 64 bytes at a time (SSE2 on x86-64, a byte loop elsewhere); tokens of up to
 //!   16 bytes are packed into one integer key. Ids are pair-local: the hypothesis's distinct tokens are
 //!   `0..n`, and a reference token outside them is `n` (it matches nothing). With stemming, each thread
 //!   keeps a stem cache (word -> stem id), so a word is stemmed once per thread.
-//! * rougeN: clipped n-gram matches: unigrams and bigrams in arrays indexed by pair-local ids, longer
-//!   n-grams by packed codes in a small hash table.
+//! * rougeN: clipped n-gram matches: unigrams tallied in an array indexed by pair-local ids while the
+//!   texts are read (no second pass), bigrams in such an array after, longer n-grams by packed codes in
+//!   a small hash table.
 //! * rougeL: LCS length by the bit-parallel row recurrence (Allison-Dix/Hyyrö), memory linear in the length.
 //! * rougeLsum: for each reference sentence, the union of its positions on the LCS that rouge-score reads
 //!   back from each hypothesis sentence's table (match: diagonal; else left when the left cell is strictly
@@ -748,14 +749,64 @@ impl PairIds {
     }
 }
 
+/// What [`Tokens`] does with each id besides keeping it: rouge1's counts, taken while the text is read
+/// (no second pass over the ids).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Tally {
+    #[default]
+    Off,
+    /// `tally[id] += 1` (the hypothesis's occurrences)
+    Count,
+    /// a match when `tally[id] > 0`, which it uses up (the hypothesis's occurrences not matched yet; the
+    /// outside id's entry is 0): clipped unigram matches
+    Match,
+}
+
 /// Token ids of one text and the end offset of each of its lines.
 #[derive(Default)]
 pub struct Tokens {
     pub ids: Vec<u32>,
     pub line_ends: Vec<usize>,
+    tally_mode: Tally,
+    tally: Vec<i32>,
+    matched: usize,
 }
 
 impl Tokens {
+    /// Keep `id` (and tally it).
+    #[inline(always)]
+    fn push(&mut self, id: u32) {
+        self.ids.push(id);
+        match self.tally_mode {
+            Tally::Off => {}
+            Tally::Count => self.tally[id as usize] += 1,
+            Tally::Match => {
+                let c = &mut self.tally[id as usize];
+                let hit = i32::from(*c > 0);
+                *c -= hit;
+                self.matched += hit as usize;
+            }
+        }
+    }
+
+    /// Count the tokens of the next text (of `n_bytes` bytes, so at most `n_bytes / 2 + 1` distinct
+    /// tokens: each is followed by a separator or the end) into a zeroed tally.
+    fn tally_counts(&mut self, n_bytes: usize) {
+        self.tally_mode = Tally::Count;
+        self.tally.clear();
+        self.tally.resize(n_bytes / 2 + 2, 0);
+    }
+
+    /// Match the tokens of the next text against the first `n_hyp` counts of `counts` (ids from `n_hyp`
+    /// on are outside the hypothesis).
+    fn tally_matches(&mut self, counts: &[i32], n_hyp: usize) {
+        self.tally_mode = Tally::Match;
+        self.tally.clear();
+        self.tally.extend_from_slice(&counts[..n_hyp]);
+        self.tally.push(0);
+        self.matched = 0;
+    }
+
     /// rouge-score's tokens of `text` (lines split at '\n'), 64 bytes at a time: separators are skipped
     /// by mask, and each run of `[a-zA-Z0-9]` of at most 16 bytes that ends inside the 64 is looked up as
     /// one key, lowercased in the integer; a run that reaches the end of the 64 starts the next block;
@@ -799,7 +850,7 @@ impl Tokens {
                 }
                 let id = ids.key_id(token_key(bytes, i + p, len));
                 if id != u32::MAX {
-                    self.ids.push(id);
+                    self.push(id);
                 }
                 p = end;
             };
@@ -839,7 +890,7 @@ impl Tokens {
         }
         let id = ids.id(word);
         if id != u32::MAX {
-            self.ids.push(id);
+            self.push(id);
         }
         i
     }
@@ -851,7 +902,7 @@ impl Tokens {
         for line in text.split('\n') {
             for tok in line.split(' ').filter(|t| !t.is_empty()) {
                 let id = ids.id(tok.as_bytes());
-                self.ids.push(id);
+                self.push(id);
             }
             self.line_ends.push(self.ids.len());
         }
@@ -998,6 +1049,8 @@ fn prefix_lcs(v: &[u64], j: usize) -> usize {
 pub struct PairCounter {
     types: Vec<RougeType>,
     pretokenized: bool,
+    /// rouge1 is asked for: unigrams are counted while the texts are read
+    tally_unigrams: bool,
     ids: PairIds,
     word: Vec<u8>,
     hyp: Tokens,
@@ -1021,6 +1074,7 @@ impl PairCounter {
         PairCounter {
             types: types.to_vec(),
             pretokenized,
+            tally_unigrams: types.contains(&RougeType::Ngram(1)),
             ids: PairIds::new(stem),
             word: Vec::new(),
             hyp: Tokens::default(),
@@ -1066,6 +1120,9 @@ impl PairCounter {
     /// it is kept).
     pub fn set_hypothesis(&mut self, text: &str) {
         self.ids.begin();
+        if self.tally_unigrams {
+            self.hyp.tally_counts(text.len());
+        }
         self.tokenize_into(text, true);
         self.ids.end_hypothesis();
         self.h.clear();
@@ -1074,6 +1131,10 @@ impl PairCounter {
 
     /// Counts of the current hypothesis against `reference`, three integers per type into `out`.
     pub fn count(&mut self, reference: &str, out: &mut [i64]) {
+        if self.tally_unigrams {
+            let n_hyp = self.ids.n_hyp() as usize;
+            self.reference.tally_matches(&self.hyp.tally, n_hyp);
+        }
         self.tokenize_into(reference, false);
         self.r.clear();
         self.r.extend_from_slice(&self.reference.ids);
@@ -1085,6 +1146,11 @@ impl PairCounter {
             let (hc, rc) = (self.h.len(), self.r.len());
             let cell = &mut out[3 * k..3 * k + 3];
             match t {
+                RougeType::Ngram(1) => {
+                    cell[0] = self.reference.matched as i64;
+                    cell[1] = hc as i64;
+                    cell[2] = rc as i64;
+                }
                 RougeType::Ngram(n) => {
                     cell[0] = self.ngram_matches(n, n_hyp) as i64;
                     cell[1] = (hc + 1).saturating_sub(n) as i64;
@@ -1105,28 +1171,12 @@ impl PairCounter {
         self.ids.end_reference();
     }
 
-    /// Clipped n-gram matches: over the hypothesis's n-grams, min(count in the hypothesis, count in the
-    /// reference). The hypothesis's ids are `0..n_hyp` (given first), so a reference n-gram holding a
-    /// larger id cannot match and is skipped.
+    /// Clipped n-gram matches (n >= 2; unigrams are tallied while the texts are read): over the
+    /// hypothesis's n-grams, min(count in the hypothesis, count in the reference). The hypothesis's ids
+    /// are `0..n_hyp` (given first), so a reference n-gram holding a larger id cannot match and is skipped.
     fn ngram_matches(&mut self, n: usize, n_hyp: usize) -> usize {
         if self.h.len() < n || self.r.len() < n {
             return 0;
-        }
-        if n == 1 {
-            self.counts.clear();
-            self.counts.resize(n_hyp, 0);
-            for &t in &self.h {
-                self.counts[t as usize] += 1;
-            }
-            let mut matches = 0;
-            for &t in &self.r {
-                if let Some(c) = self.counts.get_mut(t as usize) {
-                    let hit = i32::from(*c > 0);
-                    *c -= hit;
-                    matches += hit as usize;
-                }
-            }
-            return matches;
         }
         if n == 2 && n_hyp * n_hyp <= GRID_CELLS {
             // a count per (first, second) id, every cell back to zero when done
@@ -1539,6 +1589,63 @@ mod tests {
                 .collect();
             assert_eq!(tokens.ids, want, "{text:?}");
             assert_eq!(tokens.line_ends, ends, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tallied_unigrams_equal_sorted_matches() {
+        // rouge1 is tallied while the texts are read; the definition: clipped matches of the two id
+        // sequences (equal tokens, or equal stems, have equal ids within a pair)
+        let words = [
+            "a",
+            "cat",
+            "Cats",
+            "running",
+            "runs",
+            "the",
+            "The",
+            "x9",
+            "\u{212A}ey",
+            "\u{130}",
+            "abcdefghijklmnopqrstu",
+            "caresses",
+            "ponies",
+        ];
+        let seps = [" ", "  ", ", ", "\n", "-", "\u{2014}"];
+        let mut rng = Rng(5);
+        let text = |rng: &mut Rng| {
+            let mut t = String::new();
+            for _ in 0..rng.below(40) {
+                t.push_str(words[rng.below(words.len())]);
+                t.push_str(seps[rng.below(seps.len())]);
+            }
+            t
+        };
+        for round in 0..3000 {
+            let (stem, pretokenized) = (round % 3 == 1, round % 3 == 2);
+            let types = [RougeType::Ngram(1), RougeType::Ngram(2)];
+            let mut c = PairCounter::new(&types, stem, pretokenized);
+            let hyp = text(&mut rng);
+            let hyp = if pretokenized {
+                hyp.replace(|ch: char| !ch.is_ascii_alphanumeric() && ch != '\n', " ")
+            } else {
+                hyp
+            };
+            c.set_hypothesis(&hyp);
+            for _ in 0..3 {
+                let reference = text(&mut rng);
+                let reference = if pretokenized {
+                    reference.replace(|ch: char| !ch.is_ascii_alphanumeric() && ch != '\n', " ")
+                } else {
+                    reference
+                };
+                let mut out = vec![0; c.width()];
+                c.count(&reference, &mut out);
+                let want = ngram_matches_slices(&c.h, &c.r, 1);
+                assert_eq!(out[0] as usize, want, "{hyp:?} / {reference:?}");
+                assert_eq!(out[1..3], [c.h.len() as i64, c.r.len() as i64]);
+                assert_eq!(out[3] as usize, ngram_matches_slices(&c.h, &c.r, 2));
+            }
         }
     }
 
