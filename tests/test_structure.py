@@ -236,3 +236,40 @@ def test_one_scorer_streams_from_several_threads():
     for t in threads:
         t.join()
     assert scores == [expected] * 12
+
+
+#: the metric classes code above the metrics must not ask for by name
+METRIC_CLASSES = {"BLEU", "CHRF", "TER", "ROUGE", "METEOR", "TokenBLEU"}
+
+
+def _metric_probes(path: Path) -> list[str]:
+    """``isinstance``/``issubclass`` against a metric class, and ``hasattr``/``getattr`` of a member of the
+    Metric contract or of a built-in metric (a probe for what a metric is or offers)."""
+    import ast
+
+    from bleuscope import CHRF, METEOR, ROUGE, TER
+
+    members = {n for cls in (Metric, BLEU, CHRF, TER, ROUGE, METEOR) for n in dir(cls) if not n.startswith("__")}
+    members |= {n for m in (BLEU(), CHRF(), TER()) for n in vars(m)}
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) >= 2):
+            continue
+        arg = node.args[1]
+        if node.func.id in ("isinstance", "issubclass"):
+            named = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} | {
+                n.attr for n in ast.walk(arg) if isinstance(n, ast.Attribute)}
+            if named & METRIC_CLASSES:
+                out.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.id} on {sorted(named & METRIC_CLASSES)}")
+        elif node.func.id in ("hasattr", "getattr") and isinstance(arg, ast.Constant) and arg.value in members:
+            out.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.id}(..., {arg.value!r})")
+    return out
+
+
+def test_no_probes_on_metrics_above_the_metrics():
+    """analysis, runtime, cli and report use a metric through the Metric contract only (check_metric, the
+    members with their defaults): never which class it is, never whether it has a member."""
+    rooms = [ROOT / "src" / "bleuscope" / room for room in ("analysis", "runtime", "cli", "report")]
+    files = [p for room in rooms for p in room.rglob("*.py")]
+    assert len(files) > 20
+    assert [probe for p in files for probe in _metric_probes(p)] == []

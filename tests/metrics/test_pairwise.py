@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope import BLEU
+from bleuscope import BLEU, CHRF, TER
 from bleuscope.analysis.mbr import expected_utility, mbr_select, utilities_from_matrix
 from bleuscope.core import backend
 from bleuscope.metrics.bleu import pairwise
@@ -220,10 +220,19 @@ def test_expected_utility_separate_pseudo_references_and_scorer():
     ({"weights": ["a"] * 5}, TypeError, "weights"),
     ({"include_self": "no"}, TypeError, "include_self"),
     ({"bleu": "13a"}, TypeError, "bleu"),
+    ({"bleu": TER()}, ValueError, "lower TER scores are better"),
 ])
 def test_mbr_bad_input(kwargs, exc, word):
     with pytest.raises(exc, match=word):
         mbr_select(MBR_CANDS, **kwargs)
+
+
+def test_mbr_with_another_metric_uses_its_sentence_scores():
+    chrf = CHRF()
+    want = np.array([[chrf.sentence_score(h, [r]).score for r in MBR_CANDS] for h in MBR_CANDS])
+    res = mbr_select(MBR_CANDS, bleu=chrf)
+    assert np.array_equal(res.matrix, want)
+    assert np.array_equal(res.utilities, utilities_from_matrix(want)) and res.index == int(np.argmax(res.utilities))
 
 
 def test_mbr_exclude_self_needs_another_candidate():

@@ -310,6 +310,12 @@ def test_bad_arguments():
         build_report([("a", ["x"]), ("a", ["y"])], [["x"]])
     with pytest.raises(TypeError, match="either bleu"):
         build_report({"a": ["x"]}, [["x"]], bleu=BLEU(), tokenize="13a")
+    with pytest.raises(TypeError, match="token view"):  # the n-gram views need BLEU's tokens
+        build_report({"a": ["x"]}, [["x"]], bleu=bleuscope.CHRF())
+    with pytest.raises(TypeError, match="bleu must be a bleuscope metric"):
+        build_report({"a": ["x"]}, [["x"]], bleu="13a")
+    with pytest.raises(TypeError, match=r"metrics\[1\] must be a bleuscope metric"):
+        build_report({"a": ["x"]}, [["x"]], metrics=[bleuscope.CHRF(), "ter"])
     with pytest.raises(ValueError, match="sources has 2 lines"):
         build_report({"a": ["x"]}, [["x"]], sources=["a", "b"])
     with pytest.raises(ValueError, match="pair"):

@@ -1,5 +1,6 @@
-"""Minimum Bayes risk (MBR) selection with BLEU as the utility, on the pairwise scores of
-:mod:`bleuscope.metrics.bleu.pairwise`."""
+"""Minimum Bayes risk (MBR) selection with BLEU as the utility (by default), on the pairwise scores of
+:mod:`bleuscope.metrics.bleu.pairwise`; any metric whose higher scores are better can be the utility, through
+its ``pairwise`` scores (:meth:`bleuscope.metrics.base.Metric.pairwise`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.validation import check_bool, check_text_list
+from ..metrics.base import Metric, check_metric
 from ..metrics.bleu.scorer import BLEU
 
 
@@ -26,6 +28,13 @@ class MBRResult:
 
 def _default_bleu() -> BLEU:
     return BLEU(effective_order=True)
+
+
+def _check_utility(metric) -> Metric:
+    metric = check_metric(metric, "bleu")
+    if not metric.higher_is_better:
+        raise ValueError(f"bleu: MBR selects the highest expected score, but lower {metric.name} scores are better")
+    return metric
 
 
 def _check_weights(weights, n_ref: int) -> np.ndarray:
@@ -94,7 +103,8 @@ def expected_utility(
     (non-negative, one per pseudo-reference, normalised here) default to uniform. ``include_self`` (default
     True, like scoring the full matrix) keeps the pairs of a hypothesis with itself; False drops them, which
     requires the pseudo-references to be the hypotheses, and renormalises the weights over the others.
-    ``bleu`` is the scorer (default ``BLEU(effective_order=True)``, sacreBLEU's advice for sentence BLEU).
+    ``bleu`` is the scorer (default ``BLEU(effective_order=True)``, sacreBLEU's advice for sentence BLEU):
+    any metric whose higher scores are better, its sentence scores of every pair being the utilities.
     """
     return _mbr(hypotheses, pseudo_references, weights, include_self, bleu)[0]
 
@@ -125,10 +135,7 @@ def _mbr(hypotheses, pseudo_references, weights, include_self, bleu):
             "include_self=False drops the pair of each hypothesis with itself, so pseudo_references must be "
             "the hypotheses (pass pseudo_references=None)"
         )
-    if bleu is None:
-        bleu = _default_bleu()
-    elif not hasattr(bleu, "pairwise"):
-        raise TypeError(f"bleu must be a bleuscope.BLEU scorer, got {type(bleu).__name__}")
+    bleu = _default_bleu() if bleu is None else _check_utility(bleu)
     if weights is not None and isinstance(weights, numbers.Number):
         raise TypeError("weights must be a sequence of numbers, one per pseudo-reference, not a single number")
     if not hyps:

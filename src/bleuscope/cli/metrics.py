@@ -15,8 +15,8 @@ Each :class:`MetricSpec` row says how the command treats one metric:
 * ``details``: optional extra output of a metric printed alone (BLEU: counts, precisions, BP, ... in every
   format; see :class:`BLEUDetails`). Without it the metric gets sacreBLEU's generic shapes.
 
-The scorer returned by ``build`` follows :class:`bleuscope.metrics.base.AdditiveMetric` (``name``,
-``segment_statistics``, ``score_rows``, ``score_from_statistics``, ``signature``, ``signature_fields``); its
+The scorer returned by ``build`` is a :class:`bleuscope.metrics.base.Metric` (``name``, ``check_inputs``,
+``count_checked``, ``score_rows``, ``score_from_statistics``, ``signature``, ``signature_fields``); its
 scores have ``name``, ``score``, ``verbose`` and ``format(width, signature=...)``. Everything else (input
 reading, streaming, significance tests, rendering in text/LaTeX/JSON/TSV/JSON Lines, shards) is generic.
 

@@ -5,15 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core import files as bio
 from ..core.files import InputError
 from ..core.signature import nrefs_field
+from ..core.validation import reference_presence
 from .inputs import CHUNK_SEGMENTS, InputFiles, load_inputs
 from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
 from .render import MetricResults
+
+if TYPE_CHECKING:
+    from ..metrics.base import Metric
 
 
 @dataclass
@@ -24,25 +29,16 @@ class SystemResult:
     score: object  # the metric's corpus score (BLEUScore for BLEU)
 
 
-def chunk_statistics(scorer, hyps: list[list[str]], refs: list[list[str | None]]) -> list[np.ndarray]:
-    """Per-segment statistics of every system on one chunk.
-
-    A scorer with ``check_inputs`` / ``count_checked`` keeps its tokenization cache from chunk to chunk (each
-    distinct word is tokenized once per run, not once per chunk); otherwise several systems share one encoding
-    of the references (``bleuscope.analysis.significance.system_statistics``)."""
+def chunk_statistics(scorer: Metric, hyps: list[list[str]], refs: list[list[str | None]]) -> list[np.ndarray]:
+    """Per-segment statistics of every system on one chunk: the metric's input checks (and warnings), then
+    its counts (BLEU's counter keeps its tokenization cache from chunk to chunk, so each distinct word is
+    tokenized once per run, not once per chunk)."""
     try:
-        check, count = getattr(scorer, "check_inputs", None), getattr(scorer, "count_checked", None)
-        if check is not None and count is not None:
-            out = []
-            for system in hyps:
-                checked, streams, _present = check(system, refs)
-                out.append(count(checked, streams))
-            return out
-        if len(hyps) > 1 and getattr(scorer, "stats_order", None) == getattr(scorer, "max_ngram_order", None):
-            from ..analysis.significance import system_statistics
-
-            return [seg.stats for seg in system_statistics(scorer, hyps, refs)]
-        return [scorer.segment_statistics(h, refs).stats for h in hyps]
+        out = []
+        for system in hyps:
+            checked, streams, _present = scorer.check_inputs(system, refs)
+            out.append(scorer.count_checked(checked, streams))
+        return out
     except (ValueError, TypeError) as e:  # the library's validation of what the readers let through
         raise InputError(str(e)) from None
 
@@ -91,10 +87,7 @@ def score_systems(
     sums: list[np.ndarray | None] = [None] * n_sys
     ref_counts: set[int] = set()
     for hyps, refs in streams.chunks(chunk_segments):
-        present = np.zeros(len(hyps[0]), dtype=np.int64)
-        for stream in refs:
-            present += np.fromiter((x is not None for x in stream), dtype=bool, count=len(stream))
-        ref_counts.update(np.unique(present).tolist())
+        ref_counts.update(np.unique(reference_presence(refs, len(hyps[0])).sum(axis=1)).tolist())
         for k, stats in enumerate(chunk_statistics(scorer, hyps, refs)):
             if keep_segments:
                 parts[k].append(stats if args.sentence_level else compact_rows(stats))  # -sl scores the int64 rows

@@ -309,10 +309,11 @@ def count_text(
             return counter.rows(hyps, ref_streams)
     from .encoding import CorpusEncoder
     from .reference.counting import segment_statistics
+    from .validation import reference_presence
 
     if encoder is None:
         encoder = CorpusEncoder(tokenizer, lowercase)
-    present = _presence(ref_streams, len(hyps))
+    present = reference_presence(ref_streams, len(hyps))
     hyp_enc = encoder.encode(hyps)
     ref_encs = [encoder.encode([x if x is not None else "" for x in s]) for s in ref_streams]
     if native:  # a tokenizer that stays in Python: its token ids are counted natively
@@ -708,16 +709,6 @@ def ter_rows(
     if resolve_engine(engine, "text") != "native":
         return None
     return _native().TerCounter(threads=core_threads(threads)).rows(hyps, ref_streams)
-
-
-def _presence(ref_streams, n_seg: int):
-    import numpy as np
-
-    present = np.ones((n_seg, len(ref_streams)), dtype=bool)
-    for k, stream in enumerate(ref_streams):
-        if None in stream:
-            present[:, k] = [x is not None for x in stream]
-    return present
 
 
 __all__ = [

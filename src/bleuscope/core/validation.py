@@ -106,13 +106,20 @@ def check_references(references, n_hyps: int, name: str = "references", *, check
     return [check_text_list(s, f"{name}[{k}]", allow_none=True) for k, s in enumerate(checked)]
 
 
-def check_reference_presence(streams: list[list]) -> np.ndarray:
-    """bool [S, K]: which references exist; every segment needs at least one."""
-    n_seg = len(streams[0]) if streams else 0
+def reference_presence(streams: list[list], n_seg: int | None = None) -> np.ndarray:
+    """bool [S, K]: which references exist (``streams[k][i]`` is None where segment i has no reference k);
+    ``n_seg``: S when there may be no stream."""
+    n_seg = (len(streams[0]) if streams else 0) if n_seg is None else n_seg
     present = np.ones((n_seg, len(streams)), dtype=bool)
     for k, stream in enumerate(streams):
         if None in stream:
             present[:, k] = np.fromiter((x is not None for x in stream), dtype=bool, count=n_seg)
+    return present
+
+
+def check_reference_presence(streams: list[list]) -> np.ndarray:
+    """bool [S, K]: which references exist (:func:`reference_presence`); every segment needs at least one."""
+    present = reference_presence(streams)
     missing = np.flatnonzero(~present.any(axis=1))
     if len(missing):
         raise ValueError(

@@ -24,14 +24,20 @@ It may override ``check_inputs`` (the default checks the strings, that there is 
 streams' lengths and that every segment has a reference; BLEU adds sacreBLEU's input warnings),
 ``short_keys`` (short signature names of its own fields), ``threads`` (the compiled core's threads), the
 input warnings' settings (``input_warning_tokenizer``, ``warns_if_tokenized``), ``chunk_total_counter()``
-(streamed chunks summed without rows) and, for the significance tests' float32 resampling (sacreBLEU's
-arithmetic), ``sacrebleu_arithmetic``, ``bootstrap_scores_float32`` and ``float32_statistics(stats)``: each
-has a default here, so code above the metrics reads them without probing.
+(streamed chunks summed without rows), for the significance tests' float32 resampling (sacreBLEU's
+arithmetic) ``sacrebleu_arithmetic``, ``bootstrap_scores_float32`` and ``float32_statistics(stats)``,
+``sentence_scores`` (a vectorized batch), ``pairwise`` (every hypothesis against every reference),
+``token_view()`` (the tokens and n-gram orders of a metric on BLEU's statistics, or None) and
+``input_notes(references, trg_lang)`` (what a reader of the scores should know about the input): each has
+a default here, so code above the metrics reads them without probing.
 
 The base class gives, written once: ``segment_statistics`` (optionally in worker processes),
 ``corpus_score`` (lists in memory; iterables, open files and paths streamed in bounded memory),
-``score_stream``, ``sentence_score``, ``signature``, ``chunk_counter`` and ``count_systems`` (several
-systems against the same references, one shared cache).
+``score_stream``, ``sentence_score``, ``sentence_scores``, ``pairwise``, ``signature``, ``chunk_counter``
+and ``count_systems`` (several systems against the same references, one shared cache).
+
+:class:`SentenceScorer` is the smaller protocol of a scorer that a Ray actor holds (every metric, and
+:class:`~bleuscope.metrics.bleu.token_ids.TokenBLEU` over token ids).
 
 **No call history.** A metric object is its settings: scoring never changes it, and ``signature(nrefs)``
 depends only on the settings and ``nrefs``. A score carries the signature of the input it was computed
@@ -41,6 +47,8 @@ from (``score.signature``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -126,6 +134,18 @@ class Metric(ABC):
         sentence with effective order, as sacreBLEU's sentence BLEU does)."""
         return np.asarray(self.score_rows(np.atleast_2d(rows)), dtype=np.float64)
 
+    def token_view(self) -> TokenView | None:
+        """The tokens and n-gram orders of the statistics, for views of the matched n-grams (the report's
+        highlights, n-gram differences and word accuracy), or None (the default: the rows are not BLEU's
+        clipped n-gram counts of tokens). BLEU gives its own."""
+        return None
+
+    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+        """What a reader of this metric's scores should know about the input (reference streams
+        ``references[k][i]``, target language ``trg_lang`` when known): one sentence each, none by default
+        (TER: a Chinese, Japanese or Korean target without ``asian_support``)."""
+        return []
+
     def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
         """The statistics rows of several systems' validated hypotheses against the same references, counted
         with one shared cache (BLEU: every word tokenized once); identical to separate counts."""
@@ -167,6 +187,23 @@ class Metric(ABC):
             self, hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs
         )
         return total.score(self)
+
+    def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> SentenceScores:
+        """The sentence score of every segment (:meth:`sentence_score_rows` of the per-segment rows), as a
+        batch: ``.scores`` (float64), ``len``, indexing gives one score object. Every built-in metric
+        returns its own batch type with the same values."""
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
+        return SentenceScores(self.sentence_score_rows(seg.stats), seg.stats, seg.nrefs, self)
+
+    def pairwise(self, hypotheses, references) -> np.ndarray:
+        """float64 ``[H, R]``: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, from
+        the rows of the H x R pairs (BLEU: each string tokenized once, pairs counted in the compiled core)."""
+        hyps = check_text_list(hypotheses, "hypotheses")
+        refs = check_text_list(references, "references")
+        if not hyps or not refs:
+            return np.zeros((len(hyps), len(refs)), dtype=np.float64)
+        rows = self.segment_statistics([h for h in hyps for _ in refs], [refs * len(hyps)]).stats
+        return np.asarray(self.score_rows(rows), dtype=np.float64).reshape(len(hyps), len(refs))
 
     def sentence_score(self, hypothesis: str, references):
         """Score of one hypothesis against its references (a list of strings)."""
@@ -249,5 +286,60 @@ class ScoreBatch:
     def tolist(self) -> list[float]:
         return self.scores.tolist()
 
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """The float scores (``np.asarray(batch)``), like a plain array of sentence scores."""
+        if copy:
+            return np.array(self.scores, dtype=dtype, copy=True)
+        return np.asarray(self.scores, dtype=dtype)
 
-__all__ = ["ChunkCounter", "Metric", "ScoreBatch", "ScoreText", "SegmentStatistics", "check_metric"]
+
+@dataclass(frozen=True)
+class SentenceScores(ScoreBatch):
+    """Sentence scores of a batch from :meth:`Metric.sentence_scores`: ``scores`` float64 [S]; indexing
+    gives the metric's score object of one segment."""
+
+    scores: np.ndarray
+    stats: np.ndarray  # int64 [S, stats_width]
+    nrefs: np.ndarray  # int64 [S]: references present per segment
+    metric: Metric
+
+    def __getitem__(self, i: int):
+        return self.metric.score_from_statistics(self.stats[i], int(self.nrefs[i]))
+
+
+@dataclass(frozen=True)
+class TokenView:
+    """What views of a metric's matched n-grams need (:meth:`Metric.token_view`): the tokenizer and case
+    of its tokens, its n-gram orders ``1..max_order`` and the target language. A metric that gives one
+    has BLEU's statistics rows (``[hyp_len, ref_len, correct_1..N, total_1..N]``, see
+    :mod:`bleuscope.core.stats`) and BLEU's score objects."""
+
+    tokenizer: object  # a bleuscope.tokenizers BaseTokenizer
+    lowercase: bool
+    max_order: int
+    trg_lang: str | None = None
+
+
+class SentenceScorer(Protocol):
+    """A scorer a Ray actor holds (:class:`bleuscope.runtime.ray.Scorer`): every :class:`Metric` and
+    :class:`~bleuscope.metrics.bleu.token_ids.TokenBLEU`. ``sentence_scores`` returns float scores, array-like
+    (a :class:`ScoreBatch` or a float64 array); ``threads`` is settable."""
+
+    threads: int | None
+
+    def sentence_scores(self, hypotheses, references, **options): ...
+
+    def corpus_score(self, hypotheses, references, **options): ...
+
+
+__all__ = [
+    "ChunkCounter",
+    "Metric",
+    "ScoreBatch",
+    "ScoreText",
+    "SegmentStatistics",
+    "SentenceScorer",
+    "SentenceScores",
+    "TokenView",
+    "check_metric",
+]

@@ -7,26 +7,27 @@ with effective order on (sacreBLEU's sentence BLEU), bootstrap intervals and all
 :mod:`bleuscope.analysis.significance`. So every number on the page equals what the library (and so sacreBLEU)
 gives for the same segments.
 
-Every metric is handled alike through the additive-metric interface (:mod:`bleuscope.metrics.base`):
-BLEU first, then any further metric (chrF, TER, ...), each a :class:`MetricSummary` with corpus scores,
-bootstrap intervals, sentence scores, the all-pairs test, clusters and rank ranges. BLEU's tokens also give
-the matched-n-gram views; the aggregate analyses are in :mod:`bleuscope.report.analyses`.
+Every metric is handled alike through the Metric contract (:mod:`bleuscope.metrics.base`): BLEU first,
+then any further metric (chrF, TER, ...), each a :class:`MetricSummary` with corpus scores, bootstrap
+intervals, sentence scores, the all-pairs test, clusters and rank ranges. The first metric's tokens (its
+``token_view()``: BLEU's tokenizer, case and n-gram orders) also give the matched-n-gram views; the
+aggregate analyses are in :mod:`bleuscope.report.analyses`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import BLEU, BLEUScore, compute_scores
+from .. import BLEU, BLEUScore
 from ..analysis import significance
 from ..analysis.significance.clusters import significance_clusters
 from ..core.signature import nrefs_field
-from ..tokenizers.language import cjk_letter_share
+from ..core.validation import reference_presence
+from ..metrics.base import Metric, TokenView, check_metric
 from . import analyses, matching
 
 #: default number of segments whose texts go into the page (all segments are always scored)
@@ -99,7 +100,8 @@ class ReportData:
     reference_names: tuple[str, ...]
     n_segments: int
     nrefs: str  # the signature's nrefs field ("2", or "var")
-    bleu: BLEU
+    bleu: Metric  # BLEU: the first metric, whose token view the n-gram views use
+    tokens: TokenView  # its tokenizer, case, n-gram orders and target language
     corpus: tuple[BLEUScore, ...]  # corpus BLEU per system (counts, totals, precisions, BP, lengths)
     stats: np.ndarray  # int64 [K, S, W] BLEU statistics
     metrics: tuple[MetricSummary, ...]  # BLEU first
@@ -156,13 +158,9 @@ def _check_systems(systems) -> tuple[tuple[str, ...], list[list[str]]]:
     return tuple(names), hyps
 
 
-def _row_scorer(metric):
-    """A vectorized ``rows -> scores`` for a metric: its ``score_rows`` (the additive-metric interface)."""
-    score_rows = getattr(metric, "score_rows", None)
-    if score_rows is None:
-        raise TypeError(f"metric {metric!r} has no score_rows(rows); it must implement the additive-metric "
-                        "contract (bleuscope.metrics.base.Metric)")
-    return lambda rows: np.asarray(score_rows(np.atleast_2d(rows)), dtype=np.float64)
+def _row_scorer(metric: Metric):
+    """A vectorized ``rows -> scores`` for a metric: its ``score_rows`` as float64."""
+    return lambda rows: np.asarray(metric.score_rows(np.atleast_2d(rows)), dtype=np.float64)
 
 
 def holm_bonferroni(p: np.ndarray) -> np.ndarray:
@@ -179,13 +177,6 @@ def holm_bonferroni(p: np.ndarray) -> np.ndarray:
     return out
 
 
-def _sentence_scorer(metric):
-    """Sentence scores: the metric's ``sentence_score_rows`` (BLEU: with effective order, as sacreBLEU's
-    sentence BLEU), else its ``score_rows``."""
-    score = getattr(metric, "sentence_score_rows", None)
-    return score if score is not None else _row_scorer(metric)
-
-
 def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: int, seed: int, alpha: float,
                    holm: bool = False) -> MetricSummary:
     """Corpus scores, bootstrap intervals, sentence scores and the all-pairs test of one additive metric from
@@ -195,10 +186,10 @@ def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: in
     same bounds as a ``confidence_interval`` per system, for one resampling pass instead of one per system).
     """
     score_rows = _row_scorer(metric)
-    name = getattr(metric, "name", type(metric).__name__)
-    higher = bool(getattr(metric, "higher_is_better", True))
+    name, higher = metric.name, bool(metric.higher_is_better)
     corpus = tuple(float(x) for x in score_rows(stats.sum(axis=1)))
-    sentence = np.stack([np.asarray(_sentence_scorer(metric)(s), dtype=np.float64) for s in stats])
+    # sentence scores: BLEU's with effective order, as sacreBLEU's sentence BLEU
+    sentence = np.stack([np.asarray(metric.sentence_score_rows(s), dtype=np.float64) for s in stats])
     try:
         signature = metric.signature(nrefs)
     except (TypeError, ValueError):
@@ -312,24 +303,23 @@ def _statistics(metric, hyps, references, names) -> tuple[np.ndarray, str]:
     return np.stack([s.stats for s in segs]), nrefs_field(segs[0].nrefs)
 
 
-def _best_references(bleu: BLEU, ids: matching.NgramIds, refs: Sequence[matching.Encoded], hyp: matching.Encoded,
+def _best_references(bleu: Metric, ids: matching.NgramIds, refs: Sequence[matching.Encoded], hyp: matching.Encoded,
                      matches: matching.SystemMatches, present: np.ndarray) -> np.ndarray:
     """Per segment of a block, the reference stream (text r of ``ids``) with the highest sentence BLEU against
     the hypothesis alone: the first on ties; a missing reference never wins."""
     if len(refs) == 1:
         return np.zeros(ids.n_segments, dtype=np.int64)
-    config = dataclasses.replace(bleu.config, effective_order=True)
     hyp_len = hyp.lengths
     totals = np.maximum(hyp_len[:, None] - np.arange(len(ids.sizes))[None, :], 0)
     scores = []
     for r, ref in enumerate(refs):
         rows = np.concatenate([hyp_len[:, None], ref.lengths[:, None],
                                matching.single_reference_matches(ids, matches, r), totals], axis=1)
-        scores.append(np.where(present[:, r], compute_scores(rows, config).score, -1.0))
+        scores.append(np.where(present[:, r], bleu.sentence_score_rows(rows), -1.0))
     return np.argmax(np.stack(scores), axis=0)
 
 
-def input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu: BLEU) -> list[str]:
+def input_warnings(names, hyps, streams, reference_names, sources, metrics, trg_lang: str | None) -> list[str]:
     """What a reader should know about the input before trusting the numbers."""
     out = []
 
@@ -357,14 +347,7 @@ def input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu
             if hyps[i] == hyps[j]:
                 out.append(f"systems {names[i]} and {names[j]} are identical")
     for metric in metrics:
-        if getattr(metric, "name", "") == "TER" and not getattr(metric, "asian_support", True):
-            trg = (bleu.trg_lang or "").lower()
-            cjk, letters = cjk_letter_share([x for x in streams[0][:2000] if x is not None])
-            if trg in ("zh", "ja", "ko") or (cjk and cjk >= 0.5 * letters):
-                out.append("TER runs on a Chinese, Japanese or Korean target without asian_support "
-                           "(--ter-asian-support): Tercom does not split CJK text into words, so TER here "
-                           "counts edits of whole runs of characters and is not comparable to TER on other "
-                           "targets")
+        out.extend(metric.input_notes(streams, trg_lang))
     return out
 
 
@@ -373,8 +356,8 @@ def compute_report(
     references,
     *,
     sources: Sequence[str] | None = None,
-    bleu: BLEU | None = None,
-    metrics: Sequence = (),
+    bleu: Metric | None = None,
+    metrics: Sequence[Metric] = (),
     reference_names: Sequence[str] | None = None,
     title: str | None = None,
     n_bootstrap: int = significance.BOOTSTRAP_SAMPLES,
@@ -391,9 +374,12 @@ def compute_report(
 ) -> ReportData:
     """All numbers of the report; see :func:`bleuscope.report.build_report` for the arguments."""
     names, hyps = _check_systems(systems)
-    bleu = BLEU() if bleu is None else bleu
-    if not isinstance(bleu, BLEU):
-        raise TypeError(f"bleu must be a bleuscope.BLEU, got {type(bleu).__name__}")
+    bleu = BLEU() if bleu is None else check_metric(bleu, "bleu")
+    view = bleu.token_view()
+    if view is None:
+        raise TypeError(f"bleu must be a metric on BLEU's n-gram statistics with a token view (a bleuscope.BLEU), "
+                        f"got {type(bleu).__name__}")
+    metrics = [check_metric(m, f"metrics[{k}]") for k, m in enumerate(metrics)]
     if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) or not references:
         raise TypeError("references must be a non-empty list of reference streams (references[k][i])")
     if max_segments is not None and (isinstance(max_segments, bool) or not isinstance(max_segments, int)
@@ -432,17 +418,17 @@ def compute_report(
     # tokens of every segment, in blocks of segments (the n-gram ids of a block are dropped after it):
     # reference lengths and word frequencies first, then matched n-grams, highlights and word matches
     shown = n_seg if max_segments is None else min(n_seg, max_segments)
-    order = bleu.max_ngram_order
+    order = view.max_order
     blocks = [(lo, min(n_seg, lo + SEGMENT_BLOCK)) for lo in range(0, n_seg, SEGMENT_BLOCK)]
-    present = np.array([[x is not None for x in s] for s in streams], dtype=bool).T  # [S, R]
+    present = reference_presence(streams)  # [S, R]
     first_stream = np.argmax(present, axis=1)  # segments without any reference are refused earlier
     vocabulary = matching.Vocabulary()
     if train is not None:
-        train_ids = vocabulary.encode(matching.tokenize(bleu, list(train))).ids
+        train_ids = vocabulary.encode(matching.tokenize(view, list(train))).ids
         freq_source = train_name
 
     def reference_ids(lo: int, hi: int) -> list[matching.Encoded]:
-        return [vocabulary.encode(matching.tokenize(bleu, [x if x is not None else "" for x in s[lo:hi]]))
+        return [vocabulary.encode(matching.tokenize(view, [x if x is not None else "" for x in s[lo:hi]]))
                 for s in streams]
 
     def first_present(refs: list[matching.Encoded], lo: int) -> tuple[np.ndarray, np.ndarray]:
@@ -486,7 +472,7 @@ def compute_report(
         # ids of every system's tokens; the tokens themselves only for the highlights, as compact strings
         hyp_ids, hyp_joined = [], []
         for h in hyps:
-            tokens = matching.tokenize(bleu, h[lo:hi])
+            tokens = matching.tokenize(view, h[lo:hi])
             hyp_ids.append(vocabulary.encode(tokens))
             hyp_joined.append([" ".join(t) for t in tokens[:max(0, min(hi, shown) - lo)]])
             del tokens
@@ -532,7 +518,7 @@ def compute_report(
                 for i in range(lo, min(hi, shown)):
                     toks = hyp_joined[k][i - lo].split()
                     highlights[k].append(highlight(hyps[k][i], toks, levels[starts[i - lo]:starts[i - lo + 1]],
-                                                   bleu.lowercase))
+                                                   view.lowercase))
                 best = _best_references(bleu, ids, refs, enc, m, block_present)
                 best_reference[k, lo:min(hi, shown)] = best[:min(hi, shown) - lo]
     word_rows = [np.concatenate(w) for w in word_blocks]
@@ -552,11 +538,11 @@ def compute_report(
     ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler) if len(names) > 1 else ()
     accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
 
-    notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, bleu)
+    notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, view.trg_lang)
     return ReportData(
         title=title or f"bleuscope report: {len(names)} system{'s' if len(names) != 1 else ''}, {n_seg} segments",
         systems=names, reference_names=tuple(reference_names), n_segments=n_seg, nrefs=nrefs, bleu=bleu,
-        corpus=corpus, stats=stats, metrics=tuple(summaries), length_buckets=tuple(length_tables),
+        tokens=view, corpus=corpus, stats=stats, metrics=tuple(summaries), length_buckets=tuple(length_tables),
         length_diff_buckets=tuple(diff_tables), best_differences=tuple(best), ngram_differences=ngram_tables,
         word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),

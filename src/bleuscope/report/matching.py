@@ -13,26 +13,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core import backend
 
+if TYPE_CHECKING:
+    from ..metrics.base import TokenView
 
-def tokenize(bleu, lines: Sequence[str]) -> list[list[str]]:
-    """BLEU's tokens of each line (lowercased first if BLEU lowercases): the compiled tokenizer where it
-    implements this tokenizer exactly, the Python one for the rest."""
-    if bleu.lowercase:
+
+def tokenize(view: TokenView, lines: Sequence[str]) -> list[list[str]]:
+    """A metric's tokens of each line (its :class:`~bleuscope.metrics.base.TokenView`: lowercased first if it
+    lowercases): the compiled tokenizer where it implements this tokenizer exactly, the Python one for the
+    rest."""
+    if view.lowercase:
         lines = [line.lower() for line in lines]
     else:
         lines = list(lines)
-    joined = backend.tokenize_joined(bleu.tokenizer, lines) if lines else None
+    joined = backend.tokenize_joined(view.tokenizer, lines) if lines else None
     if joined is None:
-        return bleu.tokenizer.tokenize_batch(lines)
+        return view.tokenizer.tokenize_batch(lines)
     out = [None if j is None else j.split() for j in joined]
     missing = [i for i, toks in enumerate(out) if toks is None]
     if missing:
-        for i, toks in zip(missing, bleu.tokenizer.tokenize_batch([lines[i] for i in missing])):
+        for i, toks in zip(missing, view.tokenizer.tokenize_batch([lines[i] for i in missing])):
             out[i] = toks
     return out  # type: ignore[return-value]
 

@@ -326,7 +326,7 @@ def ngram_section(data: ReportData) -> str:
         '<section id="ngrams"><h2>n-grams one system gets right and the other does not</h2>'
         '<div class="controls js-only">' + _system_select("ng-a", "A:", data, a) + " "
         + _system_select("ng-b", "B:", data, b) + "</div>"
-        f'<p class="note">For every n-gram (orders 1–{data.bleu.max_ngram_order} of BLEU\'s tokens) the number of '
+        f'<p class="note">For every n-gram (orders 1–{data.tokens.max_order} of BLEU\'s tokens) the number of '
         "times each system produced it <em>and</em> the references have it, clipped per segment as BLEU clips "
         "(summed over an order, these are the matched counts of BLEU's precisions). Ranked as compare-mt ranks "
         "them, by (A + 1) / (A + B + 2); the interval of A − B is a 95% paired bootstrap over segments. Click an "
@@ -546,7 +546,7 @@ def segments_section(data: ReportData) -> str:
     if data.shown_segments < data.n_segments:
         capped = (f" The page holds the first {data.shown_segments} of {data.n_segments} segments "
                   "(<code>max_segments</code> / <code>--max-segments</code>); every score above uses all of them.")
-    legend = "".join(f'<span class="m{n}">{n}-gram</span> ' for n in range(1, min(4, data.bleu.max_ngram_order) + 1))
+    legend = "".join(f'<span class="m{n}">{n}-gram</span> ' for n in range(1, min(4, data.tokens.max_order) + 1))
     fields = [("all", "everywhere"), ("src", "source"), ("ref", "references"), ("a", "A"), ("b", "B"),
               ("sys", "any system")]
     field_opts = "".join(f'<option value="{v}">{x}</option>' for v, x in fields if v != "src" or data.sources)

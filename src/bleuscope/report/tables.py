@@ -81,7 +81,7 @@ def systems_table(data: ReportData) -> Table:
 
 
 def bleu_details_table(data: ReportData) -> Table:
-    n = data.bleu.max_ngram_order
+    n = data.tokens.max_order
     header = ("system", *(f"P{i}" for i in range(1, n + 1)), "BP", "ratio", "hyp_len", "ref_len")
     rows = []
     for k in data.metrics[0].order:

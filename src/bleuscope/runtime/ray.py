@@ -31,6 +31,7 @@ import numpy as np
 
 from ..core.pipeline import CHUNK_SEGMENTS
 from ..core.stats import Totals
+from ..metrics.base import SentenceScorer
 from ..tokenizers.language import MissingExtraError
 from .shards import (
     ShardChunk,
@@ -114,7 +115,7 @@ def _batch_chunk(batch, hyp_field: str, ref_fields: list[str], path_field: str |
     return chunk
 
 
-def fit_threads(scorer):
+def fit_threads(scorer: SentenceScorer) -> SentenceScorer:
     """The scorer (a copy received by a worker) with its compiled counter limited to the CPUs Ray assigned
     to this task or actor: Ray reserves CPUs but does not confine threads, and ``threads=None`` would start one
     thread per core of the node in every task."""
@@ -440,21 +441,17 @@ def read_shards(shards, *, hyp_field: str = "hyp", ref_field="ref", keep_columns
 
 # -- reward scoring: a scorer held by an actor ----------------------------------------------------------
 class Scorer:
-    """Holds a scorer (a text metric such as :class:`~bleuscope.BLEU`, or :class:`~bleuscope.TokenBLEU`) and
-    scores batches with it; made a Ray actor by :func:`scorer_actor` / :func:`scorer_pool`. Results are those
-    of the same calls on the scorer in this process (the same code on the same inputs)."""
+    """Holds a scorer (a :class:`~bleuscope.metrics.base.SentenceScorer`: any metric such as
+    :class:`~bleuscope.BLEU`, or :class:`~bleuscope.TokenBLEU`) and scores batches with it; made a Ray actor
+    by :func:`scorer_actor` / :func:`scorer_pool`. Results are those of the same calls on the scorer in this
+    process (the same code on the same inputs)."""
 
-    def __init__(self, scorer) -> None:
+    def __init__(self, scorer: SentenceScorer) -> None:
         self.scorer = fit_threads(scorer)
 
     def sentence_scores(self, hypotheses, references, **kwargs) -> np.ndarray:
-        """float64 per row: the scorer's ``sentence_scores`` (the ``.scores`` of a result object)."""
-        method = getattr(self.scorer, "sentence_scores", None)
-        if method is None:
-            seg = self.scorer.segment_statistics(hypotheses, references, **kwargs)
-            return score_rows(self.scorer, seg.stats)
-        result = method(hypotheses, references, **kwargs)
-        return np.asarray(getattr(result, "scores", result), dtype=np.float64)
+        """float64 per row: the scorer's ``sentence_scores`` (a batch of scores is array-like)."""
+        return np.asarray(self.scorer.sentence_scores(hypotheses, references, **kwargs), dtype=np.float64)
 
     def corpus_score(self, hypotheses, references, **kwargs):
         return self.scorer.corpus_score(hypotheses, references, **kwargs)

@@ -31,7 +31,7 @@ from ...core.signature import nrefs_field, nrefs_value, version_field
 from ...core.stats import Totals, check_statistics, layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
-from ..base import Metric, ScoreBatch, ScoreText
+from ..base import Metric, ScoreBatch, ScoreText, TokenView
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, signature_value, stats_order
@@ -343,6 +343,11 @@ class BLEU(Metric):
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """Sentence BLEU of every per-segment row with effective order on (sacreBLEU's sentence BLEU)."""
         return compute_scores(rows, dataclasses.replace(self.config, effective_order=True)).score
+
+    def token_view(self) -> TokenView:
+        """This scorer's tokens (tokenizer, case), n-gram orders and target language, for views of its
+        matched n-grams (the report's highlights)."""
+        return TokenView(self.tokenizer, self.lowercase, self.max_ngram_order, self.trg_lang)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> BLEUScore:
         """Corpus BLEU from per-segment statistics (summed) or one already summed row; invalid statistics

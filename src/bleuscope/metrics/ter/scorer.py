@@ -26,6 +26,7 @@ from ...core import backend
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
+from ...tokenizers.language import cjk_letter_share
 from ..base import Metric, ScoreBatch, ScoreText
 from .edits import ter_edits
 from .normalizer import TercomNormalizer
@@ -207,6 +208,18 @@ class TER(Metric):
     def mean_ref_lengths(stats: np.ndarray) -> np.ndarray:
         """float64 per-segment mean reference length (the value sacreBLEU keeps per segment)."""
         return np.asarray(stats, dtype=np.int64)[:, 1] / REF_LENGTH_SCALE
+
+    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+        """A note when the target is Chinese, Japanese or Korean (``trg_lang``, or at least half of the
+        letters of the first reference stream's start) and ``asian_support`` is off."""
+        if self.asian_support:
+            return []
+        cjk, letters = cjk_letter_share([x for x in references[0][:2000] if x is not None]) if references else (0, 0)
+        if (trg_lang or "").lower() in ("zh", "ja", "ko") or (cjk and cjk >= 0.5 * letters):
+            return ["TER runs on a Chinese, Japanese or Korean target without asian_support "
+                    "(--ter-asian-support): Tercom does not split CJK text into words, so TER here counts edits "
+                    "of whole runs of characters and is not comparable to TER on other targets"]
+        return []
 
     def float32_statistics(self, stats: np.ndarray) -> np.ndarray:
         """sacreBLEU's float32 per-segment statistics ``[edits, mean reference length]`` (its resampling
