@@ -242,25 +242,43 @@ impl Segments<'_> {
     }
 }
 
+/// The (hypothesis, reference) pairs to align: pair `p` is `hyps.get(hyp[p])` against
+/// `refs.get(reference[p])` (indices checked by the caller).
+pub struct Pairs<'a> {
+    pub hyps: &'a Segments<'a>,
+    pub refs: &'a Segments<'a>,
+    pub hyp: &'a [i64],
+    pub reference: &'a [i64],
+}
+
+impl Pairs<'_> {
+    fn len(&self) -> usize {
+        self.hyp.len()
+    }
+
+    fn get(&self, p: usize) -> (&[u32], &[u32]) {
+        (
+            self.hyps.get(self.hyp[p] as usize),
+            self.refs.get(self.reference[p] as usize),
+        )
+    }
+}
+
 /// Pairs per unit of work handed to a thread.
 const PAIR_UNIT: usize = 256;
 
-/// Aligns every pair `(hyps[pair_hyp[p]], refs[pair_ref[p]])` whose `out[2p]` is negative, writing
-/// `(matches, chunks)` into `out[2p..2p + 2]`, on `threads` threads (one thread uses `scratch`, whose
-/// buffers are kept for the next call); a pair that needs a missing stem or synonym set keeps -1. Returns
-/// the missing word ids (stems) and stem ids (synonym sets), each sorted without duplicates.
-#[allow(clippy::too_many_arguments)]
+/// Aligns every pair `p` of `pairs` whose `out[2p]` is negative, writing `(matches, chunks)` into
+/// `out[2p..2p + 2]`, on `threads` threads (one thread uses `scratch`, whose buffers are kept for the next
+/// call); a pair that needs a missing stem or synonym set keeps -1. Returns the missing word ids (stems)
+/// and stem ids (synonym sets), each sorted without duplicates.
 pub fn align_pairs(
-    hyps: &Segments,
-    refs: &Segments,
-    pair_hyp: &[i64],
-    pair_ref: &[i64],
+    pairs: &Pairs,
     lex: &Lexicon,
     out: &mut [i64],
     threads: usize,
     scratch: &mut Scratch,
 ) -> (Vec<u32>, Vec<u32>) {
-    let n_pairs = pair_hyp.len();
+    let n_pairs = pairs.len();
     let threads = pick_threads(threads, n_pairs, 2000, n_pairs.div_ceil(PAIR_UNIT));
     let align_unit = |scratch: &mut Scratch,
                       stems: &mut Vec<u32>,
@@ -271,9 +289,7 @@ pub fn align_pairs(
             if row[0] >= 0 {
                 continue;
             }
-            let p = unit * PAIR_UNIT + k;
-            let hyp = hyps.get(pair_hyp[p] as usize);
-            let refr = refs.get(pair_ref[p] as usize);
+            let (hyp, refr) = pairs.get(unit * PAIR_UNIT + k);
             if let Some((m, c)) = align(hyp, refr, lex, scratch, stems, synonyms) {
                 row[0] = m as i64;
                 row[1] = c as i64;
@@ -548,25 +564,18 @@ impl WordTable {
 
     /// [`align_pairs`] with the stems and synonym sets it needs computed here first; a pair whose
     /// words need one the caller must compute keeps -1 in `out`, and those ids are returned.
-    #[allow(clippy::too_many_arguments)]
     pub fn align_batch(
         &mut self,
-        hyps: &Segments,
-        refs: &Segments,
-        pair_hyp: &[i64],
-        pair_ref: &[i64],
+        pairs: &Pairs,
         out: &mut [i64],
         threads: usize,
     ) -> Result<Missing, FormatError> {
         let mut missing = Missing::default();
         // every stem first (cheap): the alignment then only waits for synonym sets
-        let words: Vec<u32> = (0..pair_hyp.len())
+        let words: Vec<u32> = (0..pairs.len())
             .filter(|&p| out[2 * p] < 0)
             .flat_map(|p| {
-                let (h, r) = (
-                    hyps.get(pair_hyp[p] as usize),
-                    refs.get(pair_ref[p] as usize),
-                );
+                let (h, r) = pairs.get(p);
                 h.iter().chain(r).copied()
             })
             .collect();
@@ -583,16 +592,7 @@ impl WordTable {
                 syn_len: &self.syn_len,
                 syn_ids: &self.syn_ids,
             };
-            let (stems, synonyms) = align_pairs(
-                hyps,
-                refs,
-                pair_hyp,
-                pair_ref,
-                &lex,
-                out,
-                threads,
-                &mut self.scratch,
-            );
+            let (stems, synonyms) = align_pairs(pairs, &lex, out, threads, &mut self.scratch);
             debug_assert!(stems.is_empty());
             if synonyms.is_empty() {
                 return Ok(missing);

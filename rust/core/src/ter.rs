@@ -59,6 +59,15 @@ impl Rows {
     }
 }
 
+/// A hypothesis given by how it differs from another: its `words` equal the other's before `start` and
+/// from `end` on (a shift changes only the words in between).
+#[derive(Clone, Copy)]
+struct Splice<'a> {
+    words: &'a [u32],
+    start: usize,
+    end: usize,
+}
+
 /// The costs from every cell to the end (n, m) through the same banded cells as the forward rows: a
 /// shift candidate that differs from the hypothesis of these costs only in words before row `end` has the
 /// distance min over j of (its cost at (end, j) + this cost from (end, j)), since every path crosses row
@@ -163,20 +172,22 @@ impl<'r> Beam<'r> {
         }
     }
 
-    /// Distance of `hyp`, whose first `start` words equal those of the hypothesis of `base` and whose
-    /// words from `end` on equal those of the hypothesis of `suffix`: its rows start+1..=end, then the
-    /// cheapest way through row `end`.
-    #[allow(clippy::too_many_arguments)]
+    /// Distance of `edit.words`, a hypothesis equal to that of `base` before word `edit.start` and to
+    /// that of `suffix` from word `edit.end` on: its rows start+1..=end, then the cheapest way through
+    /// row `end` (`a`, `b`: row buffers).
     fn distance_through(
         &self,
-        hyp: &[u32],
-        start: usize,
-        end: usize,
+        edit: &Splice,
         base: &Rows,
         suffix: &Suffix,
         a: &mut Vec<i64>,
         b: &mut Vec<i64>,
     ) -> i64 {
+        let Splice {
+            words: hyp,
+            start,
+            end,
+        } = *edit;
         let (mut lo, band) = base.band(start);
         a.clear();
         a.extend_from_slice(band);
@@ -413,10 +424,13 @@ pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
                             while end > first && s.candidate[end - 1] == s.words[end - 1] {
                                 end -= 1;
                             }
-                            let after = beam.distance_through(
-                                &s.candidate,
-                                first,
+                            let edit = Splice {
+                                words: &s.candidate,
+                                start: first,
                                 end,
+                            };
+                            let after = beam.distance_through(
+                                &edit,
                                 &s.rows,
                                 &s.suffix,
                                 &mut s.row_a,
@@ -551,8 +565,12 @@ mod tests {
             let full = rows.cost(hyp.len(), reference.len());
             for start in 0..=hyp.len() {
                 for end in start..=hyp.len() {
-                    let through =
-                        beam.distance_through(&hyp, start, end, &rows, &suffix, &mut a, &mut b);
+                    let edit = Splice {
+                        words: &hyp,
+                        start,
+                        end,
+                    };
+                    let through = beam.distance_through(&edit, &rows, &suffix, &mut a, &mut b);
                     assert_eq!(
                         through, full,
                         "hyp {hyp:?} ref {reference:?} start {start} end {end}"

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use bleuscope_core::chrf::is_py_space;
-use bleuscope_core::meteor::{Segments, WordTable};
+use bleuscope_core::meteor::{Pairs, Segments, WordTable};
 use bleuscope_core::wordnet::{FormatError, PartFiles, WordNet};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -284,7 +284,13 @@ impl MeteorTable {
             return Err(invalid("out must hold two values per pair"));
         }
         let missing = detached(py, || {
-            self.table().align_batch(&hyps, &refs, ph, pr, out, threads)
+            let pairs = Pairs {
+                hyps: &hyps,
+                refs: &refs,
+                hyp: ph,
+                reference: pr,
+            };
+            self.table().align_batch(&pairs, out, threads)
         })?
         .map_err(format_error)?;
         Ok((
@@ -330,8 +336,14 @@ impl MeteorTable {
         let pair_hyp = vec![0i64; n_refs];
         let pair_ref: Vec<i64> = (1..=n_refs as i64).collect();
         let mut out = vec![-1i64; 2 * n_refs];
+        let pairs = Pairs {
+            hyps: &hyp,
+            refs: &all,
+            hyp: &pair_hyp,
+            reference: &pair_ref,
+        };
         let missing = table
-            .align_batch(&hyp, &all, &pair_hyp, &pair_ref, &mut out, 1)
+            .align_batch(&pairs, &mut out, 1)
             .map_err(format_error)?;
         let found = out.chunks(2).map(|r| (r[0], r[1])).collect();
         Ok(Some((found, missing.stems, missing.synonyms)))
