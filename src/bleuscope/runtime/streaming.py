@@ -29,7 +29,7 @@ import numpy as np
 from ..core.chunks import is_streaming_input, iter_statistics
 from ..core.pipeline import MAX_CACHED_VOCABULARY
 from ..core.stats import SegmentStatistics, Totals
-from ..metrics.base import Metric, check_metric
+from ..metrics.base import check_metric
 from ..metrics.bleu.scorer import BLEU, BLEUScore
 
 
@@ -158,9 +158,7 @@ class BLEUAccumulator(Accumulator):
     def __init__(self, bleu: BLEU | None = None, **options) -> None:
         if bleu is not None and options:
             raise TypeError("give either a BLEU object or BLEU options, not both")
-        if bleu is not None and not isinstance(bleu, Metric):
-            raise TypeError(f"bleu must be a bleuscope.BLEU, got {type(bleu).__name__}")
-        super().__init__(bleu if bleu is not None else BLEU(**options))
+        super().__init__(check_metric(bleu, "bleu") if bleu is not None else BLEU(**options))
 
     @property
     def bleu(self) -> BLEU:
@@ -177,9 +175,7 @@ def corpus_score_stream(
 ) -> BLEUScore:
     """Corpus score of ``bleu`` (BLEU or any other metric) over streams (lists, iterables, paths, open files),
     in bounded memory."""
-    if not isinstance(bleu, Metric):
-        raise TypeError(f"bleu must be a bleuscope.BLEU, got {type(bleu).__name__}")
-    return bleu.score_stream(hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs)
+    return check_metric(bleu, "bleu").score_stream(hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs)
 
 
 def corpus_score_files(
