@@ -92,3 +92,68 @@ def test_compiled_porter_equals_reference():
     words = generated_words(60_000, seed=3) + list(porter.IRREGULAR)
     bad = [(w, backend.porter_stem(w), porter.stem(w)) for w in words if backend.porter_stem(w) != porter.stem(w)]
     assert not bad[:20]
+
+
+def best_both(hyps, streams, **options):
+    """Each segment's best reference per type, chosen in the compiled core and by the reference."""
+    present = np.array([[s[i] is not None for s in streams] for i in range(len(hyps))])
+    native = ROUGE(TYPES, engine="native", **options).chunk_values(hyps, streams, present)
+    python = ROUGE(TYPES, engine="numpy", **options).chunk_values(hyps, streams, present)
+    return native, python
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT, st.one_of(st.none(), TEXT), st.booleans()), min_size=1, max_size=6),
+       st.booleans(), st.sampled_from(TOKENIZERS))
+def test_best_reference_values_equal_the_reference(rows, stem, tokenizer):
+    # three streams: a reference, a copy of it where the flag says so (ties: the first wins) or the next
+    # row's, and one with missing references
+    hyps = [r[0] for r in rows]
+    first = [r[1] for r in rows]
+    second = [r[1] if r[3] else rows[(i + 1) % len(rows)][1] for i, r in enumerate(rows)]
+    (counts, values), (ref_counts, ref_values) = best_both(hyps, [first, second, [r[2] for r in rows]],
+                                                          use_stemmer=stem, tokenizer=tokenizer)
+    assert counts.dtype == np.int64 and values.dtype == np.float64
+    assert np.array_equal(counts, ref_counts)
+    assert np.array_equal(values.view(np.int64), ref_values.view(np.int64))  # bit for bit
+
+
+def test_best_reference_of_corner_cases_and_references_per_segment():
+    hyps = [h for h, _ in CORNER_CASES]
+    refs = [r for _, r in CORNER_CASES]
+    missing = [None if i % 2 else r for i, r in enumerate(refs[::-1])]
+    for stem in (False, True):
+        (counts, values), (ref_counts, ref_values) = best_both(hyps, [missing, refs, hyps], use_stemmer=stem)
+        assert np.array_equal(counts, ref_counts)
+        assert np.array_equal(values.view(np.int64), ref_values.view(np.int64))
+    _, _, nrefs = backend.rouge_pair_counts(hyps, [missing, refs], ("rouge1",), stem=False, pretokenized=False,
+                                            best=True)
+    assert nrefs.tolist() == [1 + (r is not None) for r in missing]
+    # equal F from different counts (P 1/2, R 1 and P 1, R 1/2): the first reference wins, as in score_multi
+    short, long = "a b", "a b c d e f x y"
+    for streams, first in (([[short], [long]], [2, 4, 2]), ([[long], [short]], [4, 4, 8])):
+        (counts, values), (ref_counts, _) = best_both(["a b c d"], streams)
+        assert counts[0, 0].tolist() == first == ref_counts[0, 0].tolist()
+        assert values[0, 0, 2] == 2 / 3
+
+
+def test_sentence_scores_name_a_bad_item_as_the_checks_do():
+    rouge = ROUGE(("rouge1", "rougeL"))
+    with pytest.raises(TypeError, match=r"^hypotheses\[1\] must be a string, got int$"):
+        rouge.sentence_scores(["a", 3], [["a", "b"]])
+    with pytest.raises(TypeError, match=r"^hypotheses\[0\] must be a string, got None$"):
+        rouge.sentence_scores([None, "b"], [["a", "b"]])
+    with pytest.raises(TypeError, match=r"^references\[1\]\[0\] must be a string, got bytes$"):
+        rouge.sentence_scores(["a", "b"], [["a", "b"], [b"a", "b"]])
+    with pytest.raises(ValueError, match="^segment 1 has no reference"):
+        rouge.sentence_scores(["a", "b"], [["a", None], ["a", None]])
+    with pytest.raises(ValueError, match="hypotheses is empty"):
+        rouge.sentence_scores([], [[]])
+    with pytest.raises(ValueError, match=r"references\[0\] has 1 lines but hypotheses has 2"):
+        rouge.sentence_scores(["a", "b"], [["a"]])
+    # iterators are read once, and score as the lists do (also when an item is then found bad)
+    lists = rouge.sentence_scores(["a b", "c"], [["a", "c d"], [None, "c"]])
+    iterated = rouge.sentence_scores(iter(["a b", "c"]), iter([iter(["a", "c d"]), (x for x in [None, "c"])]))
+    assert np.array_equal(lists.prf, iterated.prf) and lists.signature == iterated.signature
+    with pytest.raises(TypeError, match=r"^hypotheses\[1\] must be a string, got float$"):
+        rouge.sentence_scores(iter(["a", 1.5]), iter([iter(["a", "b"])]))

@@ -1391,34 +1391,122 @@ fn ngram_matches_slices(h: &[u32], r: &[u32], n: usize) -> usize {
     sorted_matches(&a, &b)
 }
 
-/// Counts of every hypothesis against each of its references into `out` (`[S, K, 3 * types]`, row-major;
-/// zero where a reference is None), on `threads` threads (0: the default policy of [`crate::par`]).
-pub fn pair_counts(
-    hyps: &[&str],
-    refs: &[Vec<Option<&str>>],
-    types: &[RougeType],
-    stem: bool,
-    pretokenized: bool,
-    threads: usize,
-    out: &mut [i64],
-) {
-    let width = 3 * types.len();
-    let row = refs.len() * width;
-    crate::par::fill_rows(
-        out,
-        row,
-        threads,
-        || PairCounter::new(types, stem, pretokenized),
-        |counter, i, cells| {
-            counter.set_hypothesis(hyps[i]);
-            for (k, stream) in refs.iter().enumerate() {
-                if let Some(reference) = stream[i] {
-                    counter.count(reference, &mut cells[k * width..(k + 1) * width]);
-                }
-            }
-            true
+/// rouge-score's precision, recall and F of `(matches, hyp_count, ref_count)`: rougeN (`ngram`) divides
+/// by `max(count, 1)`, rougeL and rougeLsum give zeros when either text has no token; F = 2 * P * R /
+/// (P + R), 0 when P + R is 0, evaluated in that order (correctly rounded float64 operations, as
+/// Python's and numpy's, so the same values bit for bit).
+pub fn prf(counts: &[i64], ngram: bool) -> [f64; 3] {
+    let (matches, hyp, reference) = (counts[0], counts[1], counts[2]);
+    if !ngram && (hyp == 0 || reference == 0) {
+        return [0.0; 3];
+    }
+    let m = matches as f64;
+    let p = m / hyp.max(1) as f64;
+    let r = m / reference.max(1) as f64;
+    let total = p + r;
+    [
+        p,
+        r,
+        if total > 0.0 {
+            2.0 * p * r / total
+        } else {
+            0.0
         },
-    );
+    ]
+}
+
+/// Whether each type divides by `max(count, 1)` (rougeN) for [`prf`].
+fn ngram_flags(types: &[RougeType]) -> Vec<bool> {
+    types
+        .iter()
+        .map(|t| matches!(t, RougeType::Ngram(_)))
+        .collect()
+}
+
+/// Hypotheses and their reference streams (None: a missing reference), and what to count of them.
+pub struct Pairs<'a> {
+    pub hyps: &'a [&'a str],
+    pub refs: &'a [Vec<Option<&'a str>>],
+    pub types: &'a [RougeType],
+    pub stem: bool,
+    pub pretokenized: bool,
+}
+
+impl Pairs<'_> {
+    fn counter(&self) -> PairCounter {
+        PairCounter::new(self.types, self.stem, self.pretokenized)
+    }
+
+    /// Counts of every hypothesis against each of its references into `out` (`[S, K, 3 * types]`,
+    /// row-major; zero where a reference is None), on `threads` threads (0: the default policy of
+    /// [`crate::par`]).
+    pub fn counts(&self, threads: usize, out: &mut [i64]) {
+        let width = 3 * self.types.len();
+        crate::par::fill_rows(
+            out,
+            self.refs.len() * width,
+            threads,
+            || self.counter(),
+            |counter, i, cells| {
+                counter.set_hypothesis(self.hyps[i]);
+                for (k, stream) in self.refs.iter().enumerate() {
+                    if let Some(reference) = stream[i] {
+                        counter.count(reference, &mut cells[k * width..(k + 1) * width]);
+                    }
+                }
+                true
+            },
+        );
+    }
+
+    /// Per hypothesis and type, the counts of its reference with the best F (the first on ties:
+    /// rouge-score's `score_multi`) into `out` (`[S, 3 * types]`, row-major), on `threads` threads as
+    /// [`Pairs::counts`]. A segment without any reference gets zero counts.
+    pub fn best_counts(&self, threads: usize, out: &mut [i64]) {
+        let width = 3 * self.types.len();
+        let ngram = ngram_flags(self.types);
+        crate::par::fill_rows(
+            out,
+            width,
+            threads,
+            || {
+                (
+                    self.counter(),
+                    vec![0i64; width],
+                    vec![0f64; self.types.len()],
+                )
+            },
+            |(counter, cells, best_f), i, row| {
+                counter.set_hypothesis(self.hyps[i]);
+                best_f.fill(f64::NEG_INFINITY);
+                for reference in self.refs.iter().filter_map(|stream| stream[i]) {
+                    counter.count(reference, cells);
+                    for (k, &is_ngram) in ngram.iter().enumerate() {
+                        let f = prf(&cells[3 * k..3 * k + 3], is_ngram)[2];
+                        if f > best_f[k] {
+                            best_f[k] = f;
+                            row[3 * k..3 * k + 3].copy_from_slice(&cells[3 * k..3 * k + 3]);
+                        }
+                    }
+                }
+                true
+            },
+        );
+    }
+}
+
+/// [`prf`] of every count triple of `counts` (`[S, 3 * types]`) into `values` (the same shape).
+pub fn prf_rows(counts: &[i64], types: &[RougeType], values: &mut [f64]) {
+    let ngram = ngram_flags(types);
+    let width = 3 * types.len();
+    for (cells, v) in counts
+        .chunks_exact(width)
+        .zip(values.chunks_exact_mut(width))
+    {
+        for (k, &is_ngram) in ngram.iter().enumerate() {
+            v[3 * k..3 * k + 3].copy_from_slice(&prf(&cells[3 * k..3 * k + 3], is_ngram));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,20 @@
 //! ROUGE and the Porter stemmer of `bleuscope._core`.
 
 use bleuscope_core::porter::stem_into;
-use bleuscope_core::rouge::{pair_counts, RougeType};
-use numpy::{PyArray1, PyArray4, PyArrayMethods};
+use bleuscope_core::rouge::{prf_rows, Pairs, RougeType};
+use numpy::{PyArray1, PyArray3, PyArray4, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::{detached, invalid};
-use crate::input::{utf8_texts, TextInput};
+use crate::input::{utf8_texts, TextInput, Texts};
+
+/// What `RougeCounter.best` returns: the best reference's counts and values per segment and type, and
+/// the number of references of each segment.
+type BestValues<'py> = (
+    Bound<'py, PyArray3<i64>>,
+    Bound<'py, PyArray3<f64>>,
+    Bound<'py, PyArray1<i64>>,
+);
 
 /// ROUGE counts of hypotheses against reference streams for the types ``types`` (``rouge1``..``rouge9``,
 /// ``rougeL``, ``rougeLsum``), as rouge-score tokenizes (with NLTK's Porter stemmer if ``stem``);
@@ -57,21 +65,71 @@ impl RougeCounter {
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray4<i64>>>> {
         let input = TextInput::new(hyps, ref_streams)?;
-        if input.refs.is_empty() {
-            return Err(invalid("at least one reference stream"));
-        }
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let Some((hyps, refs)) = texts(&input)? else {
             return Ok(None);
         };
         let shape = [hyps.len(), refs.len(), self.parsed.len(), 3];
         let mut out = vec![0i64; shape.iter().product()];
-        let (types, stem, pretokenized, threads) =
-            (&self.parsed, self.stem, self.pretokenized, self.threads);
-        detached(py, || {
-            pair_counts(&hyps, &refs, types, stem, pretokenized, threads, &mut out)
-        })?;
+        let pairs = self.pairs(&hyps, &refs);
+        detached(py, || pairs.counts(self.threads, &mut out))?;
         Ok(Some(PyArray1::from_vec(py, out).reshape(shape)?))
     }
+
+    /// Per segment and type, the counts of the reference with the best F (the first on ties:
+    /// rouge-score's ``score_multi``), int64 ``[S, T, 3]``, their (precision, recall, F) as rouge-score
+    /// computes them, float64 ``[S, T, 3]``, and the number of references of each segment, int64 ``[S]``
+    /// (a segment with none has zero counts); None when a string is not valid UTF-8. The items are
+    /// checked as by ``rows``.
+    fn best<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        ref_streams: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<BestValues<'py>>> {
+        let input = TextInput::new(hyps, ref_streams)?;
+        let Some((hyps, refs)) = texts(&input)? else {
+            return Ok(None);
+        };
+        let mut nrefs = vec![0i64; hyps.len()];
+        for stream in &refs {
+            for (n, r) in nrefs.iter_mut().zip(stream) {
+                *n += i64::from(r.is_some());
+            }
+        }
+        let shape = [hyps.len(), self.parsed.len(), 3];
+        let mut counts = vec![0i64; shape.iter().product()];
+        let mut values = vec![0f64; counts.len()];
+        let pairs = self.pairs(&hyps, &refs);
+        detached(py, || {
+            pairs.best_counts(self.threads, &mut counts);
+            prf_rows(&counts, pairs.types, &mut values);
+        })?;
+        Ok(Some((
+            PyArray1::from_vec(py, counts).reshape(shape)?,
+            PyArray1::from_vec(py, values).reshape(shape)?,
+            PyArray1::from_vec(py, nrefs),
+        )))
+    }
+}
+
+impl RougeCounter {
+    fn pairs<'a>(&'a self, hyps: &'a [&'a str], refs: &'a [Vec<Option<&'a str>>]) -> Pairs<'a> {
+        Pairs {
+            hyps,
+            refs,
+            types: &self.parsed,
+            stem: self.stem,
+            pretokenized: self.pretokenized,
+        }
+    }
+}
+
+/// The input as UTF-8 text, or None when a string is not valid UTF-8; at least one reference stream.
+fn texts<'a>(input: &'a TextInput<'_>) -> PyResult<Option<Texts<'a>>> {
+    if input.refs.is_empty() {
+        return Err(invalid("at least one reference stream"));
+    }
+    utf8_texts(input)
 }
 
 /// NLTK's Porter stem of an ASCII lowercase word (for the tests against NLTK).

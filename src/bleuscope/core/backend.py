@@ -488,14 +488,21 @@ def rouge_pair_counts(
     stem: bool,
     pretokenized: bool,
     threads: int | None = None,
-) -> np.ndarray | None:
+    best: bool = False,
+):
     """ROUGE counts int64 ``[S, K, T, 3]`` (matches, hyp_count, ref_count per type) of every hypothesis
     against each reference stream, from the compiled core; None when it is not built or a string is not
-    UTF-8. ``pretokenized``: tokens separated by spaces and sentences by newlines (already stemmed)."""
+    UTF-8. ``pretokenized``: tokens separated by spaces and sentences by newlines (already stemmed).
+
+    ``best``: per segment and type only the counts of the reference with the best F (the first on ties),
+    int64 ``[S, T, 3]``, with their rouge-score (P, R, F), float64 ``[S, T, 3]``, and each segment's number
+    of references, int64 ``[S]``. The core checks the items as it reads them (a TypeError when one is not
+    a str, or None in a reference stream)."""
     check_threads(threads)
     if _native() is None:
         return None
-    return _rouge_counter(tuple(types), stem, pretokenized, core_threads(threads)).rows(hyps, ref_streams)
+    counter = _rouge_counter(tuple(types), stem, pretokenized, core_threads(threads))
+    return counter.best(hyps, ref_streams) if best else counter.rows(hyps, ref_streams)
 
 
 @functools.lru_cache(maxsize=64)

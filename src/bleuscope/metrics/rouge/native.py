@@ -23,8 +23,14 @@ def _pretokenized(text: str | None, tokenizer: str, stem: bool) -> str | None:
     return "\n".join(" ".join(tokenize(line, tokenizer, stem)) for line in text.split("\n"))
 
 
-def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np.ndarray, *, required: bool):
-    """int64 ``[S, K, T, 3]`` pair counts from the compiled core, or None (``required``: an error instead)."""
+def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np.ndarray, *, required: bool,
+                       best: bool = False):
+    """int64 ``[S, K, T, 3]`` pair counts from the compiled core, or None (``required``: an error instead).
+
+    ``best``: ``(counts int64 [S, T, 3], values float64 [S, T, 3], references per segment int64 [S])`` of
+    each segment's best reference per type (rouge-score's ``score_multi``) instead. With the default
+    tokenizer the core checks the items (a TypeError for one that is not a str, or None in a reference
+    stream)."""
     from ...core import backend
 
     pretokenized = metric.tokenizer != "default"
@@ -35,7 +41,7 @@ def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np
     if threads is None:
         threads = max(1, min(8, os.cpu_count() or 1)) if len(hyps) >= MIN_SEGMENTS_PER_THREAD else 1
     out = backend.rouge_pair_counts(hyps, streams, metric.types, stem=metric.use_stemmer and not pretokenized,
-                                    pretokenized=pretokenized, threads=threads)
+                                    pretokenized=pretokenized, threads=threads, best=best)
     if out is None and required:
         raise backend.NativeEngineUnavailableError(
             "engine='native' was asked for, but the compiled core (bleuscope._core) is not built or has no "

@@ -29,7 +29,7 @@ import numpy as np
 from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
-from ...core.validation import check_bool, check_reference_presence
+from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ..base import Metric, ScoreBatch, ScoreText
 from . import reference
 from .scores import LIMBS, AggregateScore, Score, check_fixed_point, exact_mean, prf, to_limbs
@@ -221,13 +221,23 @@ class ROUGE(Metric):
         typ = np.arange(len(self.types))[None, :]
         return counts[seg, best, typ], values[seg, best, typ]
 
+    def chunk_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(counts [S, T, 3], prf [S, T, 3])`` of validated input: each segment's best reference per type,
+        chosen in the compiled core (no ``[S, K, T, 3]`` counts), else as :meth:`best_counts` does."""
+        if self.engine != "numpy":
+            from .native import native_pair_counts
+
+            out = native_pair_counts(self, hyps, streams, present, required=self.engine == "native", best=True)
+            if out is not None:
+                return out[0], out[1]
+        return self.best_counts(self.python_pair_counts(hyps, streams, present), present)
+
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(counts [S, T, 3], prf [S, T, 3])`` of validated input, in chunks of bounded memory."""
         counts, values = [], []
         for a in range(0, len(hyps), CHUNK_SEGMENTS):
             b = min(len(hyps), a + CHUNK_SEGMENTS)
-            c, v = self.best_counts(self.pair_counts(hyps[a:b], [s[a:b] for s in streams], present[a:b]),
-                                    present[a:b])
+            c, v = self.chunk_values(hyps[a:b], [s[a:b] for s in streams], present[a:b])
             counts.append(c)
             values.append(v)
         if not counts:
@@ -302,10 +312,34 @@ class ROUGE(Metric):
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> ROUGEScores:
         """Sentence ROUGE of every segment (rouge-score's ``score`` / ``score_multi`` values)."""
-        hyps, streams, present = self.check_inputs(hypotheses, references)
-        counts, values = self.segment_values(hyps, streams, present)
-        return ROUGEScores(100 * values[:, 0, 2], values, counts, self.types,
-                           self.signature(nrefs_field(present.sum(axis=1))), self.name)
+        hyps = check_text_list(hypotheses, "hypotheses", check_items=False)
+        streams = check_references(references, len(hyps), check_items=False) if hyps else None
+        counted = self._native_sentence_values(hyps, streams)
+        if counted is None:  # the checks name any bad item (the lists are the input's items)
+            hyps, streams, present = self.check_inputs(hyps, references if streams is None else streams)
+            counts, values = self.segment_values(hyps, streams, present)
+            counted = counts, values, present.sum(axis=1)
+        counts, values, nrefs = counted
+        return ROUGEScores(100 * values[:, 0, 2], values, counts, self.types, self.signature(nrefs_field(nrefs)),
+                           self.name)
+
+    def _native_sentence_values(self, hyps: list, streams: list | None):
+        """``(counts, values, references per segment)`` of lists whose items are not checked yet, in one pass
+        of the compiled core over the whole input (it checks the items while it reads them, and keeps only
+        each segment's best reference: no ``[S, K, T, 3]`` counts, so no chunks), with rouge-score's
+        tokenizer; None when the compiled core does not take this input or an item is invalid (the checked
+        path then scores it or names the item)."""
+        if streams is None or self.engine == "numpy" or self.tokenizer != "default":
+            return None
+        from .native import native_pair_counts
+
+        try:
+            counted = native_pair_counts(self, hyps, streams, None, required=False, best=True)
+        except (TypeError, ValueError):
+            return None
+        if counted is None or not counted[2].all():  # a segment without a reference: the checks name it
+            return None
+        return counted
 
     def bootstrap_aggregate(
         self, hypotheses, references, *, n_samples: int = 1000, confidence_interval: float = 0.95
