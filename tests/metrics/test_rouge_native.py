@@ -49,12 +49,13 @@ def test_generated(rows, stem, tokenizer):
     assert np.array_equal(native, python)
 
 
-# the compiled tokenizer reads 16 bytes at a time: runs of letters around 16 bytes long, the two characters
-# whose lowercase is ASCII (U+212A, U+0130) and other lead bytes of theirs (U+010D, U+2014) at every offset
+# the compiled tokenizer classifies 64 bytes at a time and keys tokens of up to 16 bytes: runs of letters
+# around 16 and 64 bytes long, the two characters whose lowercase is ASCII (U+212A, U+0130) and other lead
+# bytes of theirs (U+010D, U+2014) at every offset
 RUN_TEXT = st.lists(
     st.sampled_from(["a", "B", "7", "q", "\u212a", "\u0130", "\u010d", "\u2014", " ", "\n", "abcdefghijklmno",
-                     "RUNNING", "Generalizations", "x" * 17, ".,"]),
-    max_size=40,
+                     "RUNNING", "Generalizations", "x" * 17, ".,", "Q" * 63, "w" * 64]),
+    max_size=60,
 ).map("".join)
 
 
