@@ -5,6 +5,7 @@
 //! match. Order n+1 ids are interned from (order-n id, next token id) pairs, so every order costs one
 //! table pass, and an n-gram whose prefix never matched is dropped before the next order.
 
+use crate::dense::{DenseOrders, MAX_DENSE_TOKENS};
 use crate::table::{GramTable, NONE};
 
 /// Tokens of one line: bytes in `buf`, one `(start, end)` range per token.
@@ -43,6 +44,9 @@ pub struct SegmentCounter {
     ref_tok: Vec<Vec<u32>>,
     ref_live: Vec<Vec<(u32, u32)>>,
     n_refs: usize,
+    /// orders 2.. of hypotheses of up to `dense_limit` tokens (see [`crate::dense`])
+    dense: DenseOrders,
+    dense_limit: usize,
 }
 
 impl SegmentCounter {
@@ -56,6 +60,17 @@ impl SegmentCounter {
             ref_tok: Vec::new(),
             ref_live: Vec::new(),
             n_refs: 0,
+            dense: DenseOrders::default(),
+            dense_limit: MAX_DENSE_TOKENS,
+        }
+    }
+
+    /// The same counter that counts every segment in the n-gram table (the dense path's reference).
+    #[cfg(test)]
+    pub(crate) fn hashed_only(order: usize) -> Self {
+        SegmentCounter {
+            dense_limit: 0,
+            ..Self::new(order)
         }
     }
 
@@ -138,6 +153,10 @@ impl SegmentCounter {
         if self.table.correct == 0 || order == 1 {
             return;
         }
+        if self.hyp_tok.len() <= self.dense_limit {
+            let refs = &self.ref_tok[..self.n_refs];
+            return self.dense.count(&self.hyp_tok, refs, order, row);
+        }
         let table = &mut self.table;
         // a word that never matched cannot start a matching bigram
         self.hyp_live.clear();
@@ -206,6 +225,17 @@ impl SegmentCounter {
 /// Keeps the hypothesis n-grams that occurred in some reference.
 fn live_matched(table: &GramTable, live: &mut Vec<(u32, u32)>) {
     live.retain(|&(_, id)| table.matched(id));
+}
+
+/// Pseudo-random numbers below `m` (xorshift from `state`): the tests' generated segments.
+#[cfg(test)]
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut(usize) -> usize {
+    move |m: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % m as u64) as usize
+    }
 }
 
 #[inline]
@@ -354,13 +384,7 @@ mod tests {
             "abcdefgi",
             "abcdefghijklmnopq",
         ];
-        let mut state = 12345u64;
-        let mut next = |m: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % m as u64) as usize
-        };
+        let mut next = xorshift(12345);
         for _ in 0..300 {
             let line = |next: &mut dyn FnMut(usize) -> usize| {
                 let n = if next(4) == 0 { next(120) } else { next(12) };
