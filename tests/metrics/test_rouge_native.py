@@ -158,3 +158,24 @@ def test_sentence_scores_name_a_bad_item_as_the_checks_do():
     assert np.array_equal(lists.prf, iterated.prf) and lists.signature == iterated.signature
     with pytest.raises(TypeError, match=r"^hypotheses\[1\] must be a string, got float$"):
         rouge.sentence_scores(iter(["a", 1.5]), iter([iter(["a", "b"])]))
+
+
+def test_best_reference_across_the_cores_blocks_of_segments():
+    # more segments than the core holds as text at a time (2**17): every block, and the references per
+    # segment, as the counts of every pair give them
+    rng = np.random.default_rng(9)
+    vocab = np.array(["a", "b", "c", "d", "e", "\n"])
+    n = (1 << 17) + 3000
+    texts = [" ".join(rng.choice(vocab, size=k)) for k in rng.integers(0, 6, size=2 * n)]
+    hyps, refs = texts[:n], texts[n:]
+    missing = [None if i % 3 else r for i, r in enumerate(refs[::-1])]
+    rouge = ROUGE(("rouge1", "rougeL"), engine="native", threads=2)
+    present = np.array([[True, m is not None] for m in missing])
+    counts, values = rouge.chunk_values(hyps, [refs, missing], present)
+    every = rouge.pair_counts(hyps, [refs, missing], present)
+    want_counts, want_values = rouge.best_counts(every, present)
+    assert np.array_equal(counts, want_counts)
+    assert np.array_equal(values.view(np.int64), want_values.view(np.int64))
+    _, _, nrefs = backend.rouge_pair_counts(hyps, [refs, missing], ("rouge1",), stem=False, pretokenized=False,
+                                            best=True)
+    assert np.array_equal(nrefs, present.sum(axis=1))

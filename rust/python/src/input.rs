@@ -117,7 +117,15 @@ pub fn utf8_lines<'a>(lines: &[Line<'a>]) -> Option<Vec<Option<&'a str>>> {
 pub type Texts<'a> = (Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
 
 pub fn utf8_texts<'a>(input: &'a TextInput<'_>) -> PyResult<Option<Texts<'a>>> {
-    let (hyp_lines, ref_lines) = input.lines(0..input.hyps.len())?;
+    utf8_texts_of(input, 0..input.hyps.len())
+}
+
+/// [`utf8_texts`] of the segments `range`.
+pub fn utf8_texts_of<'a>(
+    input: &'a TextInput<'_>,
+    range: std::ops::Range<usize>,
+) -> PyResult<Option<Texts<'a>>> {
+    let (hyp_lines, ref_lines) = input.lines(range)?;
     let Some(hyps) = utf8_lines(&hyp_lines) else {
         return Ok(None);
     };

@@ -6,7 +6,10 @@ use numpy::{PyArray1, PyArray3, PyArray4, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::{detached, invalid};
-use crate::input::{utf8_texts, TextInput, Texts};
+use crate::input::{utf8_texts, utf8_texts_of, TextInput, Texts};
+
+/// Segments whose text `RougeCounter.best` holds as UTF-8 slices at a time.
+const SEGMENTS_PER_BLOCK: usize = 1 << 17;
 
 /// What `RougeCounter.best` returns: the best reference's counts and values per segment and type, and
 /// the number of references of each segment.
@@ -87,23 +90,36 @@ impl RougeCounter {
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<BestValues<'py>>> {
         let input = TextInput::new(hyps, ref_streams)?;
-        let Some((hyps, refs)) = texts(&input)? else {
-            return Ok(None);
-        };
-        let mut nrefs = vec![0i64; hyps.len()];
-        for stream in &refs {
-            for (n, r) in nrefs.iter_mut().zip(stream) {
-                *n += i64::from(r.is_some());
-            }
+        if input.refs.is_empty() {
+            return Err(invalid("at least one reference stream"));
         }
-        let shape = [hyps.len(), self.parsed.len(), 3];
-        let mut counts = vec![0i64; shape.iter().product()];
+        let n_seg = input.hyps.len();
+        let width = 3 * self.parsed.len();
+        let mut counts = vec![0i64; n_seg * width];
         let mut values = vec![0f64; counts.len()];
-        let pairs = self.pairs(&hyps, &refs);
-        detached(py, || {
-            pairs.best_counts(self.threads, &mut counts);
-            prf_rows(&counts, pairs.types, &mut values);
-        })?;
+        let mut nrefs = vec![0i64; n_seg];
+        // the text of one block of segments at a time: bounded memory besides the results
+        for start in (0..n_seg).step_by(SEGMENTS_PER_BLOCK) {
+            let end = n_seg.min(start + SEGMENTS_PER_BLOCK);
+            let Some((hyps, refs)) = utf8_texts_of(&input, start..end)? else {
+                return Ok(None);
+            };
+            for stream in &refs {
+                for (n, r) in nrefs[start..end].iter_mut().zip(stream) {
+                    *n += i64::from(r.is_some());
+                }
+            }
+            let pairs = self.pairs(&hyps, &refs);
+            let (counts, values) = (
+                &mut counts[start * width..end * width],
+                &mut values[start * width..end * width],
+            );
+            detached(py, || {
+                pairs.best_counts(self.threads, counts);
+                prf_rows(counts, pairs.types, values);
+            })?;
+        }
+        let shape = [n_seg, self.parsed.len(), 3];
         Ok(Some((
             PyArray1::from_vec(py, counts).reshape(shape)?,
             PyArray1::from_vec(py, values).reshape(shape)?,
