@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from ..core import chunks, pool
 from ..core.signature import format_signature, nrefs_field
 from ..core.stats import SegmentStatistics
 from ..core.validation import check_reference_presence, check_references, check_text_list
+
+if TYPE_CHECKING:
+    from ..tokenizers.base import BaseTokenizer
 
 
 class Metric(ABC):
@@ -314,7 +317,7 @@ class TokenView:
     has BLEU's statistics rows (``[hyp_len, ref_len, correct_1..N, total_1..N]``, see
     :mod:`bleuscope.core.stats`) and BLEU's score objects."""
 
-    tokenizer: object  # a bleuscope.tokenizers BaseTokenizer
+    tokenizer: BaseTokenizer
     lowercase: bool
     max_order: int
     trg_lang: str | None = None
