@@ -179,3 +179,16 @@ def test_best_reference_across_the_cores_blocks_of_segments():
     _, _, nrefs = backend.rouge_pair_counts(hyps, [refs, missing], ("rouge1",), stem=False, pretokenized=False,
                                             best=True)
     assert np.array_equal(nrefs, present.sum(axis=1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(RUN_TEXT, TEXT), min_size=1, max_size=5), st.booleans(),
+       st.sampled_from([("rouge1",), ("rouge1", "rougeLsum"), ("rougeL", "rouge1")]))
+def test_rouge1_alone_and_with_others(rows, stem, types):
+    # rouge1 alone keeps no token ids in the core (it tallies while reading)
+    hyps = [r[0] for r in rows]
+    streams = [[r[1] for r in rows], hyps[::-1]]
+    present = np.ones((len(hyps), 2), dtype=bool)
+    native = ROUGE(types, engine="native", use_stemmer=stem).pair_counts(hyps, streams, present)
+    python = ROUGE(types, engine="numpy", use_stemmer=stem).python_pair_counts(hyps, streams, present)
+    assert np.array_equal(native, python)

@@ -767,6 +767,10 @@ enum Tally {
 pub struct Tokens {
     pub ids: Vec<u32>,
     pub line_ends: Vec<usize>,
+    /// tokens read (the length of `ids` unless `skip_ids`)
+    n: usize,
+    /// count the tokens without keeping their ids (only the tally is asked for)
+    skip_ids: bool,
     tally_mode: Tally,
     tally: Vec<i32>,
     matched: usize,
@@ -776,7 +780,10 @@ impl Tokens {
     /// Keep `id` (and tally it).
     #[inline(always)]
     fn push(&mut self, id: u32) {
-        self.ids.push(id);
+        if !self.skip_ids {
+            self.ids.push(id);
+        }
+        self.n += 1;
         match self.tally_mode {
             Tally::Off => {}
             Tally::Count => self.tally[id as usize] += 1,
@@ -814,6 +821,7 @@ impl Tokens {
     fn default_tokens(&mut self, text: &str, ids: &mut PairIds, word: &mut Vec<u8>) {
         self.ids.clear();
         self.line_ends.clear();
+        self.n = 0;
         let bytes = text.as_bytes();
         let n = bytes.len();
         let mut i = 0;
@@ -829,7 +837,7 @@ impl Tokens {
                 p += ahead.trailing_zeros() as usize;
                 if (special >> p) & 1 != 0 {
                     if bytes[i + p] == b'\n' {
-                        self.line_ends.push(self.ids.len());
+                        self.line_ends.push(self.n);
                         p += 1;
                         continue;
                     }
@@ -855,7 +863,7 @@ impl Tokens {
                 p = end;
             };
         }
-        self.line_ends.push(self.ids.len());
+        self.line_ends.push(self.n);
     }
 
     /// The token at `i` by the byte rules (a run of 16 bytes or more, or one that [`KELVIN`] or
@@ -899,12 +907,13 @@ impl Tokens {
     fn pretokenized(&mut self, text: &str, ids: &mut PairIds) {
         self.ids.clear();
         self.line_ends.clear();
+        self.n = 0;
         for line in text.split('\n') {
             for tok in line.split(' ').filter(|t| !t.is_empty()) {
                 let id = ids.id(tok.as_bytes());
                 self.push(id);
             }
-            self.line_ends.push(self.ids.len());
+            self.line_ends.push(self.n);
         }
     }
 
@@ -1071,14 +1080,19 @@ pub struct PairCounter {
 
 impl PairCounter {
     pub fn new(types: &[RougeType], stem: bool, pretokenized: bool) -> Self {
+        // rouge1 alone needs the tally and the token counts, not the ids
+        let tokens = || Tokens {
+            skip_ids: types.iter().all(|&t| t == RougeType::Ngram(1)),
+            ..Tokens::default()
+        };
         PairCounter {
             types: types.to_vec(),
             pretokenized,
             tally_unigrams: types.contains(&RougeType::Ngram(1)),
             ids: PairIds::new(stem),
             word: Vec::new(),
-            hyp: Tokens::default(),
-            reference: Tokens::default(),
+            hyp: tokens(),
+            reference: tokens(),
             h: Vec::new(),
             r: Vec::new(),
             counts: Vec::new(),
@@ -1143,7 +1157,7 @@ impl PairCounter {
         let n_local = n_hyp + 1;
         for k in 0..self.types.len() {
             let t = self.types[k];
-            let (hc, rc) = (self.h.len(), self.r.len());
+            let (hc, rc) = (self.hyp.n, self.reference.n);
             let cell = &mut out[3 * k..3 * k + 3];
             match t {
                 RougeType::Ngram(1) => {
@@ -1713,6 +1727,8 @@ mod tests {
             let (stem, pretokenized) = (round % 3 == 1, round % 3 == 2);
             let types = [RougeType::Ngram(1), RougeType::Ngram(2)];
             let mut c = PairCounter::new(&types, stem, pretokenized);
+            // rouge1 alone keeps no ids: the same counts
+            let mut alone = PairCounter::new(&types[..1], stem, pretokenized);
             let hyp = text(&mut rng);
             let hyp = if pretokenized {
                 hyp.replace(|ch: char| !ch.is_ascii_alphanumeric() && ch != '\n', " ")
@@ -1720,6 +1736,7 @@ mod tests {
                 hyp
             };
             c.set_hypothesis(&hyp);
+            alone.set_hypothesis(&hyp);
             for _ in 0..3 {
                 let reference = text(&mut rng);
                 let reference = if pretokenized {
@@ -1733,6 +1750,10 @@ mod tests {
                 assert_eq!(out[0] as usize, want, "{hyp:?} / {reference:?}");
                 assert_eq!(out[1..3], [c.h.len() as i64, c.r.len() as i64]);
                 assert_eq!(out[3] as usize, ngram_matches_slices(&c.h, &c.r, 2));
+                let mut rouge1 = vec![0; alone.width()];
+                alone.count(&reference, &mut rouge1);
+                assert_eq!(rouge1, out[..3]);
+                assert!(alone.h.is_empty() && alone.r.is_empty());
             }
         }
     }
