@@ -90,6 +90,7 @@ class TextCounter:
         *,
         max_line_bytes: int,
         block_segments: int = 0,
+        strip_line_ends: bool = False,
     ) -> tuple[_Rows, int, int] | None: ...
 
 @final

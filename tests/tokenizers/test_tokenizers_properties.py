@@ -546,3 +546,29 @@ def test_list_and_count_bindings_agree():
         tok = _core.Tokenizer(name, lowercase=True)
         assert tok.tokenize(lines) == expected
         assert tok.count_tokens(lines)[:2] == (sum(map(len, expected)), 0)
+
+
+#: pieces for long lines: words of every length around 8 bytes, punctuation runs, digits next to the
+#: characters 13a's rules look at, and the characters that may start Unicode whitespace (0xC2 / 0xE1-0xE3)
+LONG_PIECES = [
+    "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "Wörter", "naïve", "résumé", "3.5", "1,000", "2019.",
+    "U.S.", "e-mail", "don't", "(a)", "...", "?!", "--", "-5", "5-", "&amp;", "<b>", "«x»", "\u00a0", "\u2009",
+    "\u3000", "\u2028", "\x85", "·", "°", "€", "中文", "。", "\t", "\x1c",
+]
+long_line_st = st.tuples(
+    st.text(alphabet=" ab", max_size=70),  # shifts everything against the scanner's 64-byte windows
+    st.lists(
+        st.tuples(st.sampled_from(LONG_PIECES), st.sampled_from([" ", " ", "", "  ", "\u00a0"])),
+        min_size=1,
+        max_size=120,
+    ),
+).map(lambda t: t[0] + "".join(p + s for p, s in t[1]))
+
+
+@requires_core
+@pytest.mark.parametrize("name", ["13a", "zh", "cjk-char"])
+@SETTINGS
+@given(lines=st.lists(long_line_st, min_size=1, max_size=4), lowercase=st.booleans())
+def test_long_lines_across_scanner_windows(name, lines, lowercase):
+    # words, punctuation and Unicode whitespace at every offset of the 13a scanner's 64-byte windows
+    assert_same(name, lowercase, lines)

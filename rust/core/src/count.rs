@@ -120,9 +120,11 @@ impl SegmentCounter {
         for (k, r) in present.enumerate() {
             let out = &mut self.ref_tok[k];
             out.clear();
-            out.extend(r.spans.iter().map(|&(s, e)| {
-                table.add_ref_word(hyp.buf, hyp.spans, &r.buf[s as usize..e as usize], k as u32)
-            }));
+            out.extend(
+                r.spans
+                    .iter()
+                    .map(|&span| table.add_ref_word(hyp.buf, hyp.spans, r.buf, span, k as u32)),
+            );
         }
         self.higher_orders(row);
     }
@@ -159,24 +161,9 @@ impl SegmentCounter {
         }
         let table = &mut self.table;
         // a word that never matched cannot start a matching bigram
-        self.hyp_live.clear();
-        self.hyp_live.extend(
-            self.hyp_tok
-                .iter()
-                .enumerate()
-                .filter(|&(_, &t)| table.matched(t))
-                .map(|(i, &t)| (i as u32, t)),
-        );
+        live_where(&mut self.hyp_live, &self.hyp_tok, |t| table.matched(t));
         for k in 0..self.n_refs {
-            let live = &mut self.ref_live[k];
-            live.clear();
-            live.extend(
-                self.ref_tok[k]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &t)| t != NONE)
-                    .map(|(j, &t)| (j as u32, t)),
-            );
+            live_where(&mut self.ref_live[k], &self.ref_tok[k], |t| t != NONE);
         }
         let hyp_tok = &self.hyp_tok;
         for n in 2..=order {
@@ -196,20 +183,18 @@ impl SegmentCounter {
             }
             for k in 0..self.n_refs {
                 let (tok, live) = (&self.ref_tok[k], &mut self.ref_live[k]);
+                let end = tok.len().saturating_sub(last);
+                // every entry is written back in place and kept if found (no branch on the text); a
+                // last word that is not a hypothesis word (NONE) makes a key no hypothesis n-gram has
                 let mut kept = 0;
                 for r in 0..live.len() {
                     let (j, p) = live[r];
-                    let Some(&t) = tok.get(j as usize + last) else {
+                    if j as usize >= end {
                         break; // positions ascend: the rest run past the end too
-                    };
-                    if t == NONE {
-                        continue;
                     }
-                    let id = table.add_ref_key(pair(p, t), k as u32);
-                    if id != NONE {
-                        live[kept] = (j, id);
-                        kept += 1;
-                    }
+                    let id = table.add_ref_key(pair(p, tok[j as usize + last]), k as u32);
+                    live[kept] = (j, id);
+                    kept += (id != NONE) as usize;
                 }
                 live.truncate(kept);
             }
@@ -224,7 +209,26 @@ impl SegmentCounter {
 
 /// Keeps the hypothesis n-grams that occurred in some reference.
 fn live_matched(table: &GramTable, live: &mut Vec<(u32, u32)>) {
-    live.retain(|&(_, id)| table.matched(id));
+    let mut kept = 0;
+    for r in 0..live.len() {
+        let e = live[r];
+        live[kept] = e;
+        kept += table.matched(e.1) as usize;
+    }
+    live.truncate(kept);
+}
+
+/// `live` becomes the (position, slot) of the slots of `tokens` for which `keep` holds, in order: every
+/// entry is written and kept or overwritten, so there is no branch on the text.
+fn live_where(live: &mut Vec<(u32, u32)>, tokens: &[u32], keep: impl Fn(u32) -> bool) {
+    live.clear();
+    live.resize(tokens.len(), (0, 0));
+    let mut kept = 0;
+    for (i, &t) in tokens.iter().enumerate() {
+        live[kept] = (i as u32, t);
+        kept += keep(t) as usize;
+    }
+    live.truncate(kept);
 }
 
 /// Pseudo-random numbers below `m` (xorshift from `state`): the tests' generated segments.

@@ -10,6 +10,7 @@ use std::io::{self, Read};
 
 use crate::count::row_width;
 use crate::text::{count_lines, Line};
+use crate::tok::unicode::py_rstrip;
 use crate::tok::Tokenizer;
 
 /// Bytes asked of the file per read.
@@ -334,18 +335,36 @@ pub struct FileTotal {
     pub tokenized_periods: usize,
 }
 
+/// How [`count_files`] counts: BLEU's tokenizer, lowercasing and order, the counting threads, how it
+/// reads (`block` segments at a time, each stream buffering about `budget` bytes at most), and whether a
+/// hypothesis ends in a tokenized period after Python's `str.rstrip()` (`strip_line_ends`, as sacreBLEU's
+/// command sees its lines) or as read.
+#[derive(Clone, Copy, Debug)]
+pub struct FileCount {
+    pub tok: Tokenizer,
+    pub lowercase: bool,
+    pub order: usize,
+    pub threads: usize,
+    pub block: usize,
+    pub budget: usize,
+    pub strip_line_ends: bool,
+}
+
 /// The BLEU corpus total of hypotheses (`streams[0]`) against reference streams (`streams[1..]`, every
-/// line present), read `block` segments at a time, each stream buffering about `budget` bytes at most.
-#[allow(clippy::too_many_arguments)]
+/// line present), counted as `how` says.
 pub fn count_files<R: Read>(
-    tok: Tokenizer,
-    lowercase: bool,
-    order: usize,
-    threads: usize,
+    how: FileCount,
     streams: &mut [LineReader<R>],
-    block: usize,
-    budget: usize,
 ) -> Result<FileTotal, CountFilesError> {
+    let FileCount {
+        tok,
+        lowercase,
+        order,
+        threads,
+        block,
+        budget,
+        strip_line_ends,
+    } = how;
     assert!(
         streams.len() >= 2,
         "hypotheses and at least one reference stream"
@@ -405,7 +424,11 @@ pub fn count_files<R: Read>(
         }
         total.tokenized_periods += lines[0]
             .iter()
-            .filter(|l| matches!(l, Line::Text(t) if t.ends_with(" .")))
+            .filter(|l| match l {
+                Line::Text(t) if strip_line_ends => py_rstrip(t).ends_with(" ."),
+                Line::Text(t) => t.ends_with(" ."),
+                _ => false,
+            })
             .count();
         total.segments += k;
         drop(lines);
@@ -544,11 +567,30 @@ mod tests {
         step: usize,
         block: usize,
     ) -> Result<FileTotal, CountFilesError> {
+        count_stripped(hyp, refs, step, block, false)
+    }
+
+    fn count_stripped(
+        hyp: &[u8],
+        refs: &[&[u8]],
+        step: usize,
+        block: usize,
+        strip_line_ends: bool,
+    ) -> Result<FileTotal, CountFilesError> {
         let mut streams: Vec<LineReader<Trickle>> = std::iter::once(hyp)
             .chain(refs.iter().copied())
             .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
             .collect();
-        count_files(Tokenizer::T13a, false, 4, 1, &mut streams, block, 64)
+        let how = FileCount {
+            tok: Tokenizer::T13a,
+            lowercase: false,
+            order: 4,
+            threads: 1,
+            block,
+            budget: 64,
+            strip_line_ends,
+        };
+        count_files(how, &mut streams)
     }
 
     #[test]
@@ -577,6 +619,16 @@ mod tests {
                 assert_eq!(got.tokenized_periods, 1);
             }
         }
+        // trailing whitespace (Python's: also U+3000) before the period counts only when stripped
+        let spaced = "a .\nb . \nc .\r\nd .\u{3000}\ne.\n".as_bytes();
+        let refs: &[&[u8]] = &[b"a\nb\nc\nd\ne\n"];
+        assert_eq!(count(spaced, refs, 3, 2).unwrap().tokenized_periods, 1);
+        assert_eq!(
+            count_stripped(spaced, refs, 3, 2, true)
+                .unwrap()
+                .tokenized_periods,
+            4
+        );
         match count(b"a\nb\nc\n", &[b"a\nb\n"], 1, 2) {
             Err(CountFilesError::Lengths { ended, after }) => {
                 assert_eq!((ended, after), (vec![1], 2));

@@ -72,6 +72,21 @@ pub fn word_key(b: &[u8]) -> u64 {
     v | (n as u64) << 56
 }
 
+/// [`word_key`] of the word `buf[start..end]`. A short word with eight bytes of `buf` from its start (all
+/// but the last words of a line) is keyed by one load and a mask, with no branch on its length.
+#[inline(always)]
+pub fn word_key_at(buf: &[u8], start: usize, end: usize) -> u64 {
+    let n = end - start;
+    if n <= MAX_EXACT_WORD {
+        if let Some(bytes) = buf.get(start..start + 8) {
+            let v = u64::from_le_bytes(bytes.try_into().unwrap());
+            // n <= 7: the shift stays below 64, and n = 0 gives the empty mask
+            return (v & ((1u64 << (8 * n)) - 1)) | (n as u64) << 56;
+        }
+    }
+    word_key(&buf[start..end])
+}
+
 /// Whether equal word keys mean equal words (see [`word_key`]).
 #[inline]
 fn exact_key(key: u64) -> bool {
@@ -142,7 +157,7 @@ impl Default for GramTable {
 impl GramTable {
     /// Starts a new use for up to `n` distinct n-grams (all earlier slots become free).
     pub fn start(&mut self, n: usize) {
-        let cap = (n.max(4) * 2).next_power_of_two();
+        let cap = (n.max(4) * 4).next_power_of_two();
         if self.slots.len() < cap {
             self.slots = vec![Slot::default(); cap];
             self.generation = 0;
@@ -237,7 +252,7 @@ impl GramTable {
     pub fn add_hyp_word(&mut self, buf: &[u8], tokens: &[(u32, u32)], pos: usize) -> u32 {
         let (s0, e0) = tokens[pos];
         let word = &buf[s0 as usize..e0 as usize];
-        let key = word_key(word);
+        let key = word_key_at(buf, s0 as usize, e0 as usize);
         let mut i = self.home(key);
         let generation = self.generation;
         loop {
@@ -258,16 +273,19 @@ impl GramTable {
         }
     }
 
-    /// Slot of reference word `word` (NONE if not a hypothesis word), counting it for reference `stamp`.
+    /// Slot of reference word `ref_buf[start..end]` (NONE if not a hypothesis word), counting it for
+    /// reference `stamp`; `buf` and `tokens` are the hypothesis'.
     #[inline]
     pub fn add_ref_word(
         &mut self,
         buf: &[u8],
         tokens: &[(u32, u32)],
-        word: &[u8],
+        ref_buf: &[u8],
+        (start, end): (u32, u32),
         stamp: u32,
     ) -> u32 {
-        let key = word_key(word);
+        let word = &ref_buf[start as usize..end as usize];
+        let key = word_key_at(ref_buf, start as usize, end as usize);
         let mut i = self.home(key);
         loop {
             let s = self.slot(i);
@@ -289,20 +307,17 @@ impl GramTable {
 
     /// One more occurrence in reference `stamp`: the clipped count grows by one whenever the maximum over
     /// references grows and stays within the hypothesis count.
+    /// Written as arithmetic on the counts, without branches (which of them hold depends on the text).
     #[inline]
     fn count_ref(&mut self, i: usize, stamp: u32) {
         let s = self.slot_mut(i);
-        if s.ref_stamp != stamp {
-            s.ref_stamp = stamp;
-            s.cur_ref = 0;
-        }
-        s.cur_ref += 1;
-        if s.cur_ref > s.max_ref {
-            s.max_ref = s.cur_ref;
-            if s.max_ref <= s.hyp {
-                self.correct += 1;
-            }
-        }
+        let same_ref = (s.ref_stamp == stamp) as u32;
+        s.ref_stamp = stamp;
+        let cur = s.cur_ref * same_ref + 1;
+        s.cur_ref = cur;
+        let grows = cur > s.max_ref;
+        s.max_ref = s.max_ref.max(cur);
+        self.correct += (grows & (cur <= s.hyp)) as u64;
     }
 
     /// Whether slot `i` occurred in some reference.
@@ -345,9 +360,9 @@ mod tests {
         let ids: Vec<u32> = (0..4).map(|p| t.add_hyp_word(buf, &toks, p)).collect();
         assert_eq!(ids[0], ids[2]);
         assert_ne!(ids[0], ids[1]);
-        assert_eq!(t.add_ref_word(buf, &toks, b"dog", 0), ids[3]);
-        assert_eq!(t.add_ref_word(buf, &toks, b"do", 0), NONE);
-        assert_eq!(t.add_ref_word(buf, &toks, b"", 0), NONE);
+        assert_eq!(t.add_ref_word(buf, &toks, b"dog", (0, 3), 0), ids[3]);
+        assert_eq!(t.add_ref_word(buf, &toks, b"do", (0, 2), 0), NONE);
+        assert_eq!(t.add_ref_word(buf, &toks, b"", (0, 0), 0), NONE);
         assert_eq!(t.correct, 1);
     }
 
@@ -397,14 +412,25 @@ mod tests {
         let distinct: std::collections::HashSet<u32> = ids.iter().copied().collect();
         assert_eq!(distinct.len(), toks.len());
         for (p, &(a, b)) in toks.iter().enumerate() {
-            assert_eq!(
-                t.add_ref_word(buf, &toks, &buf[a as usize..b as usize], 0),
-                ids[p]
-            );
+            assert_eq!(t.add_ref_word(buf, &toks, buf, (a, b), 0), ids[p]);
         }
-        assert_eq!(t.add_ref_word(buf, &toks, b"abcdefgy", 0), NONE);
-        assert_eq!(t.add_ref_word(buf, &toks, b"abcdeg", 0), NONE);
+        assert_eq!(t.add_ref_word(buf, &toks, b"abcdefgy", (0, 8), 0), NONE);
+        assert_eq!(t.add_ref_word(buf, &toks, b"abcdeg", (0, 6), 0), NONE);
         assert_eq!(t.correct, toks.len() as u64);
+    }
+
+    #[test]
+    fn keys_at_a_position_equal_the_keys_of_the_word() {
+        let buf: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0x80).collect();
+        for start in 0..=buf.len() {
+            for end in start..=buf.len() {
+                assert_eq!(
+                    word_key_at(&buf, start, end),
+                    word_key(&buf[start..end]),
+                    "{start}..{end}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::path::PathBuf;
 
 use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
-use bleuscope_core::files::{count_files, LineReader};
+use bleuscope_core::files::{count_files, FileCount, LineReader};
 use bleuscope_core::pairwise::pairwise;
 use bleuscope_core::par::{fill_rows, pick_threads, WORK_UNIT};
 use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
@@ -175,7 +175,9 @@ impl TextCounter {
     /// the reader refuses: not UTF-8, a NUL, longer than ``max_line_bytes``; files of different lengths;
     /// a line for the Python tokenizer): the caller then reads the files with the Python reader, which
     /// names the problem. ``block_segments`` (0: the default) caps the segments counted at a time.
-    #[pyo3(signature = (hyp_path, ref_paths, *, max_line_bytes, block_segments = 0))]
+    /// ``strip_line_ends``: a hypothesis ends in ``" ."`` after ``str.rstrip()`` (as sacreBLEU's command
+    /// reads lines), not as read.
+    #[pyo3(signature = (hyp_path, ref_paths, *, max_line_bytes, block_segments = 0, strip_line_ends = false))]
     fn total_files<'py>(
         &self,
         py: Python<'py>,
@@ -183,6 +185,7 @@ impl TextCounter {
         ref_paths: Vec<PathBuf>,
         max_line_bytes: usize,
         block_segments: usize,
+        strip_line_ends: bool,
     ) -> PyResult<Option<FileTotal<'py>>> {
         if ref_paths.is_empty() {
             return Err(invalid("total_files needs at least one reference file"));
@@ -199,11 +202,16 @@ impl TextCounter {
         } else {
             block_segments
         };
-        let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
-        let budget = FILE_BLOCK_BYTES.max(max_line_bytes.saturating_mul(2));
-        let counted = detached(py, move || {
-            count_files(tok, lowercase, order, threads, &mut streams, block, budget)
-        })?;
+        let how = FileCount {
+            tok: self.tok,
+            lowercase: self.lowercase,
+            order: self.order,
+            threads: self.threads,
+            block,
+            budget: FILE_BLOCK_BYTES.max(max_line_bytes.saturating_mul(2)),
+            strip_line_ends,
+        };
+        let counted = detached(py, move || count_files(how, &mut streams))?;
         Ok(match counted {
             Ok(t) => Some((
                 PyArray1::from_vec(py, t.total),

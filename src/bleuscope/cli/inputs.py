@@ -18,6 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
+import numpy as np
+
+from ..core import chunks as core_chunks
 from ..core import files as bio
 from ..core.checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods
 from ..core.files import InputError, UsageError
@@ -183,6 +186,33 @@ class InputFiles:
                 self._final_warnings()
                 return
 
+    # -- a count made without this reader --------------------------------------------------------------
+    def plain_text_paths(self) -> tuple[list[str], list[str]] | None:
+        """``(hypothesis files, reference files)`` when every input is a plain text file read as UTF-8 (one
+        segment a line: no TSV or JSON Lines, no standard input, uncompressed, a regular file, no byte order
+        mark): what a metric's own file reader may count (``Metric.count_files``); None otherwise."""
+        sources = (*self.hyps, *self.refs)
+        if not self.refs or any(src.kind != "text" for src in sources):
+            return None
+        from pathlib import Path
+
+        refs = [src.path for src in self.refs]
+        for src in self.hyps:
+            if core_chunks.plain_text_paths(Path(src.path), [Path(r) for r in refs], self.args.encoding) is None:
+                return None
+        for src in sources:  # the reader warns about a byte order mark: leave such files to it
+            head = _head_bytes(src.path, len(codecs.BOM_UTF8))
+            if head is None or head.startswith(codecs.BOM_UTF8):
+                return None
+        return [src.path for src in self.hyps], refs
+
+    def counted_elsewhere(self, segments: int, tokenized_lines: list[int]) -> None:
+        """Records what a count of :meth:`plain_text_paths` made without this reader learnt (the segments and
+        each system's lines ending in " ." after ``str.rstrip()``) and gives the final warnings."""
+        self.segments = segments
+        self.tokenized_lines = list(tokenized_lines)
+        self._final_warnings()
+
     def _assemble(self, hyp_items, ref_items, start: int):
         args = self.args
         if not args.hyp_field:
@@ -320,6 +350,40 @@ class InputFiles:
                         f"{name}: {n_tok} lines end in ' .' - is it tokenized? BLEU expects detokenized text "
                         "(--force silences this)"
                     )
+
+
+def chunk_heads(path: str, size: int, max_chars: int, block_bytes: int = 1 << 20) -> Iterator[str]:
+    """For each chunk of ``size`` lines of a UTF-8 text file (as :meth:`InputFiles.chunks` reads them), the
+    first ``max_chars`` characters of its lines joined by ``"\n"``: the sample the CJK input check takes
+    of a chunk, found by counting newlines, without decoding the rest of the file."""
+    starts, ends = [0], []  # each chunk's first byte and the end of its text (its last line without "\n")
+    offset, need, last = 0, size, b""
+    with open(path, "rb") as f:
+        while block := f.read(block_bytes):
+            n = block.count(b"\n")
+            if n >= need:  # a chunk ends in this block: find its newline (and those of the next chunks)
+                newlines = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 0x0A)
+                k = need - 1
+                while k < n:
+                    end = offset + int(newlines[k])
+                    ends.append(end)
+                    starts.append(end + 1)
+                    k += size
+                need = k - n + 1
+            else:
+                need -= n
+            offset += len(block)
+            last = block[-1:]
+    if starts[-1] >= offset:  # the file ends with the last chunk's newline
+        starts.pop()
+    else:
+        ends.append(offset - (last == b"\n"))
+    with open(path, "rb") as f:
+        for start, end in zip(starts, ends):
+            f.seek(start)
+            # max_chars characters take at most 4 * max_chars bytes: a character cut there is past them
+            data = f.read(min(end - start, 4 * max_chars))
+            yield data.decode("utf-8", errors="ignore")[:max_chars]
 
 
 def _head_bytes(path: str, size: int = 1 << 16) -> bytes | None:

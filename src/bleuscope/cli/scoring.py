@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core import files as bio
+from ..core.checks import warn_if_mostly_cjk
 from ..core.files import InputError
 from ..core.signature import nrefs_field
 from ..core.validation import reference_presence
-from .inputs import CHUNK_SEGMENTS, InputFiles, load_inputs
+from ..tokenizers.language import CJK_BLIND_TOKENIZERS, CJK_SAMPLE_CHARS
+from .inputs import CHUNK_SEGMENTS, InputFiles, chunk_heads, load_inputs
 from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
 from .render import MetricResults
 
@@ -83,6 +85,16 @@ def score_systems(
         progress = Progress(
             None, sys.stderr, enabled=not args.quiet and isatty(sys.stderr), min_segments=PROGRESS_MIN_SEGMENTS
         )
+    if not keep_segments and not score_needs_rows:
+        counted = count_files_in_core(scorer, streams, args, chunk_segments)
+        if counted is not None:
+            progress.update(streams.segments * n_sys, f"{n_sys} systems" if n_sys > 1 else streams.hyp_names[0])
+            progress.close()
+            nref = nrefs_field([len(streams.refs)])
+            return [
+                SystemResult(name=name, stats=row, nrefs=nref, score=scorer.score_from_statistics(row, nref))
+                for name, row in zip(streams.hyp_names, counted)
+            ]
     parts: list[list[np.ndarray]] = [[] for _ in range(n_sys)]
     sums: list[np.ndarray | None] = [None] * n_sys
     ref_counts: set[int] = set()
@@ -105,6 +117,34 @@ def score_systems(
                          score=scorer.score_from_statistics(stats if score_needs_rows else sums[k], nref))
         )
     return results
+
+
+def count_files_in_core(
+    scorer: Metric, streams: InputFiles, args: argparse.Namespace, chunk_segments: int
+) -> list[np.ndarray] | None:
+    """Each system's summed statistics row ``[1, columns]``, counted by the metric's own file reader (the
+    compiled core's for BLEU: no Python string per line) when every input is a plain UTF-8 text file, with
+    the warnings the chunk loop gives; None when the metric has no such reader, or it stopped at a problem:
+    the chunk loop then reads the files, and names the problem as it always does."""
+    paths = streams.plain_text_paths()
+    if paths is None:
+        return None
+    hyp_paths, ref_paths = paths
+    rows, tokenized, segments = [], [], None
+    for path in hyp_paths:
+        counted = scorer.count_files(path, ref_paths, max_line_bytes=args.max_line_bytes, strip_line_ends=True)
+        if counted is None or counted[1] == 0 or segments not in (None, counted[1]):
+            return None
+        total, segments, periods = counted
+        rows.append(np.asarray(total, dtype=np.int64).reshape(1, -1))
+        tokenized.append(periods)
+    name = scorer.input_warning_tokenizer
+    if name in CJK_BLIND_TOKENIZERS:  # the check the chunk loop makes on every chunk of every system
+        for path in hyp_paths:
+            for head in chunk_heads(path, chunk_segments, CJK_SAMPLE_CHARS):
+                warn_if_mostly_cjk(name, [head])
+    streams.counted_elsewhere(segments, tokenized)
+    return rows
 
 
 def score_metrics(

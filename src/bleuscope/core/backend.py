@@ -358,10 +358,12 @@ def native_file_total(
     engine: str = "auto",
     threads: int | None = None,
     max_line_bytes: int,
+    strip_line_ends: bool = False,
 ) -> tuple[np.ndarray, int, int] | None:
     """The corpus total of plain UTF-8 files (hypotheses and reference streams, one segment a line), read
-    and counted by the compiled core without Python strings: ``(total row, segments, tokenized_periods)``.
-    None when the compiled core does not count this input, or stopped at something the Python reader
+    and counted by the compiled core without Python strings: ``(total row, segments, tokenized_periods)``
+    (``strip_line_ends``: hypotheses ending in " ." after ``str.rstrip()``, as sacreBLEU's command reads
+    them). None when the compiled core does not count this input, or stopped at something the Python reader
     reports (a file that cannot be read, a line that is not UTF-8, holds a NUL or is longer than
     ``max_line_bytes``, files of different lengths): read the files with :mod:`bleuscope.core.chunks`."""
     check_threads(threads)
@@ -370,7 +372,9 @@ def native_file_total(
     counter = _text_counter(tokenizer, lowercase, order, threads)
     if counter is None:
         return None
-    return counter.total_files(hyp_path, list(ref_paths), max_line_bytes=max_line_bytes)
+    return counter.total_files(
+        hyp_path, list(ref_paths), max_line_bytes=max_line_bytes, strip_line_ends=strip_line_ends
+    )
 
 
 def read_file_lines(path, *, max_line_bytes: int) -> tuple[list[str] | None, dict | None]:

@@ -132,6 +132,16 @@ class Metric(ABC):
         streamed input is summed from the rows of :meth:`chunk_counter`)."""
         return None
 
+    def count_files(
+        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False
+    ) -> tuple[np.ndarray, int, int] | None:
+        """The summed statistics row of plain UTF-8 files (one segment a line, every reference line
+        present), read by the compiled core without a Python string per line: ``(total row, segments,
+        hypotheses ending in " .")`` (``strip_line_ends``: after ``str.rstrip()``). None (the default: no
+        such reader) when the metric does not read files itself or stopped at a problem: the caller then
+        reads them, and its reader names the problem."""
+        return None
+
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """float64 sentence-level score of every per-segment row (the metric's ``score_rows``; BLEU scores a
         sentence with effective order, as sacreBLEU's sentence BLEU does)."""

@@ -153,6 +153,10 @@ impl Sim {
 /// Tokens of `text` under the four mteval-v13a substitutions (without the line-level steps), appended
 /// to `out`. `edge_pad`: the text is padded with a space at both ends (13a), or not (zh). With
 /// `check_pre`, returns `Err(NeedsPre)` on the first `<`, `&` or newline (nothing useful in `out`).
+///
+/// The text is looked at 64 bytes at a time through two bit masks, its ASCII whitespace and the bytes the
+/// byte rules may act on ([`Window`]): a word with none of the latter (most words) is found and becomes
+/// a token with a few bit operations; every other word goes through [`word_at`], byte by byte.
 pub fn words_13a(
     text: &str,
     edge_pad: bool,
@@ -163,77 +167,218 @@ pub fn words_13a(
     out.set_text(text);
     let b = text.as_bytes();
     let n = b.len();
+    let mut w = Window::at(b, 0);
+    if check_pre && w.newline {
+        return Err(NeedsPre);
+    }
     let mut i = 0;
-    loop {
+    'words: loop {
         // skip whitespace
-        while i < n {
-            let k = K13A[b[i] as usize];
-            if k & K_WS != 0 {
-                if check_pre && b[i] == b'\n' {
+        loop {
+            if i >= n {
+                return Ok(());
+            }
+            if i - w.base >= 64 {
+                w = Window::at(b, i);
+                if check_pre && w.newline {
                     return Err(NeedsPre);
                 }
-                i += 1;
-            } else if k & K_LEAD != 0 {
-                match non_ascii_ws_len(b, i) {
-                    Some(len) => i += len,
-                    None => break,
-                }
-            } else {
+            }
+            let not_ws = !w.ws >> (i - w.base);
+            if not_ws != 0 {
+                i += not_ws.trailing_zeros() as usize;
                 break;
             }
+            i = w.base + 64;
         }
         if i >= n {
             return Ok(());
         }
+        // the word: up to the next whitespace byte (the padding after the text is whitespace)
         let start = i;
-        let mut rule1 = false; // a rule-1 character: split off whatever its neighbours
-        let mut dotcommas = 0u32;
-        let mut digit_dash = false;
-        while i < n {
-            let k = K13A[b[i] as usize];
-            if k == 0 {
-                i += 1 + plain_run(b, i + 1);
-                continue;
+        let mut special = false;
+        loop {
+            if i - w.base >= 64 {
+                w = Window::at(b, i);
+                if check_pre && w.newline {
+                    return Err(NeedsPre);
+                }
             }
-            if k & K_WS != 0 {
+            let rel = i - w.base;
+            let ws = w.ws >> rel;
+            let sp = w.special >> rel;
+            if ws != 0 {
+                let len = ws.trailing_zeros();
+                // bits below the word's end (len < 64 - rel <= 64)
+                special |= sp & ((1u64 << len) - 1) != 0;
+                i += len as usize;
                 break;
             }
-            if k & K_LEAD != 0 {
-                if non_ascii_ws_len(b, i).is_some() {
-                    break;
-                }
-                i += 1;
-                continue;
-            }
-            if check_pre && k & K_PRE != 0 {
-                return Err(NeedsPre);
-            }
-            rule1 |= k & K_RULE1 != 0;
-            dotcommas += (k & K_DOTCOMMA != 0) as u32;
-            digit_dash |= k & K_DASH != 0 && i > start && b[i - 1].is_ascii_digit();
-            i += 1;
+            special |= sp != 0;
+            i = w.base + 64;
         }
-        let right = edge_pad || i < n;
-        if !rule1 && dotcommas == 0 && !digit_dash {
-            out.push_span(start, i); // `out` holds `text` (set above); a word ends at whitespace or the end
-        } else if !digit_dash
-            && (dotcommas == 0
-                || (dotcommas == 1 && right && K13A[b[i - 1] as usize] & K_DOTCOMMA != 0))
-        {
-            // Only rule 1 acts (it is context-free), plus at most a final '.'/',' with a space after it:
-            // rule 2 splits it off after a non-digit, rule 3 (seeing the space) after a digit.
-            split_around(
-                text,
-                start,
-                i,
-                |c| c < 0x80 && K13A[c as usize] & (K_RULE1 | K_DOTCOMMA) != 0,
-                out,
-            );
+        if !special {
+            out.push_span(start, i.min(n));
+            continue 'words;
+        }
+        i = word_at(text, start, edge_pad, check_pre, sim, out)?;
+    }
+}
+
+/// The 64 bytes of a text from `base` on as bit masks (bit j: byte `base + j`; bytes past the end count
+/// as spaces): its ASCII whitespace, the other bytes the 13a scanner must look at (everything the byte
+/// table `K13A` marks, and the lead bytes that may start a whitespace character), and whether a newline
+/// is among them.
+struct Window {
+    base: usize,
+    ws: u64,
+    special: u64,
+    newline: bool,
+}
+
+impl Window {
+    #[inline(always)]
+    fn at(b: &[u8], base: usize) -> Window {
+        let (ws, special, newline) = if base + 64 <= b.len() {
+            masks64(b[base..base + 64].try_into().unwrap())
         } else {
-            let left = edge_pad || start > 0;
-            simulate_13a(text, start, i, left, right, sim, out);
+            let mut padded = [b' '; 64];
+            let rest = &b[base.min(b.len())..];
+            padded[..rest.len()].copy_from_slice(rest);
+            masks64(&padded)
+        };
+        Window {
+            base,
+            ws,
+            special: special & !ws,
+            newline,
         }
     }
+}
+
+/// (ASCII whitespace, [`maybe_13a_special`], any newline) of 64 bytes, sixteen at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn masks64(chunk: &[u8; 64]) -> (u64, u64, bool) {
+    use std::arch::x86_64::*;
+    let mut ws = 0u64;
+    let mut special = 0u64;
+    let mut newline = 0u32;
+    for q in 0..4 {
+        // SAFETY: SSE2 is part of every x86_64 target; the load is unaligned and reads 16 bytes of chunk
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().add(16 * q) as *const __m128i);
+            let set = |x: u8| _mm_set1_epi8(x as i8);
+            // signed compares: bytes >= 0x80 are negative and in none of these ASCII ranges
+            let in_range = |lo: u8, hi: u8| {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(v, set(lo - 1)),
+                    _mm_cmplt_epi8(v, set(hi + 1)),
+                )
+            };
+            let space = _mm_or_si128(in_range(0x09, 0x0d), in_range(0x1c, 0x20));
+            ws |= (_mm_movemask_epi8(space) as u32 as u64) << (16 * q);
+            newline |= _mm_movemask_epi8(_mm_cmpeq_epi8(v, set(b'\n'))) as u32;
+        }
+        special |=
+            (special_mask(chunk[16 * q..16 * q + 16].try_into().unwrap()) as u64) << (16 * q);
+    }
+    (ws, special, newline != 0)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn masks64(chunk: &[u8; 64]) -> (u64, u64, bool) {
+    let mut ws = 0u64;
+    let mut special = 0u64;
+    for (j, &x) in chunk.iter().enumerate() {
+        ws |= (super::unicode::is_ascii_py_space(x) as u64) << j;
+        special |= (maybe_13a_special(x) as u64) << j;
+    }
+    (ws, special, chunk.contains(&b'\n'))
+}
+
+/// One step of the 13a scanner, byte by byte, from `i`: skips whitespace (also non-ASCII), then
+/// tokenizes the word there into `out` (which holds `text`); returns the position after the word.
+fn word_at(
+    text: &str,
+    mut i: usize,
+    edge_pad: bool,
+    check_pre: bool,
+    sim: &mut Sim,
+    out: &mut Out,
+) -> Result<usize, NeedsPre> {
+    let b = text.as_bytes();
+    let n = b.len();
+    // skip whitespace
+    while i < n {
+        let k = K13A[b[i] as usize];
+        if k & K_WS != 0 {
+            if check_pre && b[i] == b'\n' {
+                return Err(NeedsPre);
+            }
+            i += 1;
+        } else if k & K_LEAD != 0 {
+            match non_ascii_ws_len(b, i) {
+                Some(len) => i += len,
+                None => break,
+            }
+        } else {
+            break;
+        }
+    }
+    if i >= n {
+        return Ok(n);
+    }
+    let start = i;
+    let mut rule1 = false; // a rule-1 character: split off whatever its neighbours
+    let mut dotcommas = 0u32;
+    let mut digit_dash = false;
+    while i < n {
+        let k = K13A[b[i] as usize];
+        if k == 0 {
+            i += 1 + plain_run(b, i + 1);
+            continue;
+        }
+        if k & K_WS != 0 {
+            break;
+        }
+        if k & K_LEAD != 0 {
+            if non_ascii_ws_len(b, i).is_some() {
+                break;
+            }
+            i += 1;
+            continue;
+        }
+        if check_pre && k & K_PRE != 0 {
+            return Err(NeedsPre);
+        }
+        rule1 |= k & K_RULE1 != 0;
+        dotcommas += (k & K_DOTCOMMA != 0) as u32;
+        digit_dash |= k & K_DASH != 0 && i > start && b[i - 1].is_ascii_digit();
+        i += 1;
+    }
+    let right = edge_pad || i < n;
+    if !rule1 && dotcommas == 0 && !digit_dash {
+        out.push_span(start, i); // `out` holds `text` (set above); a word ends at whitespace or the end
+    } else if !digit_dash
+        && (dotcommas == 0
+            || (dotcommas == 1 && right && K13A[b[i - 1] as usize] & K_DOTCOMMA != 0))
+    {
+        // Only rule 1 acts (it is context-free), plus at most a final '.'/',' with a space after it:
+        // rule 2 splits it off after a non-digit, rule 3 (seeing the space) after a digit.
+        split_around(
+            text,
+            start,
+            i,
+            |c| c < 0x80 && K13A[c as usize] & (K_RULE1 | K_DOTCOMMA) != 0,
+            out,
+        );
+    } else {
+        let left = edge_pad || start > 0;
+        simulate_13a(text, start, i, left, right, sim, out);
+    }
+    Ok(i)
 }
 
 /// Tokens of `text[start..end]` where each character `alone(code point)` is a token of its own and

@@ -409,18 +409,9 @@ class BLEU(Metric):
             size = chunks.check_chunk_size(chunk_size)
             if pool.resolve_n_jobs(n_jobs) != 1:
                 return None
-            counted = backend.native_file_total(
-                paths[0],
-                paths[1],
-                tokenizer=self.tokenizer,
-                lowercase=self.lowercase,
-                order=self.stats_order,
-                engine=self.engine,
-                threads=self.threads,
-                max_line_bytes=MAX_LINE_BYTES,
-            )
-        except (TypeError, ValueError, backend.NativeEngineUnavailableError):
+        except (TypeError, ValueError):
             return None  # the stream reader raises it, after what it raises first
+        counted = self.count_files(paths[0], paths[1], max_line_bytes=MAX_LINE_BYTES)
         if counted is None or counted[1] == 0:
             return None
         total, segments, tokenized_periods = counted
@@ -428,6 +419,22 @@ class BLEU(Metric):
             paths[0], size, self.input_warning_tokenizer, not self.warns_if_tokenized, tokenized_periods
         )
         return Totals.of_sum(total, len(paths[1]), segments)
+
+    def count_files(
+        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False
+    ) -> tuple[np.ndarray, int, int] | None:
+        """The summed statistics row of plain UTF-8 files, read and counted by the compiled core (see
+        :meth:`Metric.count_files`); None when the core does not count this input or stopped at a problem."""
+        try:
+            return backend.native_file_total(
+                hyp_path,
+                ref_paths,
+                max_line_bytes=max_line_bytes,
+                strip_line_ends=strip_line_ends,
+                **self._core_settings(),
+            )
+        except (TypeError, ValueError, backend.NativeEngineUnavailableError):
+            return None  # the Python reader raises it, after what it raises first
 
     def _native_corpus_total(self, hypotheses, references) -> tuple[np.ndarray, str] | None:
         """The summed statistics row and the ``nrefs`` field, counted in one pass of the compiled core, which also checks the items'
@@ -462,16 +469,17 @@ class BLEU(Metric):
         self, hyps: list, streams: list, *, per_segment: bool = False
     ) -> tuple[np.ndarray, np.ndarray, int] | None:
         """:func:`bleuscope.core.backend.native_text_total` with this metric's counting settings."""
-        return backend.native_text_total(
-            hyps,
-            streams,
-            tokenizer=self.tokenizer,
-            lowercase=self.lowercase,
-            order=self.stats_order,
-            engine=self.engine,
-            threads=self.threads,
-            per_segment=per_segment,
-        )
+        return backend.native_text_total(hyps, streams, per_segment=per_segment, **self._core_settings())
+
+    def _core_settings(self) -> dict:
+        """The counting settings the compiled core's text and file counts take."""
+        return {
+            "tokenizer": self.tokenizer,
+            "lowercase": self.lowercase,
+            "order": self.stats_order,
+            "engine": self.engine,
+            "threads": self.threads,
+        }
 
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
