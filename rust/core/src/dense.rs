@@ -49,25 +49,24 @@ impl DenseOrders {
     ) {
         let m = hyp_slots.len();
         assert!(m <= MAX_DENSE_TOKENS, "too many tokens for the dense path");
-        let Some(&max_slot) = hyp_slots.iter().max() else {
-            return;
-        };
-        // dense word ids; the entry past the largest slot stays 0 and is where NONE is looked up
-        let dummy = max_slot as usize + 1;
-        if self.word_of_slot.len() <= dummy {
-            self.word_of_slot.resize(dummy + 1, 0);
-        }
+        // dense word ids 1..=V; the last entry of `word_of_slot` is past every hypothesis slot (it is
+        // grown to two past the largest), stays 0, and is where NONE is looked up
         let mut n_words = 0u32;
         let word_of_slot = &mut self.word_of_slot;
         self.hyp_words.clear();
         self.hyp_words.extend(hyp_slots.iter().map(|&t| {
-            let id = &mut word_of_slot[t as usize];
+            let t = t as usize;
+            if t + 2 > word_of_slot.len() {
+                word_of_slot.resize(t + 2, 0);
+            }
+            let id = &mut word_of_slot[t];
             if *id == 0 {
                 n_words += 1;
                 *id = n_words;
             }
             *id
         }));
+        let dummy = self.word_of_slot.len() - 1;
         let n_refs = ref_slots.len();
         if self.ref_words.len() < n_refs {
             self.ref_words.resize_with(n_refs, Vec::new);
@@ -100,8 +99,13 @@ impl DenseOrders {
             if self.pair_ids.len() < needed {
                 self.pair_ids.resize(needed, 0);
             }
-            // the hypothesis n-grams get ids 1..=K in order of first occurrence
+            // the hypothesis n-grams get ids 1..=K (K <= positions) in order of first occurrence, and
+            // are counted; per id: [hypothesis count, highest count in one reference so far, count in
+            // the current reference]
             let positions = m + 1 - n;
+            let counts = &mut self.counts;
+            counts.clear();
+            counts.resize(positions + 1, [0; 3]);
             let mut n_grams = 0u32;
             let pairs = &mut self.pair_ids[..needed];
             self.touched.resize(positions, 0);
@@ -118,18 +122,15 @@ impl DenseOrders {
                     *id = n_grams as u16;
                 }
                 *gram = *id as u32;
+                counts[*id as usize][0] += 1;
             }
             let k = n_grams as usize;
-            // per id: [hypothesis count, highest count in one reference, count in this reference]
-            let counts = &mut self.counts;
-            counts.clear();
-            counts.resize(k + 1, [0; 3]);
-            for &id in &self.hyp_grams[..positions] {
-                counts[id as usize][0] += 1;
-            }
             let mut correct = 0u64;
-            for (grams, words) in self.ref_grams.iter_mut().zip(&self.ref_words).take(n_refs) {
-                counts.iter_mut().for_each(|c| c[2] = 0);
+            let refs = self.ref_grams.iter_mut().zip(&self.ref_words).take(n_refs);
+            for (r, (grams, words)) in refs.enumerate() {
+                if r > 0 {
+                    counts[..=k].iter_mut().for_each(|c| c[2] = 0);
+                }
                 let r_positions = (words.len() + 1).saturating_sub(n);
                 let lasts = words.get(n - 1..).unwrap_or_default(); // the n-grams' last words
                 for (gram, &word) in grams[..r_positions].iter_mut().zip(lasts) {
