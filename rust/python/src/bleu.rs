@@ -31,6 +31,8 @@ const MAX_SMALL_ORDER: usize = 64;
 /// Segments read from Python objects and counted at a time by [`TextCounter`] (few blocks: the counting
 /// threads wait for each other at the end of every block; the corpus total keeps only a block's rows).
 const SEGMENTS_PER_BLOCK: usize = 1 << 17;
+/// The same with one counting thread.
+const SEGMENTS_PER_BLOCK_ONE_THREAD: usize = 1 << 13;
 /// Bytes of complete lines a file stream of [`TextCounter::total_files`] buffers at most (besides one
 /// line): bounds the memory of reading files.
 const FILE_BLOCK_BYTES: usize = 1 << 25;
@@ -283,10 +285,12 @@ impl TextCounter {
         mut rows: Option<&mut [i64]>,
         mut sink: impl FnMut(&[i64]),
     ) -> PyResult<()> {
-        let block_segments = if block_segments == 0 {
-            SEGMENTS_PER_BLOCK
-        } else {
-            block_segments
+        let block_segments = match (block_segments, self.threads) {
+            // one thread waits for no other: small blocks keep the lines read from Python (and a
+            // total's rows) in the cache, in memory reused block after block
+            (0, 1) => SEGMENTS_PER_BLOCK_ONE_THREAD,
+            (0, _) => SEGMENTS_PER_BLOCK,
+            (given, _) => given,
         };
         let n_seg = input.hyps.len();
         let width = row_width(self.order);
