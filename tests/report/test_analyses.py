@@ -310,7 +310,8 @@ def test_rouge_and_meteor_plug_in_through_the_metric_interface(example, tmp_path
     out = tmp_path / "r.html"
     assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-m", "rouge", "-o",
                         str(out), "-q", "--n-bootstrap", "20"]) == 0, capsys.readouterr().err
-    assert 'data-metric="ROUGE-1"' in out.read_text(encoding="utf-8")
+    page = out.read_text(encoding="utf-8")  # the command's -m rouge: a section per type, as the main command's columns
+    assert all(f'data-metric="{label}"' in page for label in ("ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum"))
 
 
 @pytest.mark.filterwarnings("ignore::bleuscope.analysis.significance.TiesWarning")

@@ -26,7 +26,7 @@ from ..core.files import CLIError, UsageError
 from . import sharded
 from . import significance as cli_significance
 from .argtypes import non_negative_number, whole_number
-from .metrics import build_scorers, get_metric, metric_names, requested_metrics
+from .metrics import add_metric_arguments, build_requested, metric_names, requested_metrics
 from .progress import clear_line
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
@@ -298,10 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_significance.add_arguments(p)
     sharded.add_arguments(p)
-    for name in metric_names():
-        spec = get_metric(name)
-        if spec.add_arguments is not None:
-            spec.add_arguments(p)
+    add_metric_arguments(p)
     return p
 
 
@@ -478,7 +475,7 @@ def _run(args: argparse.Namespace, warn) -> int:
     if args.sentence_level and len(specs) > 1:
         raise UsageError(f"-sl scores one metric at a time (as sacreBLEU); got -m {' '.join(args.metrics)}")
     # a metric may build several scorers (ROUGE: one per type), each printed as its own column
-    pairs = [(spec, scorer) for spec in specs for scorer in build_scorers(spec, args, warn)]
+    pairs = build_requested(specs, args, warn)
     specs, scorers = [p[0] for p in pairs], [p[1] for p in pairs]
     if args.sentence_level and len(scorers) > 1:
         raise UsageError(f"-sl scores one metric at a time; -m {' '.join(args.metrics)} gives {len(scorers)}")

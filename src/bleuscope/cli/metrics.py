@@ -1,4 +1,9 @@
-"""The metrics that ``-m/--metrics`` can name: ONE table from the name to everything the command needs.
+"""The metrics that ``-m/--metrics`` can name: ONE table from the name to everything the commands need.
+
+Both commands use it: ``bleuscope`` and ``bleuscope report`` add every row's option group
+(:func:`add_metric_arguments`) and build their scorers from the rows (:func:`build_requested`), so a metric
+registered here appears in both with the same options, defaults, help texts and messages. Only BLEU's options
+are each command's own (the report's ``-s`` is its source file; BLEU is always the report's first metric).
 
 Each :class:`MetricSpec` row says how the command treats one metric:
 
@@ -34,7 +39,9 @@ reading, streaming, significance tests, rendering in text/LaTeX/JSON/TSV/JSON Li
     register_metric(MetricSpec(name="rouge", build=build_rouge, add_arguments=add_rouge_options,
                                option_names={"rouge_types": "--rouge-types"}))
 
-Option names must not clash with sacreBLEU's; prefix them with the metric's name (``--rouge-...``).
+Option names must not clash with sacreBLEU's or the report's (``-s``, ``-t``, ``-i``, ``-o``, ...); prefix them
+with the metric's name (``--rouge-...``). A row without ``add_arguments`` uses another row's options (``chrf++``:
+chrF's, with word order 2).
 """
 
 from __future__ import annotations
@@ -91,6 +98,13 @@ def requested_metrics(args: argparse.Namespace) -> list[MetricSpec]:
     return [get_metric(name) for name in sorted(args.metrics)]
 
 
+def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    """Every registered metric's option group, in the order of registration (both commands call this)."""
+    for spec in _METRICS.values():
+        if spec.add_arguments is not None:
+            spec.add_arguments(parser)
+
+
 def build_scorers(spec: MetricSpec, args: argparse.Namespace, warn: Warn | None = None) -> list:
     """``spec.build(args, warn)`` as a list of scorers; the library's complaints about options become a
     :class:`UsageError`."""
@@ -100,7 +114,23 @@ def build_scorers(spec: MetricSpec, args: argparse.Namespace, warn: Warn | None 
         if isinstance(e, InputError):
             raise
         raise UsageError(spec.option_message(str(e))) from None
+    except ImportError as e:  # a metric whose optional dependency is not installed
+        raise UsageError(f"-m {spec.name}: this metric is not available in this installation ({e})") from None
     return built if isinstance(built, list) else [built]
+
+
+def build_requested(specs: list[MetricSpec], args: argparse.Namespace, warn: Warn | None = None) -> list:
+    """``(spec, scorer)`` of every scorer the metrics build, in order (ROUGE: one per type). Two scorers of
+    one name (``-m chrf chrf++ -cw 2``) are a :class:`UsageError`: outputs and reports key columns by name."""
+    pairs, source = [], {}
+    for spec in specs:
+        for scorer in build_scorers(spec, args, warn):
+            first = source.setdefault(scorer.name, spec.name)
+            if any(built.name == scorer.name for _, built in pairs):
+                what = f"-m {spec.name} gives" if first == spec.name else f"-m {first} and -m {spec.name} give"
+                raise UsageError(f"{what} {scorer.name} twice")
+            pairs.append((spec, scorer))
+    return pairs
 
 
 # -- BLEU ----------------------------------------------------------------------------------------------------
@@ -259,7 +289,7 @@ class BLEUDetails:
 
 # -- chrF and TER (sacreBLEU's option names) -----------------------------------------------------------------
 def add_chrf_options(parser: argparse.ArgumentParser) -> None:
-    g = parser.add_argument_group("chrF (-m chrf; sacreBLEU's options, except -cb)")
+    g = parser.add_argument_group("chrF (-m chrf, or chrf++ = word order 2; sacreBLEU's options, except -cb)")
     g.add_argument(
         "-cc", "--chrf-char-order", type=int, default=6, metavar="N", help="character n-gram order (default: 6)"
     )
@@ -283,17 +313,27 @@ def add_chrf_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_chrf(args: argparse.Namespace, warn: Warn | None = None):
+def build_chrf(args: argparse.Namespace, warn: Warn | None = None, word_order: int | None = None):
     from ..metrics.chrf import CHRF
 
     return CHRF(
         char_order=args.chrf_char_order,
-        word_order=args.chrf_word_order,
+        word_order=args.chrf_word_order if word_order is None else word_order,
         beta=args.chrf_beta,
         lowercase=args.chrf_lowercase,
         whitespace=args.chrf_whitespace,
         eps_smoothing=args.chrf_eps_smoothing,
     )
+
+
+def build_chrf_plus_plus(args: argparse.Namespace, warn: Warn | None = None):
+    """``-m chrf++``: chrF with word order 2 (a name of its own in bleuscope; sacreBLEU's command has
+    ``-m chrf -cw 2``); the other chrF options apply."""
+    if args.chrf_word_order not in (0, 2):
+        raise UsageError(
+            f"-m chrf++ has word order 2; -cw/--chrf-word-order {args.chrf_word_order} goes with -m chrf"
+        )
+    return build_chrf(args, warn, word_order=2)
 
 
 def add_ter_options(parser: argparse.ArgumentParser) -> None:
@@ -331,6 +371,9 @@ register_metric(
             "beta": "-cb/--chrf-beta",
         },
     )
+)
+register_metric(
+    MetricSpec(name="chrf++", build=build_chrf_plus_plus, option_names=_METRICS["chrf"].option_names)
 )
 register_metric(MetricSpec(name="ter", build=build_ter, add_arguments=add_ter_options, keep_segment_rows=True))
 register_metric(MetricSpec(name="meteor", build=meteor.build_meteor, add_arguments=meteor.add_meteor_options))

@@ -40,6 +40,9 @@ def build_rouge(args: argparse.Namespace, warn=None):
     from ..metrics.rouge import ROUGE
 
     types = [t.strip() for t in args.rouge_types.split(",") if t.strip()]
+    repeated = next((t for k, t in enumerate(types) if t in types[:k]), None)
+    if repeated is not None:  # one column per type: a type named twice would be two columns of one name
+        raise UsageError(f"--rouge-types: {repeated} is named twice")
     try:
         return [ROUGE((t,), use_stemmer=args.rouge_stem, tokenizer=args.rouge_tokenize) for t in types] or [
             ROUGE(())

@@ -3,6 +3,8 @@
 Same conventions as the main command: files are read strictly (UTF-8, split on ``"\\n"`` only, ``.gz``/``.xz``/
 ``.bz2`` by extension), every user error is one line naming the file and the line, exit code 1 for bad data
 and 2 for bad options, and the output is written atomically (a failed run leaves an existing file untouched).
+The metrics of ``-m`` and their options come from the main command's registry (:mod:`bleuscope.cli.metrics`);
+BLEU, always the first metric, keeps its own option group here (``-s`` is the source file).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 import warnings
 
 from ..analysis.significance.inputs import MAX_RESAMPLES
+from ..cli.metrics import add_metric_arguments, build_requested, get_metric, metric_names
 from ..core.files import (
     CLIError,
     InputError,
@@ -29,39 +32,6 @@ from ..core.files import (
 )
 
 PROG = "bleuscope report"
-
-#: -m/--metrics: name -> (module:class, {keyword: option attribute}); BLEU is always the first metric. The
-#: options carry the main command's names (-cc/--chrf-char-order, --ter-asian-support, ...).
-METRICS = {
-    "bleu": None,
-    "chrf": ("bleuscope.metrics.chrf:CHRF", {"char_order": "chrf_char_order", "word_order": "chrf_word_order",
-                                             "beta": "chrf_beta", "lowercase": "chrf_lowercase",
-                                             "whitespace": "chrf_whitespace", "eps_smoothing": "chrf_eps_smoothing"}),
-    "chrf++": ("bleuscope.metrics.chrf:CHRF", {"char_order": "chrf_char_order", "word_order": 2,
-                                               "beta": "chrf_beta", "lowercase": "chrf_lowercase",
-                                               "whitespace": "chrf_whitespace",
-                                               "eps_smoothing": "chrf_eps_smoothing"}),
-    "ter": ("bleuscope.metrics.ter:TER", {"normalized": "ter_normalized", "no_punct": "ter_no_punct",
-                                          "asian_support": "ter_asian_support",
-                                          "case_sensitive": "ter_case_sensitive"}),
-    "rouge": ("bleuscope.metrics.rouge:ROUGE", {}),
-    "meteor": ("bleuscope.metrics.meteor:METEOR", {}),
-}
-
-#: metric options: (flags, attribute, kind, default, help); kind "int" or "flag"
-METRIC_OPTIONS = (
-    (("-cc", "--chrf-char-order"), "chrf_char_order", "int", 6, "chrF character n-gram order (default: 6)"),
-    (("-cw", "--chrf-word-order"), "chrf_word_order", "int", 0, "chrF word n-gram order (default: 0; 2 is chrF++)"),
-    (("-cb", "--chrf-beta"), "chrf_beta", "int", 2, "chrF weight of recall against precision (default: 2)"),
-    (("--chrf-whitespace",), "chrf_whitespace", "flag", False, "keep whitespace in chrF's character n-grams"),
-    (("--chrf-lowercase",), "chrf_lowercase", "flag", False, "case-insensitive chrF"),
-    (("--chrf-eps-smoothing",), "chrf_eps_smoothing", "flag", False, "chrF epsilon smoothing (chrF++.py, NLTK)"),
-    (("--ter-normalized",), "ter_normalized", "flag", False, "TER: Tercom's normalization and tokenization"),
-    (("--ter-no-punct",), "ter_no_punct", "flag", False, "TER: remove punctuation"),
-    (("--ter-asian-support",), "ter_asian_support", "flag", False,
-     "TER: split CJK characters (with --ter-normalized) / remove CJK punctuation (with --ter-no-punct)"),
-    (("--ter-case-sensitive",), "ter_case_sensitive", "flag", False, "TER: do not lowercase"),
-)
 
 DESCRIPTION = """\
 Write one self-contained HTML page comparing MT systems. For every metric (-m): scores with bootstrap
@@ -138,15 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="effective order for the corpus scores (sentence scores always use it)")
     b.add_argument("--spm-model", metavar="PATH", help="SentencePiece model for -tok flores101/flores200/spBLEU-1K")
     b.add_argument("--force", action="store_true", help="do not warn about hypotheses that look tokenized")
-    b.add_argument("-m", "--metrics", nargs="+", choices=list(METRICS), default=["bleu"], metavar="METRIC",
+    b.add_argument("-m", "--metrics", nargs="+", choices=metric_names(), default=["bleu"], metavar="METRIC",
                    help="metrics of the report, each with intervals, significance, clusters, rank ranges and "
-                        "sentence scores: bleu (always), chrf, chrf++, ter, rouge, meteor (default options)")
-    mo = p.add_argument_group("chrF and TER options (as in the main command)")
-    for flags, dest, kind, default, text in METRIC_OPTIONS:
-        if kind == "flag":
-            mo.add_argument(*flags, dest=dest, action="store_true", help=text)
-        else:
-            mo.add_argument(*flags, dest=dest, type=int, default=default, metavar="N", help=text)
+                        f"sentence scores: {', '.join(metric_names())} (bleu always, first; a metric with "
+                        "several scores, such as rouge with one per type, gives a section to each)")
+    add_metric_arguments(p)  # the main command's option group of every metric: names, defaults, help
 
     r = p.add_argument_group("report")
     r.add_argument("-o", "--output", metavar="FILE", required=True,
@@ -235,27 +201,11 @@ def _make_bleu(args):
         raise InputError(f"the tokenizer is not usable: {e}") from None
 
 
-def _extra_metrics(names: list[str], args) -> list:
-    """The metric objects for -m (BLEU excluded: it is always first), built with their options."""
-    import importlib
-
-    out = []
-    for name in dict.fromkeys(names):
-        target = METRICS[name]
-        if target is None:
-            continue
-        path, options = target
-        module, cls = path.split(":")
-        kwargs = {k: (getattr(args, v) if isinstance(v, str) else v) for k, v in options.items()}
-        try:
-            out.append(getattr(importlib.import_module(module), cls)(**kwargs))
-        except (ImportError, AttributeError) as e:
-            raise UsageError(f"-m {name}: this metric is not available in this installation ({e})") from None
-        except (ValueError, TypeError) as e:
-            raise UsageError(f"-m {name}: {e}") from None
-        except (OSError, LookupError) as e:  # e.g. METEOR's WordNet data not found
-            raise InputError(f"-m {name}: {e}") from None
-    return out
+def _further_metrics(names: list[str], args, warn) -> list:
+    """The scorers of -m besides BLEU (always the first metric, with its own options above), built from the
+    main command's registry: the same options, defaults and messages; ROUGE gives one scorer per type."""
+    specs = [get_metric(name) for name in dict.fromkeys(names) if name != "bleu"]
+    return [scorer for _, scorer in build_requested(specs, args, warn)]
 
 
 #: a language pair in a file name or directory (en-de, de_en, zh-en)
@@ -333,7 +283,7 @@ def run(argv: list[str] | None, warn) -> int:
     args = build_parser().parse_args(argv)
     started = time.perf_counter()
     bleu = _make_bleu(args)
-    metrics = _extra_metrics(args.metrics, args)
+    metrics = _further_metrics(args.metrics, args, warn)
     names = _system_names(args.input, args.names)
     if args.pair is not None:
         for n in args.pair:
