@@ -43,10 +43,12 @@ matched n-grams highlighted. Every table exports to LaTeX and CSV (--latex, --cs
 It opens offline."""
 
 EPILOG = """\
-examples:
-  bleuscope report ref.A.txt ref.B.txt -i sys/*.txt -s src.txt -o report.html
-  bleuscope report ref.txt -i a.txt b.txt -l en-ja -o report.html      # ja-mecab tokenizer for a ja target
-  bleuscope report ref.txt -i sys/*.txt -m chrf ter --holm --latex tables/ -o report.html
+examples (run them in a copy of the folder that `bleuscope --example-dir` prints):
+  bleuscope report ref.A.txt ref.B.txt -i hyp.Online-B.txt hyp.OpenNMT.txt -o report.html
+  bleuscope report ref.A.txt -i hyp.Online-B.txt hyp.OpenNMT.txt -m chrf ter --holm --latex tables/ -o report.html
+  bleuscope report ref.A.txt -i hyp.Online-B.txt hyp.OpenNMT.txt -m rouge --rouge-types rouge1,rougeL -o report.html
+  bleuscope report ref.A.txt -i hyp.Online-B.txt -l en-de --names Online-B -o report.html
+(-l en-ja would choose the ja-mecab tokenizer for a Japanese target, as the main command does.)
 """
 
 
