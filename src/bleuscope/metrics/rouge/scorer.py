@@ -324,11 +324,11 @@ class ROUGE(Metric):
                            self.name)
 
     def _native_sentence_values(self, hyps: list, streams: list | None):
-        """``(counts, values, references per segment)`` of lists whose items are not checked yet, in one pass
-        of the compiled core over the whole input (it checks the items while it reads them, and keeps only
-        each segment's best reference: no ``[S, K, T, 3]`` counts, so no chunks), with rouge-score's
-        tokenizer; None when the compiled core does not take this input or an item is invalid (the checked
-        path then scores it or names the item)."""
+        """``(counts, values, references per segment)`` of lists whose items are not checked yet, in one call
+        of the compiled core over the whole input (it checks the items while it reads them, holds the text
+        of one block of segments at a time and keeps only each segment's best reference: no ``[S, K, T, 3]``
+        counts, so no Python chunks), with rouge-score's tokenizer; None when the compiled core does not take
+        this input or an item is invalid (the checked path then scores it or names the item)."""
         if streams is None or self.engine == "numpy" or self.tokenizer != "default":
             return None
         from .native import native_pair_counts
