@@ -64,3 +64,36 @@ def test_sigterm_while_writing_removes_the_temporary_file(files):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == -signal.SIGTERM, err  # still ends by the signal, as without the clean-up
     assert sorted(p.name for p in files.iterdir()) == ["big.hyp", "big.ref", "hyp.txt", "ref.txt"]
+
+
+#: in a child process: SIGTERM arrives as soon as the temporary file exists, before write_atomic has its name
+#: (the signal is delivered inside mkstemp, the narrowest place a loaded machine can hit)
+_SIGNAL_IN_MKSTEMP = """
+import os, signal, sys, tempfile
+from bleuscope.core.files import write_atomic
+
+real_mkstemp = tempfile.mkstemp
+
+def mkstemp_then_signal(*args, **kwargs):
+    made = real_mkstemp(*args, **kwargs)
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(100):  # the handler runs at the next check of pending signals, still in here
+        pass
+    return made
+
+tempfile.mkstemp = mkstemp_then_signal
+write_atomic(sys.argv[1], "text\\n" * int(sys.argv[2]))
+"""
+
+
+@pytest.mark.parametrize("existing", [False, True])
+def test_sigterm_as_the_temporary_file_is_created_leaves_nothing_behind(tmp_path, existing):
+    out = tmp_path / "out.txt"
+    if existing:
+        out.write_text("old\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", _SIGNAL_IN_MKSTEMP, str(out), "1000"], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == -signal.SIGTERM, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["out.txt"] if existing else [])
+    if existing:
+        assert out.read_text(encoding="utf-8") == "old\n"  # untouched

@@ -637,6 +637,7 @@ def write_atomic(
     try:
         terminated.__enter__()
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+        terminated.arm()  # only now is the file's name known to the clean-up below
         # surrogateescape: file names from the command line may hold undecodable bytes
         with os.fdopen(fd, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
             fd = None
@@ -654,6 +655,7 @@ def write_atomic(
     except OSError as e:
         raise InputError(f"{name}: cannot write the output ({_reason(e)})") from None
     finally:
+        terminated.armed = False  # an attribute store: no signal handler runs between here and the clean-up
         if fd is not None:
             os.close(fd)
         if tmp is not None and os.path.exists(tmp):
@@ -667,11 +669,16 @@ class _Terminated(BaseException):
 
 class _RemoveOnTerminate:
     """While a temporary output file exists, SIGTERM unwinds like Ctrl-C (so ``finally`` removes the file),
-    then terminates the process by the signal's default action as if nothing had been caught."""
+    then terminates the process by the signal's default action as if nothing had been caught.
+
+    The handler unwinds only while *armed*: between the creation of the file and the moment its name is
+    stored, and inside the clean-up itself, unwinding would leave the file behind, so a signal there is
+    only recorded and acted on when the handler is armed (:meth:`arm`) or restored (:meth:`__exit__`)."""
 
     def __enter__(self) -> None:
         self.previous = None
         self.received = False
+        self.armed = False
         if threading.current_thread() is not threading.main_thread():
             return  # signal handlers belong to the main thread; a worker keeps the default
         try:
@@ -681,7 +688,16 @@ class _RemoveOnTerminate:
 
     def _handle(self, signum, frame) -> None:
         self.received = True
-        raise _Terminated()
+        if self.armed:
+            self.armed = False
+            raise _Terminated()
+
+    def arm(self) -> None:
+        """From now on SIGTERM unwinds; one that came while disarmed unwinds now."""
+        self.armed = True
+        if self.received:
+            self.armed = False
+            raise _Terminated()
 
     def __exit__(self) -> None:
         if self.previous is None:
