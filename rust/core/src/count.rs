@@ -220,7 +220,7 @@ fn live_matched(table: &GramTable, live: &mut Vec<(u32, u32)>) {
 
 /// `live` becomes the (position, slot) of the slots of `tokens` for which `keep` holds, in order: every
 /// entry is written and kept or overwritten, so there is no branch on the text.
-fn live_where(live: &mut Vec<(u32, u32)>, tokens: &[u32], keep: impl Fn(u32) -> bool) {
+pub(crate) fn live_where(live: &mut Vec<(u32, u32)>, tokens: &[u32], keep: impl Fn(u32) -> bool) {
     live.clear();
     live.resize(tokens.len(), (0, 0));
     let mut kept = 0;

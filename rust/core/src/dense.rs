@@ -9,8 +9,10 @@
 //! land in row or column 0, which no hypothesis n-gram uses, so a reference n-gram needs no test: it is
 //! looked up and counted (in bucket 0 when absent, whose hypothesis count is 0) without a branch on the
 //! text. No probing, no hashing, no key comparison: what a short sentence spends most of its counting
-//! time on in the hash table is mispredicted branches.
+//! time on in the hash table is mispredicted branches. As there, each order walks only the live n-grams:
+//! the hypothesis' whose prefix occurred in some reference, the references' found in the hypothesis.
 
+use crate::count::live_where;
 use crate::table::NONE;
 
 /// Hypotheses of up to this many tokens are counted here: the pair array has at most
@@ -24,9 +26,11 @@ pub struct DenseOrders {
     word_of_slot: Vec<u32>,
     hyp_words: Vec<u32>,
     ref_words: Vec<Vec<u32>>,
-    /// ids of the current order's n-grams by start position (hypothesis, each reference)
-    hyp_grams: Vec<u32>,
-    ref_grams: Vec<Vec<u32>>,
+    /// the hypothesis words found in some reference (by word id)
+    word_hit: Vec<bool>,
+    /// the live n-grams of the current order, (start position, id): hypothesis, each reference
+    hyp_live: Vec<(u32, u32)>,
+    ref_live: Vec<Vec<(u32, u32)>>,
     /// (prefix id, word id) -> n-gram id of the current order (0: not a hypothesis n-gram), and the
     /// entries the hypothesis set (cleared after the order)
     pair_ids: Vec<u16>,
@@ -70,7 +74,7 @@ impl DenseOrders {
         let n_refs = ref_slots.len();
         if self.ref_words.len() < n_refs {
             self.ref_words.resize_with(n_refs, Vec::new);
-            self.ref_grams.resize_with(n_refs, Vec::new);
+            self.ref_live.resize_with(n_refs, Vec::new);
         }
         for (words, slots) in self.ref_words.iter_mut().zip(ref_slots) {
             words.clear();
@@ -84,77 +88,102 @@ impl DenseOrders {
         }
 
         let width = n_words as usize + 1; // word ids 0..=V
-        self.hyp_grams.clear();
-        self.hyp_grams.extend_from_slice(&self.hyp_words);
-        for (grams, words) in self.ref_grams.iter_mut().zip(&self.ref_words).take(n_refs) {
-            grams.clear();
-            grams.extend_from_slice(words);
+                                          // The live n-grams, as (start position, id): those of the hypothesis that occur in some
+                                          // reference (only they can start a matching longer n-gram), those of each reference that occur
+                                          // in the hypothesis. Kept by writing every entry and advancing by 0 or 1 (no branch on the text).
+        self.word_hit.clear();
+        self.word_hit.resize(width, false);
+        for words in &self.ref_words[..n_refs] {
+            for &w in words {
+                self.word_hit[w as usize] = true;
+            }
         }
-        let mut n_prefixes = n_words as usize; // distinct (n-1)-grams
+        live_where(&mut self.hyp_live, &self.hyp_words, |w| {
+            self.word_hit[w as usize]
+        });
+        for (live, words) in self.ref_live.iter_mut().zip(&self.ref_words).take(n_refs) {
+            live_where(live, words, |w| w != 0);
+        }
+        let mut n_prefixes = n_words as usize; // distinct (n-1)-grams: the ids of the live prefixes
         for n in 2..=order {
-            if m < n {
-                break; // no hypothesis n-gram: no matches (the row holds 0)
+            let last = n - 1; // offset of an n-gram's last word from its start
+            drop_past(&mut self.hyp_live, m, last);
+            if self.hyp_live.is_empty() {
+                break; // no hypothesis n-gram with a matched prefix: no matches (the row holds 0)
             }
             let needed = (n_prefixes + 1) * width;
             if self.pair_ids.len() < needed {
                 self.pair_ids.resize(needed, 0);
             }
-            // the hypothesis n-grams get ids 1..=K (K <= positions) in order of first occurrence, and
-            // are counted; per id: [hypothesis count, highest count in one reference so far, count in
-            // the current reference]
-            let positions = m + 1 - n;
+            // the live hypothesis n-grams get ids 1..=K in order of first occurrence and are counted;
+            // per id: [hypothesis count, highest count in one reference so far, count in this reference]
+            let live = self.hyp_live.len();
             let counts = &mut self.counts;
             counts.clear();
-            counts.resize(positions + 1, [0; 3]);
+            counts.resize(live + 1, [0; 3]);
             let mut n_grams = 0u32;
             let pairs = &mut self.pair_ids[..needed];
-            self.touched.resize(positions, 0);
-            for ((gram, &word), touched) in self.hyp_grams[..positions]
-                .iter_mut()
-                .zip(&self.hyp_words[n - 1..])
-                .zip(&mut self.touched)
-            {
-                let slot = *gram as usize * width + word as usize;
+            self.touched.resize(live, 0);
+            for (e, touched) in self.hyp_live.iter_mut().zip(&mut self.touched) {
+                let slot = e.1 as usize * width + self.hyp_words[e.0 as usize + last] as usize;
                 *touched = slot as u32;
                 let id = &mut pairs[slot];
                 if *id == 0 {
                     n_grams += 1;
                     *id = n_grams as u16;
                 }
-                *gram = *id as u32;
+                e.1 = *id as u32;
                 counts[*id as usize][0] += 1;
             }
             let k = n_grams as usize;
             let mut correct = 0u64;
-            let refs = self.ref_grams.iter_mut().zip(&self.ref_words).take(n_refs);
-            for (r, (grams, words)) in refs.enumerate() {
+            let refs = self.ref_live.iter_mut().zip(&self.ref_words).take(n_refs);
+            for (r, (live, words)) in refs.enumerate() {
                 if r > 0 {
                     counts[..=k].iter_mut().for_each(|c| c[2] = 0);
                 }
-                let r_positions = (words.len() + 1).saturating_sub(n);
-                let lasts = words.get(n - 1..).unwrap_or_default(); // the n-grams' last words
-                for (gram, &word) in grams[..r_positions].iter_mut().zip(lasts) {
-                    let id = pairs[*gram as usize * width + word as usize] as usize;
-                    *gram = id as u32;
+                drop_past(live, words.len(), last);
+                let mut kept = 0;
+                for i in 0..live.len() {
+                    let (j, prefix) = live[i];
+                    let id =
+                        pairs[prefix as usize * width + words[j as usize + last] as usize] as usize;
                     // clipping: the best reference's count grows only up to the hypothesis count
                     let c = &mut counts[id];
                     let cur = c[2] + 1;
                     c[2] = cur;
                     correct += ((cur > c[1]) & (cur <= c[0])) as u64;
                     c[1] = c[1].max(cur);
+                    live[kept] = (j, id as u32);
+                    kept += (id != 0) as usize;
                 }
-                grams.truncate(r_positions);
+                live.truncate(kept);
             }
             row[1 + n] = correct as i64;
             for &slot in &self.touched {
                 pairs[slot as usize] = 0; // back to all zeros
             }
-            if correct == 0 {
+            if correct == 0 || n == order {
                 break; // no n-gram matched: no longer one can
             }
-            self.hyp_grams.truncate(positions);
+            // a hypothesis n-gram that occurred in no reference cannot start a matching one
+            let mut kept = 0;
+            for i in 0..self.hyp_live.len() {
+                let e = self.hyp_live[i];
+                self.hyp_live[kept] = e;
+                kept += (counts[e.1 as usize][1] > 0) as usize;
+            }
+            self.hyp_live.truncate(kept);
             n_prefixes = k;
         }
+    }
+}
+
+/// Drops the n-grams of a line of `len` words that would run past its end (`last`: the offset of an
+/// n-gram's last word); positions ascend, so they are at the end.
+fn drop_past(live: &mut Vec<(u32, u32)>, len: usize, last: usize) {
+    while live.last().is_some_and(|&(j, _)| j as usize + last >= len) {
+        live.pop();
     }
 }
 
