@@ -198,9 +198,27 @@ def _make_bleu(args):
                     max_ngram_order=args.max_ngram_order, effective_order=args.effective_order,
                     force=args.force, **options)
     except (ValueError, TypeError) as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(_bleu_option_names(str(e))) from None
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
-        raise InputError(f"the tokenizer is not usable: {e}") from None
+        raise InputError(f"the tokenizer is not usable: {_bleu_option_names(str(e))}") from None
+
+
+#: the library's BLEU argument names -> this command's option names, for its messages (the report has no -s:
+#: its -s is the source file)
+_BLEU_OPTION_NAMES = {
+    "smooth_method=": "--smooth-method ",
+    "smooth_method": "--smooth-method",
+    "smooth_value": "-sv/--smooth-value",
+    "max_ngram_order": "--max-ngram-order",
+    "spm_model": "--spm-model",
+    "; leave it None": "",
+}
+
+
+def _bleu_option_names(message: str) -> str:
+    for api, option in _BLEU_OPTION_NAMES.items():
+        message = message.replace(api, option)
+    return message
 
 
 def _further_metrics(names: list[str], args, warn) -> list:
