@@ -370,6 +370,7 @@ def test_cli_writes_the_report(tmp_path, capsys):
     # BLEU's library messages carry the command's option names
     (["REF", "-i", "HYP", "-o", "OUT", "-sv", "0.5"], 2, "-sv/--smooth-value is not used by --smooth-method 'exp'"),
     (["REF", "-i", "HYP", "-o", "OUT", "--smooth-method", "nope"], 2, "unknown --smooth-method 'nope'; choose one"),
+    (["REF", "-i", "HYP", "-o", "OUT", "-m", "chrf", "ter", "chrf"], 2, "-m names a metric twice: chrf ter chrf"),
 ])
 def test_cli_errors_are_one_line(tmp_path, capsys, args, code, message):
     files = {

@@ -224,7 +224,9 @@ def _bleu_option_names(message: str) -> str:
 def _further_metrics(names: list[str], args, warn) -> list:
     """The scorers of -m besides BLEU (always the first metric, with its own options above), built from the
     main command's registry: the same options, defaults and messages; ROUGE gives one scorer per type."""
-    specs = [get_metric(name) for name in dict.fromkeys(names) if name != "bleu"]
+    if len(set(names)) != len(names):  # as the main command: a metric named twice is a mistake, not a no-op
+        raise UsageError(f"-m names a metric twice: {' '.join(names)}")
+    specs = [get_metric(name) for name in names if name != "bleu"]
     return [scorer for _, scorer in build_requested(specs, args, warn)]
 
 
