@@ -165,9 +165,27 @@ pub fn words_13a(
     out: &mut Out,
 ) -> Result<(), NeedsPre> {
     out.set_text(text);
+    // 64 spaces after the copy of the text in `out`, so that every window the scan reads is whole bytes
+    // of the buffer (no padded copy at the end of a line); dropped again unless a token follows them
+    out.buf.push_str(SPACES_64);
+    let scanned = scan_13a(text, edge_pad, check_pre, sim, out);
+    if out.buf.len() == text.len() + SPACES_64.len() {
+        out.buf.truncate(text.len());
+    }
+    scanned
+}
+
+/// [`words_13a`] on `text`, whose copy in `out` is followed by [`SPACES_64`].
+fn scan_13a(
+    text: &str,
+    edge_pad: bool,
+    check_pre: bool,
+    sim: &mut Sim,
+    out: &mut Out,
+) -> Result<(), NeedsPre> {
     let b = text.as_bytes();
     let n = b.len();
-    let mut w = Window::at(b, 0);
+    let mut w = Window::at(out.buf.as_bytes(), 0);
     if check_pre && w.newline {
         return Err(NeedsPre);
     }
@@ -179,7 +197,7 @@ pub fn words_13a(
                 return Ok(());
             }
             if i - w.base >= 64 {
-                w = Window::at(b, i);
+                w = Window::at(out.buf.as_bytes(), i);
                 if check_pre && w.newline {
                     return Err(NeedsPre);
                 }
@@ -199,7 +217,7 @@ pub fn words_13a(
         let mut special = false;
         loop {
             if i - w.base >= 64 {
-                w = Window::at(b, i);
+                w = Window::at(out.buf.as_bytes(), i);
                 if check_pre && w.newline {
                     return Err(NeedsPre);
                 }
@@ -224,6 +242,8 @@ pub fn words_13a(
         i = word_at(text, start, edge_pad, check_pre, sim, out)?;
     }
 }
+
+const SPACES_64: &str = "                                                                ";
 
 /// The 64 bytes of a text from `base` on as bit masks (bit j: byte `base + j`; bytes past the end count
 /// as spaces): its ASCII whitespace, the other bytes the 13a scanner must look at (everything the byte
