@@ -192,7 +192,7 @@ mod tests {
     use crate::count::{row_width, xorshift, SegmentCounter};
 
     /// Segments of up to 80 tokens over small vocabularies (many repeats, so many matches at every
-    /// order), 0-4 references of which some are missing, orders 1-7: the dense path gives the rows of
+    /// order), 0-6 references of which some are missing, orders 1-7: the dense path gives the rows of
     /// the n-gram table.
     #[test]
     fn rows_equal_those_of_the_hash_table() {
@@ -211,7 +211,7 @@ mod tests {
                 (0..n).map(|_| next(vocab) as u64 * 0x9E37_79B9).collect()
             };
             let hyp = line(&mut next);
-            let refs: Vec<Option<Vec<u64>>> = (0..next(5))
+            let refs: Vec<Option<Vec<u64>>> = (0..next(7))
                 .map(|_| (next(6) != 0).then(|| line(&mut next)))
                 .collect();
             let refs: Vec<Option<&[u64]>> = refs.iter().map(|r| r.as_deref()).collect();
