@@ -168,21 +168,33 @@ pub fn words_13a(
     // 64 spaces after the copy of the text in `out`, so that every window the scan reads is whole bytes
     // of the buffer (no padded copy at the end of a line); dropped again unless a token follows them
     out.buf.push_str(SPACES_64);
-    let scanned = scan_13a(text, edge_pad, check_pre, sim, out);
+    let scan = Scan13a {
+        text,
+        edge_pad,
+        check_pre,
+    };
+    let scanned = scan_13a(scan, sim, out);
     if out.buf.len() == text.len() + SPACES_64.len() {
         out.buf.truncate(text.len());
     }
     scanned
 }
 
-/// [`words_13a`] on `text`, whose copy in `out` is followed by [`SPACES_64`].
-fn scan_13a(
-    text: &str,
+/// The arguments of [`words_13a`] that [`scan_13a`] reads.
+#[derive(Clone, Copy)]
+struct Scan13a<'t> {
+    text: &'t str,
     edge_pad: bool,
     check_pre: bool,
-    sim: &mut Sim,
-    out: &mut Out,
-) -> Result<(), NeedsPre> {
+}
+
+/// [`words_13a`] on the text, whose copy in `out` is followed by [`SPACES_64`].
+fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), NeedsPre> {
+    let Scan13a {
+        text,
+        edge_pad,
+        check_pre,
+    } = scan;
     let b = text.as_bytes();
     let n = b.len();
     let mut w = Window::at(out.buf.as_bytes(), 0);
