@@ -266,11 +266,22 @@ pub fn installed() -> bool {
     INSTALLED.get().is_some()
 }
 
-/// The code points Python treats as whitespace (fixed; the scanners rely on them).
+/// The code points Python treats as whitespace (fixed; the scanners rely on them). Only the blocks of the
+/// two-stage table that hold any are scanned (the module computes this when it loads: a scan of every
+/// code point took milliseconds of every process's first call).
 pub fn whitespace() -> Vec<u32> {
-    (0..MAX_CP as u32)
-        .filter(|&c| props_of(c) & WS != 0)
-        .collect()
+    let has_ws: Vec<bool> = builtin::STAGE2
+        .chunks(BLOCK)
+        .map(|block| block.iter().any(|&p| p & WS != 0))
+        .collect();
+    let mut out = Vec::new();
+    for (i, &block) in builtin::STAGE1.iter().enumerate() {
+        if has_ws[block as usize] {
+            let first = (i * BLOCK) as u32;
+            out.extend((first..first + BLOCK as u32).filter(|&c| props_of(c) & WS != 0));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -309,6 +320,10 @@ mod tests {
         let t = build(parts(b)).unwrap();
         assert_eq!(&t, b);
         assert_eq!(whitespace().len(), 29);
+        let every: Vec<u32> = (0..MAX_CP as u32)
+            .filter(|&c| props_of(c) & WS != 0)
+            .collect();
+        assert_eq!(whitespace(), every);
     }
 
     #[test]
