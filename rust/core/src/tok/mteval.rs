@@ -208,7 +208,8 @@ fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), Needs
             if i >= n {
                 return Ok(());
             }
-            if i - w.base >= 64 {
+            // past the window, or before it: `word_at` may end a word that began in the previous window
+            if i < w.base || i - w.base >= 64 {
                 w = Window::at(out.buf.as_bytes(), i);
                 if check_pre && w.newline {
                     return Err(NeedsPre);
