@@ -73,18 +73,13 @@ def _report_options() -> frozenset:
 
 
 def write_report(path: str | os.PathLike, systems, references, **options) -> None:
-    """:func:`build_report` written to ``path`` (UTF-8) atomically: a failure leaves an existing file as it was."""
+    """:func:`build_report` written to ``path`` (UTF-8) atomically, by the command's writer
+    (:func:`bleuscope.core.files.write_atomic`): a failure or SIGTERM leaves an existing file as it was and no
+    temporary file behind; an existing file keeps its permissions."""
+    from ..core.files import write_atomic
+
     page = build_report(systems, references, **options)
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write(page)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomic(os.fspath(path), page)
 
 
 __all__ = ["InputFile", "ReportData", "build_report", "report_data", "write_report"]
