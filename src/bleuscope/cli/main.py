@@ -26,7 +26,7 @@ from ..core.files import CLIError, UsageError
 from . import sharded
 from . import significance as cli_significance
 from .argtypes import non_negative_number, whole_number
-from .metrics import add_metric_arguments, build_requested, metric_names, requested_metrics
+from .metrics import add_metric_arguments, build_requested, check_metric_names, metric_names, requested_metrics
 from .progress import clear_line
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
@@ -403,8 +403,7 @@ def check_options(args: argparse.Namespace) -> None:
     if bio.STDIN in args.ref_paths and (bio.STDIN in args.hyp_paths):
         raise UsageError("stdin ('-') cannot be both the hypotheses and a reference")
     bio.check_output_not_input(args.output, [*args.hyp_paths, *args.ref_paths])
-    if len(set(args.metrics)) != len(args.metrics):
-        raise UsageError(f"-m names a metric twice: {' '.join(args.metrics)}")
+    check_metric_names(args.metrics)
 
     n_sys = len(args.hyp_paths)
     significance = cli_significance.requested(args)

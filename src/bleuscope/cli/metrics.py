@@ -98,6 +98,12 @@ def requested_metrics(args: argparse.Namespace) -> list[MetricSpec]:
     return [get_metric(name) for name in sorted(args.metrics)]
 
 
+def check_metric_names(names: list[str]) -> None:
+    """``-m`` naming a metric twice is a :class:`UsageError` in both commands (a mistake, not a no-op)."""
+    if len(set(names)) != len(names):
+        raise UsageError(f"-m names a metric twice: {' '.join(names)}")
+
+
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     """Every registered metric's option group, in the order of registration (both commands call this)."""
     for spec in _METRICS.values():

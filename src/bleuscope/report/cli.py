@@ -18,7 +18,14 @@ import time
 import warnings
 
 from ..analysis.significance.inputs import MAX_RESAMPLES
-from ..cli.metrics import add_metric_arguments, build_requested, get_metric, metric_names
+from ..cli.metrics import (
+    BLEU_OPTION_NAMES,
+    add_metric_arguments,
+    build_requested,
+    check_metric_names,
+    get_metric,
+    metric_names,
+)
 from ..core.files import (
     CLIError,
     InputError,
@@ -203,14 +210,12 @@ def _make_bleu(args):
         raise InputError(f"the tokenizer is not usable: {_bleu_option_names(str(e))}") from None
 
 
-#: the library's BLEU argument names -> this command's option names, for its messages (the report has no -s:
-#: its -s is the source file)
+#: the main command's names for BLEU's library arguments, except smoothing: the report has no -s (its -s is the
+#: source file)
 _BLEU_OPTION_NAMES = {
+    **BLEU_OPTION_NAMES,
     "smooth_method=": "--smooth-method ",
     "smooth_method": "--smooth-method",
-    "smooth_value": "-sv/--smooth-value",
-    "max_ngram_order": "--max-ngram-order",
-    "spm_model": "--spm-model",
     "; leave it None": "",
 }
 
@@ -224,8 +229,7 @@ def _bleu_option_names(message: str) -> str:
 def _further_metrics(names: list[str], args, warn) -> list:
     """The scorers of -m besides BLEU (always the first metric, with its own options above), built from the
     main command's registry: the same options, defaults and messages; ROUGE gives one scorer per type."""
-    if len(set(names)) != len(names):  # as the main command: a metric named twice is a mistake, not a no-op
-        raise UsageError(f"-m names a metric twice: {' '.join(names)}")
+    check_metric_names(names)
     specs = [get_metric(name) for name in names if name != "bleu"]
     return [scorer for _, scorer in build_requested(specs, args, warn)]
 
