@@ -91,7 +91,9 @@ class TextCounter:
         max_line_bytes: int,
         block_segments: int = 0,
         strip_line_ends: bool = False,
-    ) -> tuple[_Rows, int, int] | None: ...
+        sample_segments: int = 0,
+        sample_chars: int = 0,
+    ) -> tuple[_Rows, int, int, list[str]] | None: ...
 
 @final
 class IdCounter:

@@ -4,12 +4,17 @@ Python reader prints, which the core hands the files back to at any problem."""
 
 from __future__ import annotations
 
+import builtins
+from unittest import mock
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleuscope.cli.scoring as scoring
-from bleuscope.cli.inputs import chunk_heads
+from bleuscope.core import backend
+from bleuscope.tokenizers import get_tokenizer
+from bleuscope.tokenizers.language import warn_if_mostly_cjk
 
 from ..conftest import requires_core
 
@@ -63,20 +68,48 @@ def test_same_output_as_the_python_reader(tmp_path, both_paths, options):
         assert counted
 
 
+LATIN = ["a b c .", "d e .\r", "f g . \u3000"]
+CHINESE = "这是一个中文句子，没有空格。"
+
+
 @requires_core
-def test_the_warnings_of_every_chunk(tmp_path, both_paths, monkeypatch):
-    # tokenized lines (" ." also before trailing whitespace, as sacreBLEU's command strips lines) and a
-    # hypothesis file that turns Chinese after its first chunk: the chunk loop checks every chunk
+@pytest.mark.parametrize(
+    ("hyps", "warns"),
+    [
+        (LATIN * 40 + [CHINESE] * 60, True),  # Chinese from the second chunk on
+        (LATIN * 53 + [CHINESE] * 10 + ["x"], True),  # only the last chunk (after its first line) is Chinese
+        (LATIN * 20 + [CHINESE] * 10 + LATIN * 30, True),  # one chunk in the middle of the file
+        (["latin " * 120] * 30 + [CHINESE] * 10 + LATIN * 10, False),  # past a chunk's 20,000 sampled characters
+        (["Ünïcödé — “quoted” …"] * 100, False),  # characters from U+1100 on that are no CJK letters
+    ],
+)
+def test_the_warnings_of_every_chunk(tmp_path, both_paths, monkeypatch, hyps, warns):
+    # tokenized lines (" ." also before trailing whitespace, as sacreBLEU's command strips lines) and
+    # hypothesis files that turn Chinese after their first chunk: the chunk loop checks every chunk
     monkeypatch.setattr(scoring, "CHUNK_SEGMENTS", 40)
-    hyps = ["a b c .", "d e .\r", "f g . \u3000"] * 40 + ["这是一个中文句子，没有空格。"] * 60
     hyp = write(tmp_path / "hyp.txt", hyps)
-    ref = write(tmp_path / "ref.txt", ["a b c", "d e", "f g"] * 40 + ["这是中文。"] * 60)
-    core, python, counted = both_paths([hyp, "-r", ref, "-tok", "13a"])
-    assert core == python and counted
-    assert "lines end in ' .'" in core[2] and "Chinese, Japanese or Korean" in core[2]
+    latin = write(tmp_path / "latin.txt", ["a b c ."] * len(hyps))
+    ref = write(tmp_path / "ref.txt", ["a b c"] * len(hyps))
+    for systems in ([hyp], [latin, hyp], [hyp, latin]):
+        core, python, counted = both_paths([*systems, "-r", ref, "-tok", "13a"])
+        assert core == python and counted
+        assert ("Chinese, Japanese or Korean" in core[2]) == warns
     core, python, counted = both_paths([hyp, "-r", hyp])
     assert core == python and counted
     assert "both a hypothesis and a reference" in core[2]
+
+
+@requires_core
+def test_the_command_reads_the_hypotheses_once(tmp_path, run_main, monkeypatch):
+    # counted by the core, a hypothesis file is opened in Python only for the peek at its byte order mark
+    # (the CJK check samples what the core read)
+    hyp = write(tmp_path / "hyp.txt", LATIN * 50 + [CHINESE] * 50)
+    ref = write(tmp_path / "ref.txt", ["a b c"] * 200)
+    opened = mock.Mock(wraps=builtins.open)
+    monkeypatch.setattr(builtins, "open", opened)
+    code, _, err = run_main([hyp, "-r", ref, "-tok", "13a"])
+    assert code == 0 and "Chinese, Japanese or Korean" in err
+    assert [c.args[0] for c in opened.call_args_list].count(str(hyp)) == 1
 
 
 BAD_FILES = {
@@ -106,20 +139,33 @@ def test_bad_files_give_the_same_errors(tmp_path, both_paths, which, bad):
         assert core[0] != 0 and "bad.txt" in core[2]
 
 
+@requires_core
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(
-    lines=st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=6), max_size=40),
+    lines=st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\x00"), max_size=6), max_size=40),
     size=st.integers(1, 7),
     max_chars=st.integers(1, 12),
     final_newline=st.booleans(),
-    block=st.integers(1, 9),
 )
-def test_chunk_heads_are_the_samples_of_the_chunk_loop(tmp_path, lines, size, max_chars, final_newline, block):
+def test_the_core_keeps_the_samples_of_the_chunk_loop(tmp_path, lines, size, max_chars, final_newline):
+    # what the chunk loop's CJK check takes of each chunk (its first max_chars characters, lines joined by
+    # "\n"), kept by the core's reader when it holds a character from U+1100 on: one without cannot warn
     path = tmp_path / "h.txt"
     data = "\n".join(lines) + ("\n" if final_newline and lines else "")
     path.write_bytes(data.encode("utf-8"))
     read = data.split("\n")
     if read and read[-1] == "":
         read.pop()
-    expected = ["\n".join(read[i : i + size])[:max_chars] for i in range(0, len(read), size)]
-    assert list(chunk_heads(str(path), size, max_chars, block_bytes=block)) == expected
+    ref = tmp_path / "r.txt"
+    ref.write_bytes(b"r\n" * len(read))
+    heads = ["\n".join(read[i : i + size])[:max_chars] for i in range(0, len(read), size)]
+    counted = backend.native_file_total(
+        str(path), [str(ref)], tokenizer=get_tokenizer("none"), lowercase=False, order=4,
+        max_line_bytes=1 << 20, sample_segments=size, sample_chars=max_chars,
+    )
+    if not read:
+        assert counted is not None and counted[1] == 0
+        return
+    assert counted is not None
+    assert counted[3] == [h for h in heads if h and max(h) >= "\u1100"]
+    assert not any(warn_if_mostly_cjk("13a", [h]) for h in heads if not h or max(h) < "\u1100")

@@ -327,18 +327,85 @@ pub enum CountFilesError {
     Fallback,
 }
 
-/// Corpus total of files: the summed statistics row, the segments and the hypotheses ending in `" ."`.
+/// Corpus total of files: the summed statistics row, the segments, the hypotheses ending in `" ."`, and
+/// the samples of the hypotheses that [`Samples`] asked for.
 #[derive(Debug, PartialEq, Eq)]
 pub struct FileTotal {
     pub total: Vec<i64>,
     pub segments: usize,
     pub tokenized_periods: usize,
+    pub samples: Vec<String>,
+}
+
+/// The hypotheses' text that the caller's input check samples, taken while they are counted (so the
+/// caller reads no file twice): for every chunk of `every` lines (from the first), its first `chars`
+/// characters (Unicode scalar values: Python's characters) of the lines joined by `"\n"`. `every == 0`:
+/// no samples. Only the samples holding a character from [`SAMPLE_FROM`] on are kept.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Samples {
+    pub every: usize,
+    pub chars: usize,
+}
+
+/// The first character a kept sample holds: the check of mostly Chinese, Japanese or Korean text
+/// (bleuscope's `tokenizers/language.py`) finds no such letter in text entirely below U+1100, so a
+/// sample without one cannot make it warn and is not kept (most files then keep none).
+pub const SAMPLE_FROM: char = '\u{1100}';
+
+/// The sample being taken, and the samples kept.
+struct Sampler {
+    how: Samples,
+    kept: Vec<String>,
+    current: String,
+    left: usize, // characters the current sample still takes
+}
+
+impl Sampler {
+    fn new(how: Samples) -> Self {
+        Sampler {
+            how,
+            kept: Vec::new(),
+            current: String::new(),
+            left: 0,
+        }
+    }
+
+    /// Adds hypothesis `index` (counted from 0 in the file).
+    fn line(&mut self, index: usize, text: &str) {
+        if self.how.every == 0 {
+            return;
+        }
+        if index.is_multiple_of(self.how.every) {
+            self.finish();
+            self.left = self.how.chars;
+        } else if self.left > 0 {
+            self.current.push('\n');
+            self.left -= 1;
+        }
+        if self.left == 0 {
+            return;
+        }
+        let end = text
+            .char_indices()
+            .nth(self.left)
+            .map_or(text.len(), |(i, _)| i);
+        self.left -= text[..end].chars().count();
+        self.current.push_str(&text[..end]);
+    }
+
+    /// The samples kept, the current one included.
+    fn finish(&mut self) {
+        let sample = std::mem::take(&mut self.current);
+        if sample.chars().any(|c| c >= SAMPLE_FROM) {
+            self.kept.push(sample);
+        }
+    }
 }
 
 /// How [`count_files`] counts: BLEU's tokenizer, lowercasing and order, the counting threads, how it
-/// reads (`block` segments at a time, each stream buffering about `budget` bytes at most), and whether a
+/// reads (`block` segments at a time, each stream buffering about `budget` bytes at most), whether a
 /// hypothesis ends in a tokenized period after Python's `str.rstrip()` (`strip_line_ends`, as sacreBLEU's
-/// command sees its lines) or as read.
+/// command sees its lines) or as read, and the hypotheses' `samples` it keeps.
 #[derive(Clone, Copy, Debug)]
 pub struct FileCount {
     pub tok: Tokenizer,
@@ -348,6 +415,7 @@ pub struct FileCount {
     pub block: usize,
     pub budget: usize,
     pub strip_line_ends: bool,
+    pub samples: Samples,
 }
 
 /// The BLEU corpus total of hypotheses (`streams[0]`) against reference streams (`streams[1..]`, every
@@ -364,6 +432,7 @@ pub fn count_files<R: Read>(
         block,
         budget,
         strip_line_ends,
+        samples,
     } = how;
     assert!(
         streams.len() >= 2,
@@ -374,7 +443,9 @@ pub fn count_files<R: Read>(
         total: vec![0; width],
         segments: 0,
         tokenized_periods: 0,
+        samples: Vec::new(),
     };
+    let mut sampler = Sampler::new(samples);
     let mut rows = Vec::new();
     loop {
         for (s, r) in streams.iter_mut().enumerate() {
@@ -395,6 +466,8 @@ pub fn count_files<R: Read>(
                 }
             }
             if streams.iter().all(LineReader::finished) {
+                sampler.finish();
+                total.samples = sampler.kept;
                 return Ok(total);
             }
             let after = total.segments;
@@ -430,6 +503,11 @@ pub fn count_files<R: Read>(
                 _ => false,
             })
             .count();
+        for (j, line) in lines[0].iter().enumerate() {
+            if let Line::Text(t) = line {
+                sampler.line(total.segments + j, t);
+            }
+        }
         total.segments += k;
         drop(lines);
         for r in streams.iter_mut() {
@@ -577,6 +655,17 @@ mod tests {
         block: usize,
         strip_line_ends: bool,
     ) -> Result<FileTotal, CountFilesError> {
+        count_sampled(hyp, refs, step, block, strip_line_ends, Samples::default())
+    }
+
+    fn count_sampled(
+        hyp: &[u8],
+        refs: &[&[u8]],
+        step: usize,
+        block: usize,
+        strip_line_ends: bool,
+        samples: Samples,
+    ) -> Result<FileTotal, CountFilesError> {
         let mut streams: Vec<LineReader<Trickle>> = std::iter::once(hyp)
             .chain(refs.iter().copied())
             .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
@@ -589,6 +678,7 @@ mod tests {
             block,
             budget: 64,
             strip_line_ends,
+            samples,
         };
         count_files(how, &mut streams)
     }
@@ -639,5 +729,44 @@ mod tests {
             Err(CountFilesError::Line { stream: 0, problem }) => assert_eq!(problem.line(), 2),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn samples_are_the_heads_of_every_chunk() {
+        // Latin, CJK (3-byte) and 4-byte characters, empty lines, a CR: cut at every character count
+        let lines = [
+            "a b c",
+            "",
+            "東京 は",
+            "x\r",
+            "𠀋𠀋 y",
+            "Grüße",
+            "",
+            "中文句子",
+            "z",
+        ];
+        let text = lines.join("\n") + "\n";
+        let refs = vec!["r\n"; lines.len()].concat();
+        for every in 1..=lines.len() + 1 {
+            for chars in 0..14 {
+                let expected: Vec<String> = lines
+                    .chunks(every)
+                    .map(|chunk| chunk.join("\n").chars().take(chars).collect::<String>())
+                    .filter(|s| s.chars().any(|c| c >= SAMPLE_FROM))
+                    .collect();
+                for (step, block) in [(1, 1), (3, 2), (1 << 20, 4), (7, 100)] {
+                    let how = Samples { every, chars };
+                    let got =
+                        count_sampled(text.as_bytes(), &[refs.as_bytes()], step, block, false, how);
+                    assert_eq!(
+                        got.unwrap().samples,
+                        expected,
+                        "every {every} chars {chars}"
+                    );
+                }
+            }
+        }
+        let none = count(text.as_bytes(), &[refs.as_bytes()], 1, 3).unwrap();
+        assert!(none.samples.is_empty());
     }
 }

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::path::PathBuf;
 
 use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
-use bleuscope_core::files::{count_files, FileCount, LineReader};
+use bleuscope_core::files::{count_files, FileCount, LineReader, Samples};
 use bleuscope_core::pairwise::pairwise;
 use bleuscope_core::par::{fill_rows, pick_threads, WORK_UNIT};
 use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
@@ -66,8 +66,8 @@ struct InputFacts {
 /// `(total row, segments per number of present references, hypotheses ending in " .")`
 type CorpusTotal<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, usize);
 
-/// `(total row, segments, hypotheses ending in " .")` of files
-type FileTotal<'py> = (Bound<'py, PyArray1<i64>>, usize, usize);
+/// `(total row, segments, hypotheses ending in " .", samples of the hypotheses)` of files
+type FileTotal<'py> = (Bound<'py, PyArray1<i64>>, usize, usize, Vec<String>);
 
 /// Counts text with a built-in tokenizer (``none``, ``13a``, ``intl``, ``char``, ``zh``, ``cjk-char``),
 /// after Python-exact lowercasing if ``lowercase``, into BLEU statistics rows int64 ``[S, 2 + 2 *
@@ -173,13 +173,19 @@ impl TextCounter {
 
     /// The corpus total of plain UTF-8 files (hypotheses, then the reference streams, every line a
     /// present reference), read and counted by the core without Python strings: ``(total, segments,
-    /// tokenized_periods)``. None, when something stops the count (a file that cannot be read, a line
+    /// tokenized_periods, samples)``. None, when something stops the count (a file that cannot be read, a line
     /// the reader refuses: not UTF-8, a NUL, longer than ``max_line_bytes``; files of different lengths;
     /// a line for the Python tokenizer): the caller then reads the files with the Python reader, which
     /// names the problem. ``block_segments`` (0: the default) caps the segments counted at a time.
     /// ``strip_line_ends``: a hypothesis ends in ``" ."`` after ``str.rstrip()`` (as sacreBLEU's command
-    /// reads lines), not as read.
-    #[pyo3(signature = (hyp_path, ref_paths, *, max_line_bytes, block_segments = 0, strip_line_ends = false))]
+    /// reads lines), not as read. ``samples``: for every chunk of ``sample_segments`` hypotheses, the
+    /// first ``sample_chars`` characters of its lines joined by ``"\n"``, when they hold a character
+    /// from U+1100 on (the others cannot be mostly CJK); none when ``sample_segments`` is 0.
+    #[pyo3(signature = (
+        hyp_path, ref_paths, *, max_line_bytes, block_segments = 0, strip_line_ends = false,
+        sample_segments = 0, sample_chars = 0
+    ))]
+    #[allow(clippy::too_many_arguments)]
     fn total_files<'py>(
         &self,
         py: Python<'py>,
@@ -188,6 +194,8 @@ impl TextCounter {
         max_line_bytes: usize,
         block_segments: usize,
         strip_line_ends: bool,
+        sample_segments: usize,
+        sample_chars: usize,
     ) -> PyResult<Option<FileTotal<'py>>> {
         if ref_paths.is_empty() {
             return Err(invalid("total_files needs at least one reference file"));
@@ -212,6 +220,10 @@ impl TextCounter {
             block,
             budget: FILE_BLOCK_BYTES.max(max_line_bytes.saturating_mul(2)),
             strip_line_ends,
+            samples: Samples {
+                every: sample_segments,
+                chars: sample_chars,
+            },
         };
         let counted = detached(py, move || count_files(how, &mut streams))?;
         Ok(match counted {
@@ -219,6 +231,7 @@ impl TextCounter {
                 PyArray1::from_vec(py, t.total),
                 t.segments,
                 t.tokenized_periods,
+                t.samples,
             )),
             Err(_) => None,
         })

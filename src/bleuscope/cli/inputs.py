@@ -18,8 +18,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-import numpy as np
-
 from ..core import chunks as core_chunks
 from ..core import files as bio
 from ..core.checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods
@@ -350,40 +348,6 @@ class InputFiles:
                         f"{name}: {n_tok} lines end in ' .' - is it tokenized? BLEU expects detokenized text "
                         "(--force silences this)"
                     )
-
-
-def chunk_heads(path: str, size: int, max_chars: int, block_bytes: int = 1 << 20) -> Iterator[str]:
-    """For each chunk of ``size`` lines of a UTF-8 text file (as :meth:`InputFiles.chunks` reads them), the
-    first ``max_chars`` characters of its lines joined by ``"\n"``: the sample the CJK input check takes
-    of a chunk, found by counting newlines, without decoding the rest of the file."""
-    starts, ends = [0], []  # each chunk's first byte and the end of its text (its last line without "\n")
-    offset, need, last = 0, size, b""
-    with open(path, "rb") as f:
-        while block := f.read(block_bytes):
-            n = block.count(b"\n")
-            if n >= need:  # a chunk ends in this block: find its newline (and those of the next chunks)
-                newlines = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 0x0A)
-                k = need - 1
-                while k < n:
-                    end = offset + int(newlines[k])
-                    ends.append(end)
-                    starts.append(end + 1)
-                    k += size
-                need = k - n + 1
-            else:
-                need -= n
-            offset += len(block)
-            last = block[-1:]
-    if starts[-1] >= offset:  # the file ends with the last chunk's newline
-        starts.pop()
-    else:
-        ends.append(offset - (last == b"\n"))
-    with open(path, "rb") as f:
-        for start, end in zip(starts, ends):
-            f.seek(start)
-            # max_chars characters take at most 4 * max_chars bytes: a character cut there is past them
-            data = f.read(min(end - start, 4 * max_chars))
-            yield data.decode("utf-8", errors="ignore")[:max_chars]
 
 
 def _head_bytes(path: str, size: int = 1 << 16) -> bytes | None:

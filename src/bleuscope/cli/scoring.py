@@ -14,8 +14,8 @@ from ..core.checks import warn_if_mostly_cjk
 from ..core.files import InputError
 from ..core.signature import nrefs_field
 from ..core.validation import reference_presence
-from ..tokenizers.language import CJK_BLIND_TOKENIZERS, CJK_SAMPLE_CHARS
-from .inputs import CHUNK_SEGMENTS, InputFiles, chunk_heads, load_inputs
+from ..tokenizers.language import CJK_BLIND_TOKENIZERS
+from .inputs import CHUNK_SEGMENTS, InputFiles, load_inputs
 from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
 from .render import MetricResults
 
@@ -130,19 +130,22 @@ def count_files_in_core(
     if paths is None:
         return None
     hyp_paths, ref_paths = paths
-    rows, tokenized, segments = [], [], None
+    name = scorer.input_warning_tokenizer
+    # the CJK check the chunk loop makes on every chunk of every system, on the samples the reader kept
+    sample_segments = chunk_segments if name in CJK_BLIND_TOKENIZERS else 0
+    rows, tokenized, samples, segments = [], [], [], None
     for path in hyp_paths:
-        counted = scorer.count_files(path, ref_paths, max_line_bytes=args.max_line_bytes, strip_line_ends=True)
+        counted = scorer.count_files(
+            path, ref_paths, max_line_bytes=args.max_line_bytes, strip_line_ends=True, sample_segments=sample_segments
+        )
         if counted is None or counted[1] == 0 or segments not in (None, counted[1]):
             return None
-        total, segments, periods = counted
+        total, segments, periods, system_samples = counted
         rows.append(np.asarray(total, dtype=np.int64).reshape(1, -1))
         tokenized.append(periods)
-    name = scorer.input_warning_tokenizer
-    if name in CJK_BLIND_TOKENIZERS:  # the check the chunk loop makes on every chunk of every system
-        for path in hyp_paths:
-            for head in chunk_heads(path, chunk_segments, CJK_SAMPLE_CHARS):
-                warn_if_mostly_cjk(name, [head])
+        samples.extend(system_samples)
+    for sample in samples:
+        warn_if_mostly_cjk(name, [sample])
     streams.counted_elsewhere(segments, tokenized)
     return rows
 

@@ -359,11 +359,15 @@ def native_file_total(
     threads: int | None = None,
     max_line_bytes: int,
     strip_line_ends: bool = False,
-) -> tuple[np.ndarray, int, int] | None:
+    sample_segments: int = 0,
+    sample_chars: int = 0,
+) -> tuple[np.ndarray, int, int, list[str]] | None:
     """The corpus total of plain UTF-8 files (hypotheses and reference streams, one segment a line), read
-    and counted by the compiled core without Python strings: ``(total row, segments, tokenized_periods)``
-    (``strip_line_ends``: hypotheses ending in " ." after ``str.rstrip()``, as sacreBLEU's command reads
-    them). None when the compiled core does not count this input, or stopped at something the Python reader
+    and counted by the compiled core without Python strings: ``(total row, segments, tokenized_periods,
+    samples)`` (``strip_line_ends``: hypotheses ending in " ." after ``str.rstrip()``, as sacreBLEU's command
+    reads them; ``samples``: of every chunk of ``sample_segments`` hypotheses, the first ``sample_chars``
+    characters of its lines joined by "\n", kept when one is U+1100 or above, what the CJK input check
+    samples; none for ``sample_segments=0``). None when the compiled core does not count this input, or stopped at something the Python reader
     reports (a file that cannot be read, a line that is not UTF-8, holds a NUL or is longer than
     ``max_line_bytes``, files of different lengths): read the files with :mod:`bleuscope.core.chunks`."""
     check_threads(threads)
@@ -373,7 +377,12 @@ def native_file_total(
     if counter is None:
         return None
     return counter.total_files(
-        hyp_path, list(ref_paths), max_line_bytes=max_line_bytes, strip_line_ends=strip_line_ends
+        hyp_path,
+        list(ref_paths),
+        max_line_bytes=max_line_bytes,
+        strip_line_ends=strip_line_ends,
+        sample_segments=sample_segments,
+        sample_chars=sample_chars,
     )
 
 

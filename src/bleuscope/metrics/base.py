@@ -133,11 +133,14 @@ class Metric(ABC):
         return None
 
     def count_files(
-        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False
-    ) -> tuple[np.ndarray, int, int] | None:
+        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
+        sample_segments: int = 0,
+    ) -> tuple[np.ndarray, int, int, list[str]] | None:
         """The summed statistics row of plain UTF-8 files (one segment a line, every reference line
         present), read by the compiled core without a Python string per line: ``(total row, segments,
-        hypotheses ending in " .")`` (``strip_line_ends``: after ``str.rstrip()``). None (the default: no
+        hypotheses ending in " .", samples)`` (``strip_line_ends``: after ``str.rstrip()``; ``samples``: of
+        every chunk of ``sample_segments`` hypotheses, the text the CJK input check takes of it, kept when it
+        holds a character from U+1100 on, none for 0). None (the default: no
         such reader) when the metric does not read files itself or stopped at a problem: the caller then
         reads them, and its reader names the problem."""
         return None

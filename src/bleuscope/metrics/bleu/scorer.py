@@ -31,6 +31,7 @@ from ...core.signature import nrefs_field, nrefs_value, version_field
 from ...core.stats import Totals, check_statistics, layout, order_of_width
 from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
 from ...tokenizers import get_tokenizer
+from ...tokenizers.language import CJK_SAMPLE_CHARS
 from ..base import Metric, ScoreBatch, ScoreText, TokenView
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
 from .smoothing import check_value as check_chen_cherry_value
@@ -414,15 +415,16 @@ class BLEU(Metric):
         counted = self.count_files(paths[0], paths[1], max_line_bytes=MAX_LINE_BYTES)
         if counted is None or counted[1] == 0:
             return None
-        total, segments, tokenized_periods = counted
+        total, segments, tokenized_periods, _samples = counted
         chunks.give_input_warnings(
             paths[0], size, self.input_warning_tokenizer, not self.warns_if_tokenized, tokenized_periods
         )
         return Totals.of_sum(total, len(paths[1]), segments)
 
     def count_files(
-        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False
-    ) -> tuple[np.ndarray, int, int] | None:
+        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
+        sample_segments: int = 0,
+    ) -> tuple[np.ndarray, int, int, list[str]] | None:
         """The summed statistics row of plain UTF-8 files, read and counted by the compiled core (see
         :meth:`Metric.count_files`); None when the core does not count this input or stopped at a problem."""
         try:
@@ -431,6 +433,8 @@ class BLEU(Metric):
                 ref_paths,
                 max_line_bytes=max_line_bytes,
                 strip_line_ends=strip_line_ends,
+                sample_segments=sample_segments,
+                sample_chars=CJK_SAMPLE_CHARS,
                 **self._core_settings(),
             )
         except (TypeError, ValueError, backend.NativeEngineUnavailableError):
