@@ -13,7 +13,6 @@ from ..core import files as bio
 from ..core.checks import warn_if_mostly_cjk
 from ..core.files import InputError
 from ..core.signature import nrefs_field
-from ..core.validation import reference_presence
 from ..tokenizers.language import CJK_BLIND_TOKENIZERS
 from .inputs import CHUNK_SEGMENTS, InputFiles, load_inputs
 from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
@@ -31,16 +30,15 @@ class SystemResult:
     score: object  # the metric's corpus score (BLEUScore for BLEU)
 
 
-def chunk_statistics(scorer: Metric, hyps: list[list[str]], refs: list[list[str | None]]) -> list[np.ndarray]:
-    """Per-segment statistics of every system on one chunk: the metric's input checks (and warnings), then
-    its counts (BLEU's counter keeps its tokenization cache from chunk to chunk, so each distinct word is
-    tokenized once per run, not once per chunk)."""
+def chunk_statistics_of_systems(
+    scorer: Metric, hyps: list[list[str]], refs: list[list[str | None]]
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Per-segment statistics of every system on one chunk, and the bool ``[S, K]`` of the references
+    present: the metric's input checks (and warnings) of every system with the references checked once,
+    then the systems counted together against them (BLEU: each reference tokenized once)."""
     try:
-        out = []
-        for system in hyps:
-            checked, streams, _present = scorer.check_inputs(system, refs)
-            out.append(scorer.count_checked(checked, streams))
-        return out
+        systems, streams, present = scorer.check_systems(hyps, refs)
+        return scorer.count_systems(systems, streams, present), present
     except (ValueError, TypeError) as e:  # the library's validation of what the readers let through
         raise InputError(str(e)) from None
 
@@ -99,8 +97,9 @@ def score_systems(
     sums: list[np.ndarray | None] = [None] * n_sys
     ref_counts: set[int] = set()
     for hyps, refs in streams.chunks(chunk_segments):
-        ref_counts.update(np.unique(reference_presence(refs, len(hyps[0])).sum(axis=1)).tolist())
-        for k, stats in enumerate(chunk_statistics(scorer, hyps, refs)):
+        rows, present = chunk_statistics_of_systems(scorer, hyps, refs)
+        ref_counts.update(np.unique(present.sum(axis=1)).tolist())
+        for k, stats in enumerate(rows):
             if keep_segments:
                 parts[k].append(stats if args.sentence_level else compact_rows(stats))  # -sl scores the int64 rows
             row = stats.sum(axis=0, keepdims=True)

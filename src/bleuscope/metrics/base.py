@@ -20,8 +20,9 @@ A metric subclasses :class:`Metric` and writes:
 * ``signature_fields(nrefs)``: the settings as ordered ``{key: value}`` (``None`` values are left out),
   ``nrefs`` first.
 
-It may override ``check_inputs`` (the default checks the strings, that there is a segment, the reference
-streams' lengths and that every segment has a reference; BLEU adds sacreBLEU's input warnings),
+It may override the two halves of ``check_inputs``: ``check_hypotheses`` (the default checks the strings
+and that there is a segment; BLEU adds sacreBLEU's input warnings) and ``check_reference_streams`` (the
+streams' strings and lengths, a reference for every segment; TER adds its limit of references),
 ``short_keys`` (short signature names of its own fields), ``threads`` (the compiled core's threads), the
 input warnings' settings (``input_warning_tokenizer``, ``warns_if_tokenized``), ``chunk_total_counter()``
 (streamed chunks summed without rows), for the significance tests' float32 resampling (sacreBLEU's
@@ -33,8 +34,9 @@ a default here, so code above the metrics reads them without probing.
 
 The base class gives, written once: ``segment_statistics`` (optionally in worker processes),
 ``corpus_score`` (lists in memory; iterables, open files and paths streamed in bounded memory),
-``score_stream``, ``sentence_score``, ``sentence_scores``, ``pairwise``, ``signature``, ``chunk_counter``
-and ``count_systems`` (several systems against the same references, one shared cache).
+``score_stream``, ``sentence_score``, ``sentence_scores``, ``pairwise``, ``signature``, ``chunk_counter``,
+``check_inputs`` and ``check_systems`` (several systems against the same references, checked once) and
+``count_systems`` (their rows, counted together where the metric can).
 
 :class:`SentenceScorer` is the smaller protocol of a scorer that a Ray actor holds (every metric, and
 :class:`~bleuscope.metrics.bleu.token_ids.TokenBLEU` over token ids).
@@ -106,12 +108,37 @@ class Metric(ABC):
 
     # -- given by the contract ---------------------------------------------------------------------------
     def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``."""
+        """Validated ``(hypotheses, reference streams, presence [S, K])``: :meth:`check_hypotheses`, then
+        :meth:`check_reference_streams`."""
+        hyps = self.check_hypotheses(hypotheses)
+        return (hyps, *self.check_reference_streams(references, len(hyps)))
+
+    def check_systems(self, systems: list, references) -> tuple[list[list], list, np.ndarray]:
+        """:meth:`check_inputs` of several systems against the same references, the references checked
+        once: ``(validated systems, reference streams, presence [S, K])``, what :meth:`count_systems` takes."""
+        first, streams, present = self.check_inputs(systems[0], references)
+        checked = [first]
+        for k, system in enumerate(systems[1:], 1):
+            checked.append(self.check_hypotheses(system))
+            if len(checked[k]) != len(first):
+                raise ValueError(
+                    f"systems[{k}] has {len(checked[k])} segments but systems[0] has {len(first)}: every "
+                    "system must translate the same segments"
+                )
+        return checked, streams, present
+
+    def check_hypotheses(self, hypotheses) -> list:
+        """Validated hypotheses (strings, at least one segment), with the metric's input warnings."""
         hyps = check_text_list(hypotheses, "hypotheses")
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
-        streams = check_references(references, len(hyps))
-        return hyps, streams, check_reference_presence(streams)
+        return hyps
+
+    def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
+        """Validated ``(reference streams, presence [S, K])`` for ``n_segments`` hypotheses: strings or None,
+        streams of that length, a reference for every segment."""
+        streams = check_references(references, n_segments)
+        return streams, check_reference_presence(streams)
 
     def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
         """The settings in sacreBLEU's ``key:value|...`` form for input with ``nrefs`` references per segment
@@ -163,11 +190,10 @@ class Metric(ABC):
         return []
 
     def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
-        """The statistics rows of several systems' validated hypotheses against the same references, counted
-        with one shared cache (BLEU: every word tokenized once); identical to separate counts."""
-        counter = self.chunk_counter()
-        encoder = counter.new_encoder()
-        return [counter.count(hyps, streams, encoder=encoder) for hyps in systems]
+        """The statistics rows of several systems' validated hypotheses against the same references (see
+        :meth:`check_systems`); identical to separate counts. A metric may count them together (BLEU: every
+        reference tokenized once; TER: normalized once)."""
+        return [self.count_checked(hyps, streams, present) for hyps in systems]
 
     def segment_statistics(self, hypotheses, references, *, n_jobs: int | None = None) -> SegmentStatistics:
         """Per-segment statistics rows of validated input (``check_inputs``, then ``count_checked``);
@@ -246,21 +272,13 @@ def check_metric(metric, what: str = "metric") -> Metric:
 
 
 class ChunkCounter:
-    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive).
-    ``new_encoder()`` / ``count(hyps, streams, encoder)``: several systems counted with one shared cache
-    (none here; BLEU's counter keeps its tokenization cache in the encoder)."""
+    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive)."""
 
     def __init__(self, metric) -> None:
         self.metric = metric
 
     def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
         return self.metric.count_checked(hyps, ref_streams)
-
-    def new_encoder(self) -> None:
-        return None  # chrF and TER keep no vocabulary between chunks
-
-    def count(self, hyps: list, ref_streams: list, encoder=None) -> np.ndarray:
-        return self(hyps, ref_streams)
 
 
 class ScoreText:

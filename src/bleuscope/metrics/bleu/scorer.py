@@ -29,7 +29,7 @@ from ...core.files import MAX_LINE_BYTES
 from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
 from ...core.signature import nrefs_field, nrefs_value, version_field
 from ...core.stats import Totals, check_statistics, layout, order_of_width
-from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from ...core.validation import check_bool, check_references, check_text_list
 from ...tokenizers import get_tokenizer
 from ...tokenizers.language import CJK_SAMPLE_CHARS
 from ..base import Metric, ScoreBatch, ScoreText, TokenView
@@ -292,16 +292,13 @@ class BLEU(Metric):
 
         return total
 
-    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``, with the input warnings."""
-        hyps = check_text_list(hypotheses, "hypotheses")
+    def check_hypotheses(self, hypotheses) -> list:
+        """Validated hypotheses, with the input warnings."""
+        hyps = super().check_hypotheses(hypotheses)
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # CJKTokenizationWarning for CJK text with 13a/intl
         if not self.force:
             warn_if_tokenized(hyps)
-        if not hyps:
-            raise ValueError("hypotheses is empty: give at least one segment")
-        streams = check_references(references, len(hyps))
-        return hyps, streams, check_reference_presence(streams)
+        return hyps
 
     def count_checked(
         self, hyps: list, streams: list, present: np.ndarray | None = None, *, encoder: CorpusEncoder | None = None
@@ -312,7 +309,11 @@ class BLEU(Metric):
 
     def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
         """Several systems' rows against the same references: in the compiled core the references are
-        tokenized once for all systems (with threads); otherwise one shared encoder (identical rows)."""
+        tokenized once for all systems (with threads); otherwise this thread's encoder, shared by the systems
+        (identical rows). One system is counted as :meth:`count_checked` counts it (its cache kept from chunk
+        to chunk; the systems' path is slower for one)."""
+        if len(systems) == 1:
+            return super().count_systems(systems, streams, present)
         counter = self.counter
         rows = backend.count_text_systems(
             systems,

@@ -200,15 +200,20 @@ class METEOR(Metric):
             raise TypeError(f"{where} must be a string or a list of token strings, got {type(text).__name__}")
         return [w.lower() for w in words] if self.lowercase else words
 
-    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``; items are strings or token lists."""
+    def check_hypotheses(self, hypotheses) -> list:
+        """Validated hypotheses: a list of segments (their items, strings or token lists, are checked where
+        they are counted)."""
         if isinstance(hypotheses, str):
             raise TypeError("hypotheses must be a list of segments (strings or token lists), got a single string")
         hyps = list(hypotheses)
         if not hyps:
             raise ValueError("hypotheses is empty: give at least one segment")
-        streams = check_references(references, len(hyps), check_items=False)
-        return hyps, streams, check_reference_presence(streams)
+        return hyps
+
+    def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
+        """Validated ``(reference streams, presence [S, K])``; items are strings, token lists or None."""
+        streams = check_references(references, n_segments, check_items=False)
+        return streams, check_reference_presence(streams)
 
     # -- statistics --------------------------------------------------------------------------------------
     def pair_row(self, hyp: list[str], ref: list[str]) -> tuple[int, int, int, int]:

@@ -148,10 +148,10 @@ class TER(Metric):
                     out[i, k, 1] = len(ref)
         return out
 
-    def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
-        """Validated ``(hypotheses, reference streams, presence [S, K])``; at most 16 references per segment
-        (or a count dividing :data:`REF_LENGTH_SCALE`)."""
-        hyps, streams, present = super().check_inputs(hypotheses, references)
+    def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
+        """Validated ``(reference streams, presence [S, K])``; at most 16 references per segment (or a count
+        dividing :data:`REF_LENGTH_SCALE`)."""
+        streams, present = super().check_reference_streams(references, n_segments)
         nrefs = present.sum(axis=1)
         if nrefs.max() > MAX_REFERENCES and np.any(REF_LENGTH_SCALE % nrefs):
             bad = int(np.flatnonzero(REF_LENGTH_SCALE % nrefs)[0])
@@ -159,7 +159,7 @@ class TER(Metric):
                 f"segment {bad} has {int(nrefs[bad])} references; TER's exact statistics support up to "
                 f"{MAX_REFERENCES} references per segment (or any count dividing {REF_LENGTH_SCALE})"
             )
-        return hyps, streams, present
+        return streams, present
 
     def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
         """Statistics rows ``[edits, mean reference length * 720720]`` of already validated input."""
