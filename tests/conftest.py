@@ -99,6 +99,22 @@ def engine(request) -> str:
     return request.param
 
 
+def spy_on_validation(monkeypatch, name: str):
+    """A ``unittest.mock`` spy counting the calls of ``bleuscope.core.validation.<name>``, put wherever
+    bleuscope imported it (load a lazily imported module before calling this)."""
+    import sys
+    from unittest import mock
+
+    from bleuscope.core import validation
+
+    real = getattr(validation, name)
+    spy = mock.Mock(wraps=real)
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("bleuscope") and getattr(module, name, None) is real:
+            monkeypatch.setattr(module, name, spy)
+    return spy
+
+
 def expected_rows(metric: str = "BLEU") -> list[dict]:
     with open(DATA / "expected" / "sacrebleu-2.6.0-corpus.tsv", encoding="utf-8") as f:
         return [r for r in csv.DictReader(f, delimiter="\t") if r["metric"] == metric]

@@ -4,13 +4,11 @@ references' checks and presence made once per chunk, not once per system."""
 
 from __future__ import annotations
 
-import sys
-from unittest import mock
-
 import pytest
 
 import bleuscope.cli.scoring as scoring
-from bleuscope.core import validation
+
+from ..conftest import spy_on_validation
 
 HYPS = ["The cat sat on the mat .", "Hello , world !", "a b c d", "Grüße aus Köln ."]
 REFS = ["The cat sat on a mat .", "Hello world!", "a b c d e", "Grüße aus Köln."]
@@ -21,16 +19,6 @@ def _write(path, lines):
     return str(path)
 
 
-def _spy(monkeypatch, name: str) -> mock.Mock:
-    """Counts the calls of ``bleuscope.core.validation.<name>``, wherever bleuscope imported it."""
-    real = getattr(validation, name)
-    spy = mock.Mock(wraps=real)
-    for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("bleuscope") and getattr(module, name, None) is real:
-            monkeypatch.setattr(module, name, spy)
-    return spy
-
-
 @pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
 def test_references_checked_once_per_chunk(tmp_path, run_main, monkeypatch, metric):
     monkeypatch.setattr(scoring, "CHUNK_SEGMENTS", 6)  # 2 chunks of 12 lines
@@ -39,7 +27,7 @@ def test_references_checked_once_per_chunk(tmp_path, run_main, monkeypatch, metr
     systems = [_write(tmp_path / f"sys{k}.txt", (HYPS[k:] + HYPS[:k]) * 3) for k in range(3)]
     refs = [_write(tmp_path / "ref.txt", REFS * 3), _write(tmp_path / "ref2.txt", HYPS[::-1] * 3)]
     alone = [run_main([system, "-r", *refs, "-m", metric, "-b"]) for system in systems]
-    checked, presence = _spy(monkeypatch, "check_references"), _spy(monkeypatch, "reference_presence")
+    checked, presence = spy_on_validation(monkeypatch, "check_references"), spy_on_validation(monkeypatch, "reference_presence")
     code, out, err = run_main([*systems, "-r", *refs, "-m", metric, "-b"])
     assert code == 0 and not err
     assert (checked.call_count, presence.call_count) == (2, 2)  # once per chunk (6, and 8 to 14, before)

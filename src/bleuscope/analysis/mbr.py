@@ -142,7 +142,7 @@ def _mbr(hypotheses, pseudo_references, weights, include_self, bleu):
         raise ValueError("hypotheses is empty: give at least one hypothesis")
     if weights is not None:
         _check_weights(weights, len(refs))  # before the matrix is computed
-    matrix = bleu.pairwise(hyps, refs)
+    matrix = bleu.pairwise_checked(hyps, refs)  # the lists are checked above
     return utilities_from_matrix(matrix, weights, include_self=include_self), matrix, hyps
 
 

@@ -27,8 +27,8 @@ streams' strings and lengths, a reference for every segment; TER adds its limit 
 input warnings' settings (``input_warning_tokenizer``, ``warns_if_tokenized``), ``chunk_total_counter()``
 (streamed chunks summed without rows), for the significance tests' float32 resampling (sacreBLEU's
 arithmetic) ``sacrebleu_arithmetic``, ``bootstrap_scores_float32`` and ``float32_statistics(stats)``,
-``sentence_scores`` (a vectorized batch), ``pairwise`` (every hypothesis against every reference),
-``token_view()`` (the tokens and n-gram orders of a metric on BLEU's statistics, or None) and
+``sentence_scores`` (a vectorized batch), ``pairwise_checked`` (every hypothesis against every reference,
+of checked lists), ``token_view()`` (the tokens and n-gram orders of a metric on BLEU's statistics, or None) and
 ``input_notes(references, trg_lang)`` (what a reader of the scores should know about the input): each has
 a default here, so code above the metrics reads them without probing.
 
@@ -238,13 +238,17 @@ class Metric(ABC):
         return SentenceScores(self.sentence_score_rows(seg.stats), seg.stats, seg.nrefs, self)
 
     def pairwise(self, hypotheses, references) -> np.ndarray:
-        """float64 ``[H, R]``: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, from
-        the rows of the H x R pairs (BLEU: each string tokenized once, pairs counted in the compiled core)."""
-        hyps = check_text_list(hypotheses, "hypotheses")
-        refs = check_text_list(references, "references")
+        """float64 ``[H, R]``: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair (the
+        lists checked, then :meth:`pairwise_checked`)."""
+        return self.pairwise_checked(check_text_list(hypotheses, "hypotheses"), check_text_list(references, "references"))
+
+    def pairwise_checked(self, hyps: list[str], refs: list[str]) -> np.ndarray:
+        """:meth:`pairwise` of validated lists of strings, from the rows of the H x R pairs, which are not
+        checked again (BLEU: each string tokenized once, pairs counted in the compiled core)."""
         if not hyps or not refs:
             return np.zeros((len(hyps), len(refs)), dtype=np.float64)
-        rows = self.segment_statistics([h for h in hyps for _ in refs], [refs * len(hyps)]).stats
+        pairs = len(hyps) * len(refs)
+        rows = self.count_checked([h for h in hyps for _ in refs], [refs * len(hyps)], np.ones((pairs, 1), dtype=bool))
         return np.asarray(self.score_rows(rows), dtype=np.float64).reshape(len(hyps), len(refs))
 
     def sentence_score(self, hypothesis: str, references):

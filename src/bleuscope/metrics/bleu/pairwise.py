@@ -183,9 +183,13 @@ def pairwise_match_counts(hyp: EncodedLines, ref: EncodedLines | None, max_order
     return out
 
 
-def _encode_pair(bleu, hypotheses, references):
-    hyps = check_text_list(hypotheses, "hypotheses")
-    refs = check_text_list(references, "references")
+def _check_pair(hypotheses, references) -> tuple[list[str], list[str]]:
+    return check_text_list(hypotheses, "hypotheses"), check_text_list(references, "references")
+
+
+def _encode_pair(bleu, hyps: list[str], refs: list[str]):
+    """Both lists (validated) encoded with one vocabulary, and its size; the references are the hypotheses'
+    encoding (None) when equal."""
     if not hyps:
         raise ValueError("hypotheses is empty: give at least one hypothesis")
     if not refs:
@@ -258,7 +262,7 @@ def _native_pairwise(bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, 
 
 def pairwise_statistics(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """Sufficient statistics of every (hypothesis, single reference) pair, int64 [H, R, 2 + 2N]."""
-    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
+    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, *_check_pair(hypotheses, references))
     native = _native_pairwise(bleu, hyp_enc, ref_enc, scores=False)
     if native is not None:
         return native
@@ -270,7 +274,12 @@ def pairwise_statistics(bleu, hypotheses: Sequence[str], references: Sequence[st
 
 def pairwise_scores(bleu, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
     """float64 [H, R]: ``bleu.sentence_score(hypotheses[h], [references[r]]).score`` for every pair."""
-    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hypotheses, references)
+    return pairwise_scores_checked(bleu, *_check_pair(hypotheses, references))
+
+
+def pairwise_scores_checked(bleu, hyps: list[str], refs: list[str]) -> np.ndarray:
+    """:func:`pairwise_scores` of validated lists of strings."""
+    hyp_enc, ref_enc, vocab_size = _encode_pair(bleu, hyps, refs)
     native = _native_pairwise(bleu, hyp_enc, ref_enc, scores=True)
     if native is not None:
         return native
@@ -307,4 +316,4 @@ def _score_distinct_rows(stats: np.ndarray, config, engine: str) -> np.ndarray:
 # -- minimum Bayes risk -------------------------------------------------------------------------------------
 
 
-__all__ = ["pairwise_match_counts", "pairwise_scores", "pairwise_statistics"]
+__all__ = ["pairwise_match_counts", "pairwise_scores", "pairwise_scores_checked", "pairwise_statistics"]

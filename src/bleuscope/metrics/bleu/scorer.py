@@ -511,12 +511,12 @@ class BLEU(Metric):
             signature=self.signature(nrefs),
         )
 
-    def pairwise(self, hypotheses: Sequence[str], references: Sequence[str]) -> np.ndarray:
-        """float64 [H, R]: ``sentence_score(hypotheses[h], [references[r]]).score`` for every pair, each
-        string tokenized once (see :mod:`bleuscope.metrics.bleu.pairwise`)."""
-        from .pairwise import pairwise_scores  # the all-pairs machinery loads when it is used
+    def pairwise_checked(self, hyps: list[str], refs: list[str]) -> np.ndarray:
+        """float64 [H, R]: ``sentence_score(hyps[h], [refs[r]]).score`` for every pair of validated lists,
+        each string tokenized once (see :mod:`bleuscope.metrics.bleu.pairwise`)."""
+        from .pairwise import pairwise_scores_checked  # the all-pairs machinery loads when it is used
 
-        return pairwise_scores(self, hypotheses, references)
+        return pairwise_scores_checked(self, hyps, refs)
 
 
 def _one_shot(hypotheses, references) -> bool:
