@@ -1,6 +1,7 @@
 """The compiled core's BLEU statistics equal the numpy reference engine's, row by row, on generated text
-that reaches the corners of its counting table: long segments, words around the 7/8-byte limit of exact
-word keys (at every position, the last word of a line included), words repeated within a segment
+that reaches the corners of its counting table: long segments, words around the 15/16-byte limit of exact
+word keys and the 7/8-byte border of their two halves (at every position, the last word of a line
+included), words repeated within a segment
 (clipping against several references), references missing, and the scanner's Unicode cases."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from ..conftest import requires_core
 
 WORDS = [
     "a", "b", "ab", "abc", "abcdefg", "abcdefh", "abcdefgh", "abcdefgi", "abcdefghijklmnop",
-    "abcdefghijklmnoq", "the", "The", "cat", "Wörter", "ß", "中文", "。", ",", ".", "3.5", "1,000", "e-mail",
+    "abcdefghijklmnoq", "abcdefghijklmno", "abcdefghijklmnx", "abcdefgXijklmno", "abcdefghijklmnopq",
+    "abcdefghijklmnopr", "abcdéfghijklmn", "abcdéfghijklmnx", "abcdéfghijklmno", "the", "The", "cat", "Wörter", "ß", "中文", "。", ",", ".", "3.5", "1,000", "e-mail",
     "don't", "&amp;", "U.S.", "x\u00a0y", "\u2009", "😀",
 ]
 

@@ -572,3 +572,19 @@ long_line_st = st.tuples(
 def test_long_lines_across_scanner_windows(name, lines, lowercase):
     # words, punctuation and Unicode whitespace at every offset of the 13a scanner's 64-byte windows
     assert_same(name, lowercase, lines)
+
+
+#: characters 13a's rules act on next to digits, letters and non-ASCII text: words whose '.'/',' are split
+#: off or kept by their neighbours, digits before '-', rule-1 characters beside both, and runs of '.'/','
+RULE_ALPHABET = "a1.,-(\"'é9 /$€"
+rule_word_st = st.text(alphabet=RULE_ALPHABET, min_size=1, max_size=12)
+rule_line_st = st.lists(rule_word_st, min_size=1, max_size=30).map(" ".join)
+
+
+@requires_core
+@pytest.mark.parametrize("name", ["13a", "zh", "cjk-char"])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(rule_line_st, min_size=1, max_size=4), lowercase=st.booleans())
+def test_punctuation_next_to_digits(name, lines, lowercase):
+    # every word split by the rules' neighbours alone (no two '.'/',' side by side) or simulated
+    assert_same(name, lowercase, lines)

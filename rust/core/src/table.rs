@@ -40,57 +40,93 @@ pub fn hash_bytes(b: &[u8]) -> u64 {
     mix(h)
 }
 
-/// Top byte of the key of a word longer than [`MAX_EXACT_WORD`] bytes (exact keys hold the length there).
-const HASHED_WORD: u64 = 0xFF << 56;
-/// Words of up to this many bytes are their own key.
-pub const MAX_EXACT_WORD: usize = 7;
+/// Words of up to this many bytes are their own key ([`WordKey`]).
+pub const MAX_EXACT_WORD: usize = 15;
 
-/// Key of a word in the table: a word of up to 7 bytes is its own key (its bytes, zero-padded, with the
-/// length in the top byte), so equal keys are equal words and no byte comparison is needed; a longer word
-/// is keyed by its hash with the top byte 0xFF (never an exact key) and compared byte by byte.
-#[inline]
-pub fn word_key(b: &[u8]) -> u64 {
-    let n = b.len();
-    if n > MAX_EXACT_WORD {
-        return (hash_bytes(b) & !HASHED_WORD) | HASHED_WORD;
-    }
-    // two overlapping loads: the bytes both cover land on the same bits with the same values
-    let v = match n {
-        0 => 0,
-        1 => b[0] as u64,
-        2..=3 => {
-            let lo = u16::from_le_bytes([b[0], b[1]]) as u64;
-            let hi = u16::from_le_bytes([b[n - 2], b[n - 1]]) as u64;
-            lo | hi << (8 * (n - 2))
-        }
-        _ => {
-            let lo = u32::from_le_bytes(b[..4].try_into().unwrap()) as u64;
-            let hi = u32::from_le_bytes(b[n - 4..n].try_into().unwrap()) as u64;
-            lo | hi << (8 * (n - 4))
-        }
-    };
-    v | (n as u64) << 56
+/// Top byte of a [`WordKey`]'s second half for a word longer than [`MAX_EXACT_WORD`] bytes (an exact key
+/// holds the length there, at most 15).
+const HASHED_WORD: u64 = 0xFF << 56;
+
+/// Key of a word (or of an n-gram) in the table, two 64-bit halves. A word of up to 15 bytes is its own
+/// key: its bytes, zero-padded, in the 15 low bytes and its length in the top byte, so equal keys are equal
+/// words and no byte comparison is needed (most words, also of a long-tail vocabulary; only a word of 16
+/// bytes or more is hashed, keyed by its hash with the top byte 0xFF, never an exact key, and compared
+/// byte by byte). An integer key (a token id, an n-gram pair) has a second half of 0.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct WordKey {
+    lo: u64,
+    hi: u64,
 }
 
-/// [`word_key`] of the word `buf[start..end]`. A short word with eight bytes of `buf` from its start (all
-/// but the last words of a line) is keyed by one load and a mask, with no branch on its length.
+impl WordKey {
+    #[inline(always)]
+    fn of_int(key: u64) -> WordKey {
+        WordKey { lo: key, hi: 0 }
+    }
+
+    /// Whether equal keys mean equal words: not a hashed long word.
+    #[inline(always)]
+    fn exact(self) -> bool {
+        self.hi & HASHED_WORD != HASHED_WORD
+    }
+
+    /// One 64-bit value depending on both halves, for the first probe position (an integer key is itself;
+    /// so is a word of up to 7 bytes: its bytes and its length in the top byte).
+    #[inline(always)]
+    fn folded(self) -> u64 {
+        self.lo ^ self.hi
+    }
+}
+
+/// [`WordKey`] of a word.
+#[inline]
+pub fn word_key(b: &[u8]) -> WordKey {
+    let n = b.len();
+    if n > MAX_EXACT_WORD {
+        return WordKey {
+            lo: hash_bytes(b),
+            hi: HASHED_WORD,
+        };
+    }
+    let mut padded = [0u8; 16];
+    padded[..n].copy_from_slice(b);
+    exact_key(u128::from_le_bytes(padded), n)
+}
+
+/// The exact key of a word of `n <= 15` bytes, which are the low bytes of `v` (whatever its other bytes):
+/// a mask from a table (no variable 128-bit shift) and the length.
 #[inline(always)]
-pub fn word_key_at(buf: &[u8], start: usize, end: usize) -> u64 {
+fn exact_key(v: u128, n: usize) -> WordKey {
+    let v = (v & KEEP_BYTES[n & 15]) | (n as u128) << 120;
+    WordKey {
+        lo: v as u64,
+        hi: (v >> 64) as u64,
+    }
+}
+
+/// `KEEP_BYTES[n]`: the mask of the low `n` bytes of a `u128`.
+static KEEP_BYTES: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut n = 1;
+    while n < 16 {
+        t[n] = (1u128 << (8 * n)) - 1;
+        n += 1;
+    }
+    t
+};
+
+/// [`word_key`] of the word `buf[start..end]`. A word of up to 15 bytes with sixteen bytes of `buf` from
+/// its start (every word the 13a tokenizer writes: it pads its text) is keyed by one load and a mask, with
+/// no branch on its length.
+#[inline(always)]
+pub fn word_key_at(buf: &[u8], start: usize, end: usize) -> WordKey {
     let n = end - start;
     if n <= MAX_EXACT_WORD {
-        if let Some(bytes) = buf.get(start..start + 8) {
-            let v = u64::from_le_bytes(bytes.try_into().unwrap());
-            // n <= 7: the shift stays below 64, and n = 0 gives the empty mask
-            return (v & ((1u64 << (8 * n)) - 1)) | (n as u64) << 56;
+        if let Some(bytes) = buf.get(start..start + 16) {
+            return exact_key(u128::from_le_bytes(bytes.try_into().unwrap()), n);
         }
     }
     word_key(&buf[start..end])
-}
-
-/// Whether equal word keys mean equal words (see [`word_key`]).
-#[inline]
-fn exact_key(key: u64) -> bool {
-    key & HASHED_WORD != HASHED_WORD
 }
 
 /// Byte-string equality without a library call for short words (the common case): lengths first, then
@@ -115,8 +151,8 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// One distinct n-gram of the hypothesis.
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    /// the n-gram (pair key) or the hash of the word
-    key: u64,
+    /// the word's or n-gram's key
+    key: WordKey,
     /// the slot is in use only if this equals the table's generation
     generation: u32,
     /// for words: index of the hypothesis token holding its bytes
@@ -175,8 +211,8 @@ impl GramTable {
     /// First probe position of `key`: the top bits of its product with an odd constant (multiplicative
     /// hashing; they depend on every bit of the key).
     #[inline(always)]
-    fn home(&self, key: u64) -> usize {
-        (key.wrapping_mul(SEED) >> self.shift) as usize & self.mask
+    fn home(&self, key: WordKey) -> usize {
+        (key.folded().wrapping_mul(SEED) >> self.shift) as usize & self.mask
     }
 
     /// Slot `i` of the current use (a probe position, `i <= mask`), without a bounds check in the probe
@@ -198,7 +234,7 @@ impl GramTable {
     }
 
     #[inline]
-    fn new_slot(&mut self, i: usize, key: u64, rep: u32) -> u32 {
+    fn new_slot(&mut self, i: usize, key: WordKey, rep: u32) -> u32 {
         *self.slot_mut(i) = Slot {
             key,
             generation: self.generation,
@@ -214,6 +250,7 @@ impl GramTable {
     /// Slot of a hypothesis n-gram given as a key, counting one occurrence.
     #[inline]
     pub fn add_hyp_key(&mut self, key: u64) -> u32 {
+        let key = WordKey::of_int(key);
         let mut i = self.home(key);
         let generation = self.generation;
         loop {
@@ -233,6 +270,7 @@ impl GramTable {
     /// reference number `stamp`.
     #[inline]
     pub fn add_ref_key(&mut self, key: u64, stamp: u32) -> u32 {
+        let key = WordKey::of_int(key);
         let mut i = self.home(key);
         loop {
             let s = self.slot(i);
@@ -261,7 +299,7 @@ impl GramTable {
                 return self.new_slot(i, key, pos as u32);
             }
             if s.key == key
-                && (exact_key(key) || {
+                && (key.exact() || {
                     let (a, b) = tokens[s.rep as usize];
                     same_bytes(&buf[a as usize..b as usize], word)
                 })
@@ -293,7 +331,7 @@ impl GramTable {
                 return NONE;
             }
             if s.key == key
-                && (exact_key(key) || {
+                && (key.exact() || {
                     let (a, b) = tokens[s.rep as usize];
                     same_bytes(&buf[a as usize..b as usize], word)
                 })
@@ -368,33 +406,52 @@ mod tests {
 
     #[test]
     fn short_word_keys_are_the_words() {
-        // every word of up to 7 bytes over a small alphabet (with zero bytes): distinct keys, never hashed
+        // every word of up to 6 bytes over a small alphabet (with zero bytes), and the words of 7 to 15
+        // bytes that extend them by a run of one byte or by a pseudo-random tail: distinct words have
+        // distinct keys, never hashed
         let alphabet = [0u8, 1, b'a', 0x80, 0xFF];
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::HashMap::new();
+        let mut check = |w: &[u8]| {
+            let key = word_key(w);
+            assert!(key.exact(), "{w:?}");
+            if let Some(other) = seen.insert(key, w.to_vec()) {
+                assert_eq!(other, w, "two words share key {key:?}");
+            }
+        };
         let mut words: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut next = crate::count::xorshift(99);
         let mut count = 0;
         while let Some(w) = words.pop() {
-            let key = word_key(&w);
-            assert!(exact_key(key), "{w:?}");
-            assert!(seen.insert(key), "two words share key {key:x}: {w:?}");
+            check(&w);
             count += 1;
-            if w.len() < MAX_EXACT_WORD {
+            if w.len() < 6 {
                 for &c in &alphabet {
                     let mut longer = w.clone();
                     longer.push(c);
                     words.push(longer);
                 }
+            } else {
+                for n in 7..=MAX_EXACT_WORD {
+                    for &c in &alphabet {
+                        let mut longer = w.clone();
+                        longer.resize(n, c);
+                        check(&longer);
+                    }
+                    let mut longer = w.clone();
+                    longer.extend((6..n).map(|_| alphabet[next(alphabet.len())]));
+                    check(&longer);
+                }
             }
         }
-        assert_eq!(count, (0..=7).map(|n| 5usize.pow(n)).sum::<usize>());
-        for n in 8..40 {
-            assert!(!exact_key(word_key(&vec![0u8; n])));
+        assert_eq!(count, (0..=6).map(|n| 5usize.pow(n)).sum::<usize>());
+        for n in 16..40 {
+            assert!(!word_key(&vec![0u8; n]).exact());
         }
     }
 
     #[test]
     fn words_of_every_length_around_the_exact_limit() {
-        let buf = b"abcdefg abcdefgh abcdefgx abcdefghi abcdefg\0 abcdef";
+        let buf = b"abcdefg abcdefgh abcdefgx abcdefghi abcdefg\0 abcdef abcdefghijklmno abcdefghijklmnop abcdefghijklmnopq abcdefghijklmnoq abcdefghijklmnox abcdefghijklmno\0 abcdefghijklmnopx";
         let mut toks = Vec::new();
         let mut start = 0u32;
         for (i, &c) in buf.iter().enumerate() {
@@ -416,6 +473,18 @@ mod tests {
         }
         assert_eq!(t.add_ref_word(buf, &toks, b"abcdefgy", (0, 8), 0), NONE);
         assert_eq!(t.add_ref_word(buf, &toks, b"abcdeg", (0, 6), 0), NONE);
+        assert_eq!(
+            t.add_ref_word(buf, &toks, b"abcdefghijklmnx", (0, 15), 0),
+            NONE
+        );
+        assert_eq!(
+            t.add_ref_word(buf, &toks, b"abcdefghijklmnoy", (0, 16), 0),
+            NONE
+        );
+        assert_eq!(
+            t.add_ref_word(buf, &toks, b"abcdefghijklmnopy", (0, 17), 0),
+            NONE
+        );
         assert_eq!(t.correct, toks.len() as u64);
     }
 

@@ -46,6 +46,10 @@ pub struct Fallback;
 /// the tokenized text, stays below 4 GiB.
 pub const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
 
+/// What [`Tokenizer::tokenize`] writes after the tokens in `buf`: sixteen bytes past the start of any
+/// token can be read (see [`crate::table::word_key_at`]).
+pub const TOKEN_PADDING: &str = "                ";
+
 /// Where tokens go. Every token is a substring of the text being tokenized (the lowercased, maybe
 /// 13a-unescaped or CJK-spaced line), so that text is copied into `buf` once ([`Out::set_text`]) and a
 /// token costs only its span; a token from elsewhere (none today) would be appended to `buf`.
@@ -131,7 +135,8 @@ impl Tokenizer {
 
     /// Tokens of `line` exactly as bleuscope's Python tokenizer gives them: Python `line.lower()` if
     /// `lowercase`, then `tok(line.rstrip()).split()`. Tokens are written into `buf`; `spans` receives
-    /// (start, end) byte ranges into `buf`, one per token, in order. Both are cleared first.
+    /// (start, end) byte ranges into `buf`, one per token, in order. Both are cleared first. `buf` ends in
+    /// [`TOKEN_PADDING`] spaces after every token, so that a word's key can read 16 bytes from its start.
     pub fn tokenize(
         &self,
         line: &str,
@@ -158,6 +163,7 @@ impl Tokenizer {
             // re-entered on this thread (cannot happen today): fresh buffers are still exact
             Err(_) => self.tokenize_with(line, lowercase, &mut Scratch::default(), &mut out),
         });
+        buf.push_str(TOKEN_PADDING);
         Ok(())
     }
 

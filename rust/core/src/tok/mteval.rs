@@ -4,8 +4,10 @@
 //! insert spaces. A match never spans a whitespace character in a way that changes tokens on the other
 //! side, so a line's tokens are the tokens of each whitespace-separated word, tokenized with a space
 //! on each side where the line has a neighbour there (at the ends of an unpadded line, none). A word
-//! holding no character any rule acts on is its own token and is never copied; the other words go
-//! through an exact simulation of the substitutions (left-to-right, non-overlapping, as `re.sub`).
+//! holding no character any rule acts on is its own token and is never copied. In 13a, a word without
+//! two '.'/',' side by side is split by each character's neighbours alone ([`split_13a_word`]); the
+//! other words go through an exact simulation of the substitutions (left-to-right, non-overlapping, as
+//! `re.sub`).
 
 use super::tables::{INTL_MASK, INTL_N, INTL_P, INTL_S, WS};
 use super::unicode::{decode, non_ascii_ws_len, skip_py_space};
@@ -364,13 +366,14 @@ fn word_at(
         return Ok(n);
     }
     let start = i;
-    let mut rule1 = false; // a rule-1 character: split off whatever its neighbours
-    let mut dotcommas = 0u32;
-    let mut digit_dash = false;
+    let mut acted = false; // a byte some rule may act on
+    let mut adjacent_dotcommas = false; // two '.'/',' side by side
+    let mut after_dotcomma = false;
     while i < n {
         let k = K13A[b[i] as usize];
         if k == 0 {
             i += 1 + plain_run(b, i + 1);
+            after_dotcomma = false;
             continue;
         }
         if k & K_WS != 0 {
@@ -381,59 +384,80 @@ fn word_at(
                 break;
             }
             i += 1;
+            after_dotcomma = false;
             continue;
         }
         if check_pre && k & K_PRE != 0 {
             return Err(NeedsPre);
         }
-        rule1 |= k & K_RULE1 != 0;
-        dotcommas += (k & K_DOTCOMMA != 0) as u32;
-        digit_dash |= k & K_DASH != 0 && i > start && b[i - 1].is_ascii_digit();
+        let dotcomma = k & K_DOTCOMMA != 0;
+        acted |= k & (K_RULE1 | K_DOTCOMMA | K_DASH) != 0;
+        adjacent_dotcommas |= dotcomma && after_dotcomma;
+        after_dotcomma = dotcomma;
         i += 1;
     }
-    let right = edge_pad || i < n;
-    if !rule1 && dotcommas == 0 && !digit_dash {
+    let word = Word {
+        text,
+        start,
+        end: i,
+        left: edge_pad || start > 0,
+        right: edge_pad || i < n,
+    };
+    if !acted {
         out.push_span(start, i); // `out` holds `text` (set above); a word ends at whitespace or the end
-    } else if !digit_dash
-        && (dotcommas == 0
-            || (dotcommas == 1 && right && K13A[b[i - 1] as usize] & K_DOTCOMMA != 0))
-    {
-        // Only rule 1 acts (it is context-free), plus at most a final '.'/',' with a space after it:
-        // rule 2 splits it off after a non-digit, rule 3 (seeing the space) after a digit.
-        split_around(
-            text,
-            start,
-            i,
-            |c| c < 0x80 && K13A[c as usize] & (K_RULE1 | K_DOTCOMMA) != 0,
-            out,
-        );
+    } else if !adjacent_dotcommas {
+        split_13a_word(word, out);
     } else {
-        let left = edge_pad || start > 0;
-        simulate_13a(text, start, i, left, right, sim, out);
+        simulate_13a(word, sim, out);
     }
     Ok(i)
 }
 
-/// Tokens of `text[start..end]` where each character `alone(code point)` is a token of its own and
-/// the runs between them are tokens.
-#[inline(always)]
-fn split_around(text: &str, start: usize, end: usize, alone: impl Fn(u32) -> bool, out: &mut Out) {
-    let b = text.as_bytes();
-    let mut run = start;
-    let mut i = start;
-    while i < end {
-        let (c, len) = decode(b, i);
-        if alone(c) {
-            if run < i {
-                out.push(&text[run..i]);
-            }
-            out.push(&text[i..i + len]);
-            run = i + len;
+/// Tokens of a 13a word (see [`word_at`]) in which no two '.'/',' are neighbours. Then no two matches
+/// of one rule compete for a character, and each rule acts on one character and its neighbours in the
+/// text before it (rule 1 inserts only spaces, rules 2 and 3 only around a '.'/',', which is never a
+/// digit or '-'), so each character is a token of its own or joins its neighbours' run:
+/// * rule 1: a character of its class is always alone;
+/// * rules 2 and 3: a '.'/',' is alone when its left neighbour (rule 2) or its right one (rule 3)
+///   exists and is not a digit (a rule-1 character, with a space beside it, or the line's padding: not
+///   a digit either);
+/// * rule 4: a '-' right after a digit is alone.
+///
+/// The word is scanned byte by byte: every character a rule looks at is ASCII, and the bytes of other
+/// characters are never ASCII.
+fn split_13a_word(word: Word<'_>, out: &mut Out) {
+    let (start, end) = (word.start, word.end);
+    let b = word.text.as_bytes();
+    let not_digit = |j: usize, exists: bool| {
+        if (start..end).contains(&j) {
+            !b[j].is_ascii_digit()
+        } else {
+            exists
         }
-        i += len;
+    };
+    let mut run = start;
+    for i in start..end {
+        let k = K13A[b[i] as usize];
+        if k & (K_RULE1 | K_DOTCOMMA | K_DASH) == 0 {
+            continue;
+        }
+        let alone = if k & K_RULE1 != 0 {
+            true
+        } else if k & K_DOTCOMMA != 0 {
+            not_digit(i.wrapping_sub(1), word.left) || not_digit(i + 1, word.right)
+        } else {
+            i > start && b[i - 1].is_ascii_digit()
+        };
+        if alone {
+            if run < i {
+                out.push_span(run, i);
+            }
+            out.push_span(i, i + 1);
+            run = i + 1;
+        }
     }
     if run < end {
-        out.push(&text[run..end]);
+        out.push_span(run, end);
     }
 }
 
@@ -478,22 +502,15 @@ fn byte_at(b: &[u8], u: u32) -> u8 {
     }
 }
 
-/// The four 13a substitutions on `text[start..end]` (one word, with a space on each padded side),
-/// exactly as Python's `re.sub` runs them, then the space-separated tokens.
-fn simulate_13a(
-    text: &str,
-    start: usize,
-    end: usize,
-    left: bool,
-    right: bool,
-    sim: &mut Sim,
-    out: &mut Out,
-) {
+/// The four 13a substitutions on a word (with a space on each padded side), exactly as Python's `re.sub`
+/// runs them, then the space-separated tokens.
+fn simulate_13a(word: Word<'_>, sim: &mut Sim, out: &mut Out) {
+    let (text, start, end) = (word.text, word.start, word.end);
     let b = text.as_bytes();
     let (x, y) = (&mut sim.a, &mut sim.b);
     // rule 1: every byte of the class becomes " c " (context-free); built straight from the word
     x.clear();
-    if left {
+    if word.left {
         x.extend_from_slice(&[SPACE, SPACE, SPACE]);
     }
     for (idx, &byte) in b.iter().enumerate().take(end).skip(start) {
@@ -503,7 +520,7 @@ fn simulate_13a(
             x.push(idx as u32);
         }
     }
-    if right {
+    if word.right {
         x.extend_from_slice(&[SPACE, SPACE, SPACE]);
     }
     let digit = |u: u32| byte_at(b, u).is_ascii_digit();
@@ -624,8 +641,8 @@ pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
     }
 }
 
-/// One whitespace-free word of a line, `text[start..end]`, as the `intl` rules see it: `left` / `right`
-/// say that the line goes on before / after it (a padded side, where a rule sees a space).
+/// One whitespace-free word of a line, `text[start..end]`, as the 13a and `intl` rules see it: `left` /
+/// `right` say that the line goes on before / after it (or is padded: there a rule sees a space).
 #[derive(Clone, Copy)]
 struct Word<'a> {
     text: &'a str,
