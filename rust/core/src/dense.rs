@@ -11,6 +11,15 @@
 //! text. No probing, no hashing, no key comparison: what a short sentence spends most of its counting
 //! time on in the hash table is mispredicted branches. As there, each order walks only the live n-grams:
 //! the hypothesis' whose prefix occurred in some reference, the references' found in the hypothesis.
+//!
+//! When every reference has at most 64 tokens too (almost every sentence), the orders are counted with
+//! bit masks instead ([`DenseOrders::count`] picks): for hypothesis position i and order n, `same_n[i]`
+//! holds the hypothesis positions whose n-gram equals the one at i, and `found_n[k][i]` the positions of
+//! reference k holding it. Order n + 1 follows from order n with one shift and one `and` per position
+//! (`same_{n+1}[i] = same_n[i] & (same_1[i + n] >> n)`), and the clipped matches are the positions whose
+//! occurrence number among equal hypothesis n-grams (the bits of `same_n[i]` below i) is below the
+//! highest count in one reference (the bits of `found_n[k][i]`): `sum_g min(hyp(g), max_k ref_k(g))`
+//! counted one occurrence at a time. A fixed number of loops per order, none with a branch on the text.
 
 use crate::count::live_where;
 use crate::table::NONE;
@@ -38,6 +47,16 @@ pub struct DenseOrders {
     /// per n-gram id (0: the bucket of absent n-grams): hypothesis count, highest count in one
     /// reference so far, count in the current reference
     counts: Vec<[u32; 3]>,
+    /// the bit-mask path: per table slot the positions of its word in one line (all zeros between
+    /// uses; the last entry takes the reference words that are not hypothesis words)
+    positions_of_slot: Vec<u64>,
+    /// per hypothesis position: the hypothesis positions of the same word, of the same current-order
+    /// n-gram
+    same_word: Vec<u64>,
+    same_gram: Vec<u64>,
+    /// the same per reference: the reference's positions of the word, of the current-order n-gram
+    found_word: Vec<[u64; MAX_DENSE_TOKENS]>,
+    found_gram: Vec<[u64; MAX_DENSE_TOKENS]>,
 }
 
 impl DenseOrders {
@@ -51,8 +70,133 @@ impl DenseOrders {
         order: usize,
         row: &mut [i64],
     ) {
+        assert!(
+            hyp_slots.len() <= MAX_DENSE_TOKENS,
+            "too many tokens for the dense path"
+        );
+        if ref_slots.iter().all(|r| r.len() <= MAX_DENSE_TOKENS) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the processor has the instruction the function is compiled for
+                return unsafe { self.count_masks_popcnt(hyp_slots, ref_slots, order, row) };
+            }
+            self.count_masks(hyp_slots, ref_slots, order, row);
+        } else {
+            self.count_pairs(hyp_slots, ref_slots, order, row);
+        }
+    }
+
+    /// [`Self::count_masks`] compiled with the processor's bit-count instruction (the baseline x86_64
+    /// target counts bits with a dozen shifts and masks), which the masks' counts are mostly made of.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn count_masks_popcnt(
+        &mut self,
+        hyp_slots: &[u32],
+        ref_slots: &[Vec<u32>],
+        order: usize,
+        row: &mut [i64],
+    ) {
+        self.count_masks(hyp_slots, ref_slots, order, row)
+    }
+
+    /// [`Self::count`] with position bit masks (see the module's notes): every line has at most
+    /// [`MAX_DENSE_TOKENS`] tokens.
+    #[inline(always)]
+    fn count_masks(
+        &mut self,
+        hyp_slots: &[u32],
+        ref_slots: &[Vec<u32>],
+        order: usize,
+        row: &mut [i64],
+    ) {
         let m = hyp_slots.len();
-        assert!(m <= MAX_DENSE_TOKENS, "too many tokens for the dense path");
+        let top = order.min(m); // orders past the hypothesis length have no n-grams
+        if top < 2 {
+            return;
+        }
+        let largest = hyp_slots.iter().copied().max().unwrap_or(0) as usize;
+        if self.positions_of_slot.len() < largest + 2 {
+            self.positions_of_slot.resize(largest + 2, 0);
+        }
+        let by_slot = &mut self.positions_of_slot[..];
+        // the last entry: past every hypothesis slot, where a reference word the hypothesis lacks goes
+        let absent = by_slot.len() - 1;
+        if self.same_word.len() < MAX_DENSE_TOKENS {
+            self.same_word.resize(MAX_DENSE_TOKENS, 0);
+            self.same_gram.resize(MAX_DENSE_TOKENS, 0);
+        }
+        for (i, &t) in hyp_slots.iter().enumerate() {
+            by_slot[t as usize] |= 1 << i;
+        }
+        for (same, &t) in self.same_word.iter_mut().zip(hyp_slots) {
+            *same = by_slot[t as usize];
+        }
+        for &t in hyp_slots {
+            by_slot[t as usize] = 0;
+        }
+        let n_refs = ref_slots.len();
+        if self.found_word.len() < n_refs {
+            self.found_word.resize(n_refs, [0; MAX_DENSE_TOKENS]);
+            self.found_gram.resize(n_refs, [0; MAX_DENSE_TOKENS]);
+        }
+        for (found, slots) in self.found_word.iter_mut().zip(ref_slots) {
+            for (j, &t) in slots.iter().enumerate() {
+                by_slot[(t as usize).min(absent)] |= 1 << j;
+            }
+            for (f, &t) in found.iter_mut().zip(hyp_slots) {
+                *f = by_slot[t as usize];
+            }
+            for &t in slots {
+                by_slot[(t as usize).min(absent)] = 0;
+            }
+        }
+        let (same_word, same_gram) = (&self.same_word[..m], &mut self.same_gram[..m]);
+        let (found_word, found_gram) = (&self.found_word[..n_refs], &mut self.found_gram[..n_refs]);
+        same_gram.copy_from_slice(same_word);
+        for (gram, word) in found_gram.iter_mut().zip(found_word) {
+            gram[..m].copy_from_slice(&word[..m]);
+        }
+        // per position of the current order: the occurrence number (from 0) of its n-gram among the
+        // hypothesis' equal n-grams, and the n-gram's highest count in one reference
+        let mut earlier = [0u32; MAX_DENSE_TOKENS];
+        let mut best = [0u32; MAX_DENSE_TOKENS];
+        for n in 2..=top {
+            let last = n - 1; // offset of an n-gram's last word from its start
+            let grams = m - last; // n-grams of the hypothesis
+            let mut below = 0u64; // the positions before the current one
+            let hyp = same_gram[..grams].iter_mut().zip(&same_word[last..]);
+            for ((same, &word), e) in hyp.zip(&mut earlier[..grams]) {
+                *same &= word >> last;
+                *e = (*same & below).count_ones();
+                below = below << 1 | 1;
+            }
+            best[..grams].fill(0);
+            for (gram, word) in found_gram.iter_mut().zip(found_word) {
+                let found = gram[..grams].iter_mut().zip(&word[last..m]);
+                for ((f, &word), b) in found.zip(&mut best[..grams]) {
+                    *f &= word >> last;
+                    *b = (*b).max(f.count_ones());
+                }
+            }
+            let matched = earlier[..grams].iter().zip(&best[..grams]);
+            let correct: u64 = matched.map(|(e, b)| (e < b) as u64).sum();
+            row[1 + n] = correct as i64;
+            if correct == 0 {
+                break; // no n-gram matched: no longer one can
+            }
+        }
+    }
+
+    /// [`Self::count`] through the pair array (references of any length).
+    fn count_pairs(
+        &mut self,
+        hyp_slots: &[u32],
+        ref_slots: &[Vec<u32>],
+        order: usize,
+        row: &mut [i64],
+    ) {
+        let m = hyp_slots.len();
         // dense word ids 1..=V; the last entry of `word_of_slot` is past every hypothesis slot (it is
         // grown to two past the largest), stays 0, and is where NONE is looked up
         let mut n_words = 0u32;
