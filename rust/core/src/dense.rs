@@ -129,8 +129,10 @@ impl DenseOrders {
         for (i, &t) in hyp_slots.iter().enumerate() {
             by_slot[t as usize] |= 1 << i;
         }
-        for (same, &t) in self.same_word.iter_mut().zip(hyp_slots) {
-            *same = by_slot[t as usize];
+        // the current-order masks start as the words' (order 1)
+        let same = self.same_word.iter_mut().zip(&mut self.same_gram);
+        for ((word, gram), &t) in same.zip(hyp_slots) {
+            (*word, *gram) = (by_slot[t as usize], by_slot[t as usize]);
         }
         for &t in hyp_slots {
             by_slot[t as usize] = 0;
@@ -140,12 +142,14 @@ impl DenseOrders {
             self.found_word.resize(n_refs, [0; MAX_DENSE_TOKENS]);
             self.found_gram.resize(n_refs, [0; MAX_DENSE_TOKENS]);
         }
-        for (found, slots) in self.found_word.iter_mut().zip(ref_slots) {
+        let found = self.found_word.iter_mut().zip(&mut self.found_gram);
+        for ((found_word, found_gram), slots) in found.zip(ref_slots) {
             for (j, &t) in slots.iter().enumerate() {
                 by_slot[(t as usize).min(absent)] |= 1 << j;
             }
-            for (f, &t) in found.iter_mut().zip(hyp_slots) {
-                *f = by_slot[t as usize];
+            let found = found_word.iter_mut().zip(found_gram.iter_mut());
+            for ((word, gram), &t) in found.zip(hyp_slots) {
+                (*word, *gram) = (by_slot[t as usize], by_slot[t as usize]);
             }
             for &t in slots {
                 by_slot[(t as usize).min(absent)] = 0;
@@ -153,9 +157,28 @@ impl DenseOrders {
         }
         let (same_word, same_gram) = (&self.same_word[..m], &mut self.same_gram[..m]);
         let (found_word, found_gram) = (&self.found_word[..n_refs], &mut self.found_gram[..n_refs]);
-        same_gram.copy_from_slice(same_word);
-        for (gram, word) in found_gram.iter_mut().zip(found_word) {
-            gram[..m].copy_from_slice(&word[..m]);
+        if let ([found_word], [found_gram]) = (found_word, &mut *found_gram) {
+            // one reference (the common case): one pass per order
+            let (found_word, found_gram) = (&found_word[..m], &mut found_gram[..m]);
+            for n in 2..=top {
+                let last = n - 1;
+                let grams = m - last;
+                let mut below = 0u64;
+                let mut correct = 0u64;
+                let hyp = same_gram[..grams].iter_mut().zip(&same_word[last..]);
+                let found = found_gram[..grams].iter_mut().zip(&found_word[last..]);
+                for ((same, &word), (f, &ref_word)) in hyp.zip(found) {
+                    *same &= word >> last;
+                    *f &= ref_word >> last;
+                    correct += ((*same & below).count_ones() < f.count_ones()) as u64;
+                    below = below << 1 | 1;
+                }
+                row[1 + n] = correct as i64;
+                if correct == 0 {
+                    break;
+                }
+            }
+            return;
         }
         // per position of the current order: the occurrence number (from 0) of its n-gram among the
         // hypothesis' equal n-grams, and the n-gram's highest count in one reference
