@@ -21,6 +21,7 @@
 //!   O(sqrt(rows) * columns / 64). Hits are sum over tokens of min(union occurrences, hypothesis
 //!   occurrences), which is what rouge-score's decrementing counters give.
 
+use crate::par::{for_each_unit, pick_threads, WORK_UNIT};
 use crate::porter::stem_into;
 
 /// A ROUGE type: rouge1..rouge9, rougeL, rougeLsum.
@@ -264,32 +265,34 @@ const KEY_MASKS: [u128; 17] = {
     m
 };
 
-/// 16 bytes of `bytes` from `i`, zero-padded past its end (zero is a separator).
-#[inline]
-fn load16(bytes: &[u8], i: usize) -> [u8; 16] {
-    match bytes.get(i..i + 16) {
-        Some(b) => b.try_into().unwrap(),
-        None => {
-            let mut b = [0u8; 16];
-            b[..bytes.len() - i].copy_from_slice(&bytes[i..]);
-            b
-        }
+/// `of` the 16 bytes of `bytes` from `i` (`i < bytes.len()`), zero past its end (zero is a separator).
+/// Near the end of a text of 16 bytes or more, `of` reads the text's last 16 bytes in place and
+/// `shift(value, s)` moves its result down by the `s` bytes before `i`: a copy to the stack followed by a
+/// wider load would stall store forwarding on every token there. Only a text shorter than 16 bytes is
+/// copied.
+#[inline(always)]
+fn at16<T>(
+    bytes: &[u8],
+    i: usize,
+    of: impl Fn(&[u8; 16]) -> T,
+    shift: impl Fn(T, usize) -> T,
+) -> T {
+    let n = bytes.len();
+    if let Some(b) = bytes.get(i..i + 16) {
+        of(b.try_into().unwrap())
+    } else if n >= 16 {
+        shift(of(bytes[n - 16..].try_into().unwrap()), i + 16 - n)
+    } else {
+        let mut b = [0u8; 16];
+        b[..n - i].copy_from_slice(&bytes[i..]);
+        of(&b)
     }
 }
 
 /// The 16 bytes of `bytes` from `i` (`i < bytes.len()`) as a little-endian integer, zero past its end.
-/// Near the end of a text of 16 bytes or more, the text's last 16 bytes are loaded and shifted: a copy to
-/// the stack followed by a wider load would stall store forwarding on every token there.
 #[inline(always)]
 fn load_u128(bytes: &[u8], i: usize) -> u128 {
-    let n = bytes.len();
-    if let Some(b) = bytes.get(i..i + 16) {
-        u128::from_le_bytes(b.try_into().unwrap())
-    } else if n >= 16 {
-        u128::from_le_bytes(bytes[n - 16..].try_into().unwrap()) >> (8 * (i + 16 - n))
-    } else {
-        u128::from_le_bytes(load16(bytes, i))
-    }
+    at16(bytes, i, |b| u128::from_le_bytes(*b), |v, s| v >> (8 * s))
 }
 
 /// The key of the token of `len` bytes (1..=16, all of `[a-zA-Z0-9]`) at `i`: lowercased by setting bit
@@ -350,28 +353,19 @@ fn classify(b: &[u8; 16]) -> Chunk {
 #[cfg(not(target_arch = "x86_64"))]
 use classify_bytes as classify;
 
-/// [`Chunk`] of the 16 bytes of `bytes` from `i`, zero past its end. Near the end of a text of 16 bytes or
-/// more, its last 16 bytes are classified and the masks shifted (no copy; see [`load_u128`]).
+/// [`Chunk`] of the 16 bytes of `bytes` from `i`, zero past its end (see [`at16`]).
 #[inline(always)]
 fn chunk_at(bytes: &[u8], i: usize) -> Chunk {
-    let n = bytes.len();
-    if let Some(b) = bytes.get(i..i + 16) {
-        classify(b.try_into().unwrap())
-    } else if i >= n {
-        Chunk {
+    if i >= bytes.len() {
+        return Chunk {
             word: 0,
             special: 0,
-        }
-    } else if n >= 16 {
-        let c = classify(bytes[n - 16..].try_into().unwrap());
-        let s = i + 16 - n;
-        Chunk {
-            word: c.word >> s,
-            special: c.special >> s,
-        }
-    } else {
-        classify(&load16(bytes, i))
+        };
     }
+    at16(bytes, i, classify, |c, s| Chunk {
+        word: c.word >> s,
+        special: c.special >> s,
+    })
 }
 
 /// The masks of the 64 bytes of `bytes` from `i`: `(word, special)` as in [`Chunk`], zero past its end.
@@ -1474,14 +1468,28 @@ impl Pairs<'_> {
     }
 
     /// Per hypothesis and type, the counts of its reference with the best F (the first on ties:
-    /// rouge-score's `score_multi`) into `out` (`[S, 3 * types]`, row-major), on `threads` threads as
-    /// [`Pairs::counts`]. A segment without any reference gets zero counts.
-    pub fn best_counts(&self, threads: usize, out: &mut [i64]) {
+    /// rouge-score's `score_multi`) into `counts` and their [`prf`] into `values` (both `[S, 3 *
+    /// types]`, row-major, zero-filled by the caller), on `threads` threads as [`Pairs::counts`]: each F
+    /// is computed once, while the references are compared. A segment without any reference keeps zeros
+    /// (the [`prf`] of zero counts).
+    pub fn best_counts(&self, threads: usize, counts: &mut [i64], values: &mut [f64]) {
         let width = 3 * self.types.len();
+        assert!(
+            counts.len() == values.len() && counts.len() == self.hyps.len() * width,
+            "output size"
+        );
         let ngram = ngram_flags(self.types);
-        crate::par::fill_rows(
-            out,
-            width,
+        let unit = WORK_UNIT * width;
+        // the units of both outputs side by side, taken by the threads in turn
+        let mut units: Vec<_> = counts
+            .chunks_mut(unit)
+            .zip(values.chunks_mut(unit))
+            .collect();
+        let n_units = units.len();
+        let threads = pick_threads(threads, self.hyps.len(), 2000, n_units);
+        for_each_unit(
+            &mut units,
+            1,
             threads,
             || {
                 (
@@ -1490,36 +1498,29 @@ impl Pairs<'_> {
                     vec![0f64; self.types.len()],
                 )
             },
-            |(counter, cells, best_f), i, row| {
-                counter.set_hypothesis(self.hyps[i]);
-                best_f.fill(f64::NEG_INFINITY);
-                for reference in self.refs.iter().filter_map(|stream| stream[i]) {
-                    counter.count(reference, cells);
-                    for (k, &is_ngram) in ngram.iter().enumerate() {
-                        let f = prf(&cells[3 * k..3 * k + 3], is_ngram)[2];
-                        if f > best_f[k] {
-                            best_f[k] = f;
-                            row[3 * k..3 * k + 3].copy_from_slice(&cells[3 * k..3 * k + 3]);
+            |(counter, cells, best_f), u, unit| {
+                let (counts, values) = &mut unit[0];
+                let rows = counts
+                    .chunks_exact_mut(width)
+                    .zip(values.chunks_exact_mut(width));
+                for (j, (row, value_row)) in rows.enumerate() {
+                    let i = u * WORK_UNIT + j;
+                    counter.set_hypothesis(self.hyps[i]);
+                    best_f.fill(f64::NEG_INFINITY);
+                    for reference in self.refs.iter().filter_map(|stream| stream[i]) {
+                        counter.count(reference, cells);
+                        for (k, &is_ngram) in ngram.iter().enumerate() {
+                            let v = prf(&cells[3 * k..3 * k + 3], is_ngram);
+                            if v[2] > best_f[k] {
+                                best_f[k] = v[2];
+                                row[3 * k..3 * k + 3].copy_from_slice(&cells[3 * k..3 * k + 3]);
+                                value_row[3 * k..3 * k + 3].copy_from_slice(&v);
+                            }
                         }
                     }
                 }
-                true
             },
         );
-    }
-}
-
-/// [`prf`] of every count triple of `counts` (`[S, 3 * types]`) into `values` (the same shape).
-pub fn prf_rows(counts: &[i64], types: &[RougeType], values: &mut [f64]) {
-    let ngram = ngram_flags(types);
-    let width = 3 * types.len();
-    for (cells, v) in counts
-        .chunks_exact(width)
-        .zip(values.chunks_exact_mut(width))
-    {
-        for (k, &is_ngram) in ngram.iter().enumerate() {
-            v[3 * k..3 * k + 3].copy_from_slice(&prf(&cells[3 * k..3 * k + 3], is_ngram));
-        }
     }
 }
 
@@ -1792,6 +1793,80 @@ mod tests {
                 counts_with_budget(&hyp, &reference, &t, false, budget),
                 full
             );
+        }
+    }
+
+    #[test]
+    fn windows_at_every_position_of_every_length() {
+        // at16 reads in place or shifts the text's last 16 bytes: the same as a zero-padded copy
+        let text: Vec<u8> = b"Ab9 \nxy\xc4\xb0z\xe2\x84\xaaQ-7ab cd\nEF gh0123456789".to_vec();
+        for n in 0..text.len() {
+            let bytes = &text[..n];
+            for i in 0..n + 20 {
+                let mut padded = [0u8; 16];
+                for (k, b) in padded.iter_mut().enumerate() {
+                    *b = bytes.get(i + k).copied().unwrap_or(0);
+                }
+                if i < n {
+                    assert_eq!(
+                        load_u128(bytes, i),
+                        u128::from_le_bytes(padded),
+                        "n {n} i {i}"
+                    );
+                }
+                let (got, want) = (chunk_at(bytes, i), classify_bytes(&padded));
+                assert_eq!(
+                    (got.word, got.special),
+                    (want.word, want.special),
+                    "n {n} i {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn best_counts_keep_the_first_best_reference_and_its_values() {
+        let types = [RougeType::Ngram(1), RougeType::Lcs];
+        let hyps = ["the cat sat", "a b c", "x y", ""];
+        let refs = [
+            vec![Some("the cat"), Some("a b c d"), Some("y x"), Some("q")],
+            vec![Some("cat sat the"), None, Some("x y"), None],
+            vec![Some("the cat"), Some("a b c d"), None, None],
+        ];
+        let pairs = Pairs {
+            hyps: &hyps,
+            refs: &refs,
+            types: &types,
+            stem: false,
+            pretokenized: false,
+        };
+        let width = 6;
+        let mut all = vec![0i64; hyps.len() * refs.len() * width];
+        pairs.counts(1, &mut all);
+        for threads in [1, 2, 3] {
+            let mut counts = vec![0i64; hyps.len() * width];
+            let mut values = vec![0f64; counts.len()];
+            pairs.best_counts(threads, &mut counts, &mut values);
+            for i in 0..hyps.len() {
+                for (k, &ngram) in [true, false].iter().enumerate() {
+                    // the first reference of the highest F, by the same prf
+                    let mut best: Option<(f64, usize)> = None;
+                    for (r, stream) in refs.iter().enumerate() {
+                        if stream[i].is_some() {
+                            let at = (i * refs.len() + r) * width + 3 * k;
+                            let f = prf(&all[at..at + 3], ngram)[2];
+                            if best.is_none_or(|(b, _)| f > b) {
+                                best = Some((f, at));
+                            }
+                        }
+                    }
+                    let (_, at) = best.unwrap();
+                    let got = &counts[i * width + 3 * k..i * width + 3 * k + 3];
+                    assert_eq!(got, &all[at..at + 3], "segment {i} type {k}");
+                    let v = &values[i * width + 3 * k..i * width + 3 * k + 3];
+                    assert_eq!(v, prf(got, ngram), "segment {i} type {k}");
+                }
+            }
         }
     }
 }

@@ -1,12 +1,12 @@
 //! ROUGE and the Porter stemmer of `bleuscope._core`.
 
 use bleuscope_core::porter::stem_into;
-use bleuscope_core::rouge::{prf_rows, Pairs, RougeType};
+use bleuscope_core::rouge::{Pairs, RougeType};
 use numpy::{PyArray1, PyArray3, PyArray4, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::{detached, invalid};
-use crate::input::{utf8_texts, utf8_texts_of, TextInput, Texts};
+use crate::input::{utf8_texts, utf8_texts_of, TextInput};
 
 /// Segments whose text `RougeCounter.best` holds as UTF-8 slices at a time.
 const SEGMENTS_PER_BLOCK: usize = 1 << 17;
@@ -67,8 +67,8 @@ impl RougeCounter {
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray4<i64>>>> {
-        let input = TextInput::new(hyps, ref_streams)?;
-        let Some((hyps, refs)) = texts(&input)? else {
+        let input = text_input(hyps, ref_streams)?;
+        let Some((hyps, refs)) = utf8_texts(&input)? else {
             return Ok(None);
         };
         let shape = [hyps.len(), refs.len(), self.parsed.len(), 3];
@@ -89,10 +89,7 @@ impl RougeCounter {
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<BestValues<'py>>> {
-        let input = TextInput::new(hyps, ref_streams)?;
-        if input.refs.is_empty() {
-            return Err(invalid("at least one reference stream"));
-        }
+        let input = text_input(hyps, ref_streams)?;
         let n_seg = input.hyps.len();
         let width = 3 * self.parsed.len();
         let mut counts = vec![0i64; n_seg * width];
@@ -114,10 +111,7 @@ impl RougeCounter {
                 &mut counts[start * width..end * width],
                 &mut values[start * width..end * width],
             );
-            detached(py, || {
-                pairs.best_counts(self.threads, counts);
-                prf_rows(counts, pairs.types, values);
-            })?;
+            detached(py, || pairs.best_counts(self.threads, counts, values))?;
         }
         let shape = [n_seg, self.parsed.len(), 3];
         Ok(Some((
@@ -140,12 +134,16 @@ impl RougeCounter {
     }
 }
 
-/// The input as UTF-8 text, or None when a string is not valid UTF-8; at least one reference stream.
-fn texts<'a>(input: &'a TextInput<'_>) -> PyResult<Option<Texts<'a>>> {
+/// The hypotheses and reference streams as read from Python; at least one reference stream.
+fn text_input<'py>(
+    hyps: &Bound<'py, PyAny>,
+    ref_streams: &Bound<'py, PyAny>,
+) -> PyResult<TextInput<'py>> {
+    let input = TextInput::new(hyps, ref_streams)?;
     if input.refs.is_empty() {
         return Err(invalid("at least one reference stream"));
     }
-    utf8_texts(input)
+    Ok(input)
 }
 
 /// NLTK's Porter stem of an ASCII lowercase word (for the tests against NLTK).

@@ -101,9 +101,13 @@ def check_references(references, n_hyps: int, name: str = "references", *, check
             f"{name}[{bad}] has {lengths[bad]} lines but hypotheses has {n_hyps} "
             f"({abs(diff)} {'more' if diff > 0 else 'fewer'}); nothing is truncated, fix the input"
         )
-    if not check_items:
-        return checked
-    return [check_text_list(s, f"{name}[{k}]", allow_none=True) for k, s in enumerate(checked)]
+    return check_reference_items(checked, name) if check_items else checked
+
+
+def check_reference_items(streams: list[list], name: str = "references") -> list[list]:
+    """The items of reference streams whose container :func:`check_references` checked (``check_items=False``):
+    strings or None."""
+    return [check_text_list(s, f"{name}[{k}]", allow_none=True) for k, s in enumerate(streams)]
 
 
 def reference_presence(streams: list[list], n_seg: int | None = None) -> np.ndarray:

@@ -29,7 +29,13 @@ import numpy as np
 from ...core.pipeline import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
-from ...core.validation import check_bool, check_reference_presence, check_references, check_text_list
+from ...core.validation import (
+    check_bool,
+    check_reference_items,
+    check_reference_presence,
+    check_references,
+    check_text_list,
+)
 from ..base import Metric, ScoreBatch, ScoreText
 from . import reference
 from .scores import LIMBS, AggregateScore, Score, check_fixed_point, exact_mean, prf, to_limbs
@@ -189,13 +195,19 @@ class ROUGE(Metric):
     def pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
         """int64 ``[S, K, T, 3]``: (matches, hyp_count, ref_count) of every hypothesis against each of its K
         references, per type (zero for absent references)."""
-        from .native import native_pair_counts
+        return self._counts(hyps, streams, present, best=False)
 
+    def _counts(self, hyps: list, streams: list, present: np.ndarray, *, best: bool):
+        """The engine's counts: the compiled core's when the engine allows and it counts this input, else
+        the reference implementation's. :meth:`pair_counts`, or with ``best`` :meth:`chunk_values`."""
         if self.engine != "numpy":
-            out = native_pair_counts(self, hyps, streams, present, required=self.engine == "native")
+            from .native import native_pair_counts
+
+            out = native_pair_counts(self, hyps, streams, present, required=self.engine == "native", best=best)
             if out is not None:
-                return out
-        return self.python_pair_counts(hyps, streams, present)
+                return out[:2] if best else out
+        counts = self.python_pair_counts(hyps, streams, present)
+        return self.best_counts(counts, present) if best else counts
 
     def python_pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
         """:meth:`pair_counts` by the reference implementation (:mod:`.reference`)."""
@@ -224,13 +236,7 @@ class ROUGE(Metric):
     def chunk_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(counts [S, T, 3], prf [S, T, 3])`` of validated input: each segment's best reference per type,
         chosen in the compiled core (no ``[S, K, T, 3]`` counts), else as :meth:`best_counts` does."""
-        if self.engine != "numpy":
-            from .native import native_pair_counts
-
-            out = native_pair_counts(self, hyps, streams, present, required=self.engine == "native", best=True)
-            if out is not None:
-                return out[0], out[1]
-        return self.best_counts(self.python_pair_counts(hyps, streams, present), present)
+        return self._counts(hyps, streams, present, best=True)
 
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(counts [S, T, 3], prf [S, T, 3])`` of validated input, in chunks of bounded memory."""
@@ -311,25 +317,32 @@ class ROUGE(Metric):
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> ROUGEScores:
-        """Sentence ROUGE of every segment (rouge-score's ``score`` / ``score_multi`` values)."""
+        """Sentence ROUGE of every segment (rouge-score's ``score`` / ``score_multi`` values).
+
+        The input is checked once, as :meth:`check_inputs` checks it: the lists here, their items by the
+        compiled core while it reads them (no Python pass over them), or by Python when the core does not
+        count this input or stopped at an item (which the Python checks then name)."""
         hyps = check_text_list(hypotheses, "hypotheses", check_items=False)
-        streams = check_references(references, len(hyps), check_items=False) if hyps else None
+        if not hyps:
+            raise ValueError("hypotheses is empty: give at least one segment")
+        streams = check_references(references, len(hyps), check_items=False)
         counted = self._native_sentence_values(hyps, streams)
-        if counted is None:  # the checks name any bad item (the lists are the input's items)
-            hyps, streams, present = self.check_inputs(hyps, references if streams is None else streams)
+        if counted is None:
+            hyps, streams = check_text_list(hyps, "hypotheses"), check_reference_items(streams)
+            present = check_reference_presence(streams)
             counts, values = self.segment_values(hyps, streams, present)
             counted = counts, values, present.sum(axis=1)
         counts, values, nrefs = counted
         return ROUGEScores(100 * values[:, 0, 2], values, counts, self.types, self.signature(nrefs_field(nrefs)),
                            self.name)
 
-    def _native_sentence_values(self, hyps: list, streams: list | None):
+    def _native_sentence_values(self, hyps: list, streams: list):
         """``(counts, values, references per segment)`` of lists whose items are not checked yet, in one call
         of the compiled core over the whole input (it checks the items while it reads them, holds the text
         of one block of segments at a time and keeps only each segment's best reference: no ``[S, K, T, 3]``
         counts, so no Python chunks), with rouge-score's tokenizer; None when the compiled core does not take
         this input or an item is invalid (the checked path then scores it or names the item)."""
-        if streams is None or self.engine == "numpy" or self.tokenizer != "default":
+        if self.engine == "numpy" or self.tokenizer != "default":
             return None
         from .native import native_pair_counts
 
