@@ -101,15 +101,16 @@ def test_the_warnings_of_every_chunk(tmp_path, both_paths, monkeypatch, hyps, wa
 
 @requires_core
 def test_the_command_reads_the_hypotheses_once(tmp_path, run_main, monkeypatch):
-    # counted by the core, a hypothesis file is opened in Python only for the peek at its byte order mark
-    # (the CJK check samples what the core read)
+    # counted by the core, a hypothesis or reference file is opened in Python only for the peek at its byte
+    # order mark (the CJK check samples what the core read; BLEU has no notes about the references)
     hyp = write(tmp_path / "hyp.txt", LATIN * 50 + [CHINESE] * 50)
     ref = write(tmp_path / "ref.txt", ["a b c"] * 200)
     opened = mock.Mock(wraps=builtins.open)
     monkeypatch.setattr(builtins, "open", opened)
     code, _, err = run_main([hyp, "-r", ref, "-tok", "13a"])
     assert code == 0 and "Chinese, Japanese or Korean" in err
-    assert [c.args[0] for c in opened.call_args_list].count(str(hyp)) == 1
+    paths = [c.args[0] for c in opened.call_args_list]
+    assert (paths.count(str(hyp)), paths.count(str(ref))) == (1, 1)
 
 
 BAD_FILES = {
@@ -169,3 +170,21 @@ def test_the_core_keeps_the_samples_of_the_chunk_loop(tmp_path, lines, size, max
     assert counted is not None
     assert counted[3] == [h for h in heads if h and max(h) >= "\u1100"]
     assert not any(warn_if_mostly_cjk("13a", [h]) for h in heads if not h or max(h) < "\u1100")
+
+
+@requires_core
+def test_notes_about_the_references_on_both_paths(tmp_path, both_paths, monkeypatch):
+    # a metric's input notes see the first chunk of the references on the core's path (read only when the
+    # notes ask for them) as in the chunk loop
+    from bleuscope import BLEU
+
+    def notes(self, references, trg_lang=None):
+        return [f"{len(references)} streams, {len(references[1])} lines, first {references[0][0]!r}, to {trg_lang}"]
+
+    monkeypatch.setattr(BLEU, "input_notes", notes)
+    monkeypatch.setattr(scoring, "CHUNK_SEGMENTS", 4)
+    hyp = write(tmp_path / "hyp.txt", GOOD_HYPS)
+    refs = [write(tmp_path / "ref.txt", GOOD_REFS), write(tmp_path / "ref2.txt", GOOD_HYPS)]
+    core, python, counted = both_paths([hyp, "-r", *refs, "-l", "de-en"])
+    assert core == python and counted
+    assert "bleuscope: warning: 2 streams, 4 lines, first 'The cat sat on a mat .', to en\n" in core[2]

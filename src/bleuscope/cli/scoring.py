@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,6 +17,7 @@ from ..core.files import InputError
 from ..core.signature import nrefs_field
 from ..tokenizers.language import CJK_BLIND_TOKENIZERS
 from .inputs import CHUNK_SEGMENTS, InputFiles, load_inputs
+from .metrics import target_language
 from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
 from .render import MetricResults
 
@@ -41,6 +44,41 @@ def chunk_statistics_of_systems(
         return scorer.count_systems(systems, streams, present), present
     except (ValueError, TypeError) as e:  # the library's validation of what the readers let through
         raise InputError(str(e)) from None
+
+
+def give_input_notes(scorer: Metric, refs: list, args: argparse.Namespace, warn) -> None:
+    """What a reader of the scores should know about the input (``Metric.input_notes`` of the reference
+    streams ``refs[k][i]`` and the target language of ``-l``; TER: a Chinese, Japanese or Korean target
+    without ``--ter-asian-support``), as the command's input warnings on stderr."""
+    if warn is None:
+        return
+    for note in scorer.input_notes(refs, target_language(args)):
+        warn(note)
+
+
+class _FileHead(Sequence):
+    """The first ``size`` lines of a plain UTF-8 text file, read when first asked for: the first chunk of a
+    reference file that the compiled core read by itself, for :func:`give_input_notes` (a metric without
+    notes never reads it)."""
+
+    def __init__(self, path: str, size: int, max_line_bytes: int) -> None:
+        self.path, self.size, self.max_line_bytes = path, size, max_line_bytes
+        self._lines: list[str] | None = None
+
+    def _read(self) -> list[str]:
+        if self._lines is None:
+            lines = bio.read_lines(self.path, max_line_bytes=self.max_line_bytes)
+            try:
+                self._lines = list(islice(lines, self.size))
+            finally:
+                lines.close()
+        return self._lines
+
+    def __getitem__(self, index):
+        return self._read()[index]
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def compact_rows(stats: np.ndarray) -> np.ndarray:
@@ -98,6 +136,8 @@ def score_systems(
     ref_counts: set[int] = set()
     for hyps, refs in streams.chunks(chunk_segments):
         rows, present = chunk_statistics_of_systems(scorer, hyps, refs)
+        if not ref_counts:  # the first chunk
+            give_input_notes(scorer, refs, args, warn)
         ref_counts.update(np.unique(present.sum(axis=1)).tolist())
         for k, stats in enumerate(rows):
             if keep_segments:
@@ -145,6 +185,8 @@ def count_files_in_core(
         samples.extend(system_samples)
     for sample in samples:
         warn_if_mostly_cjk(name, [sample])
+    heads = [_FileHead(path, chunk_segments, args.max_line_bytes) for path in ref_paths]  # the first chunk
+    give_input_notes(scorer, heads, args, streams.warn)
     streams.counted_elsewhere(segments, tokenized)
     return rows
 
@@ -167,6 +209,7 @@ def score_metrics(
         return table
     inputs = load_inputs(args, warn)
     for spec, scorer in zip(specs, scorers):
+        give_input_notes(scorer, inputs.refs, args, warn)
         results = []
         for name, hyps in zip(inputs.hyp_names, inputs.hyps):
             try:
