@@ -588,3 +588,30 @@ rule_line_st = st.lists(rule_word_st, min_size=1, max_size=30).map(" ".join)
 def test_punctuation_next_to_digits(name, lines, lowercase):
     # every word split by the rules' neighbours alone (no two '.'/',' side by side) or simulated
     assert_same(name, lowercase, lines)
+
+
+#: words the 13a scanner takes whole from its 64-byte windows or follows across them: plain letters, or
+#: with one byte some rule may act on (or a non-ASCII space) at a drawn position
+@st.composite
+def window_word(draw):
+    length = draw(st.sampled_from([1, 2, 7, 8, 15, 16, 17, 31, 62, 63, 64, 65, 66, 127, 128, 129, 200]))
+    word = list(draw(st.text(alphabet="abcXYZ019é", min_size=length, max_size=length)))
+    if draw(st.booleans()):
+        word.insert(draw(st.integers(0, len(word))), draw(st.sampled_from([".", ",", "-", "(", "'", "\u00a0", "\u2009", "\u201c"])))
+    return "".join(word)
+
+
+window_line_st = st.tuples(
+    st.text(alphabet=" \t", max_size=66),
+    st.lists(st.tuples(window_word(), st.sampled_from([" ", "  ", "\t", " " * 63, "\u00a0"])), min_size=1, max_size=12),
+).map(lambda t: t[0] + "".join(w + sep for w, sep in t[1]))
+
+
+@requires_core
+@pytest.mark.parametrize("name", ["13a", "zh"])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(window_line_st, min_size=1, max_size=4), lowercase=st.booleans())
+def test_words_within_and_across_scanner_windows(name, lines, lowercase):
+    # words ending just before, at and after a window's last byte, longer than a window, after runs of
+    # whitespace that fill one, and ending at a non-ASCII space inside a word that crossed a window
+    assert_same(name, lowercase, lines)

@@ -190,82 +190,89 @@ struct Scan13a<'t> {
     check_pre: bool,
 }
 
-/// [`words_13a`] on the text, whose copy in `out` is followed by [`SPACES_64`].
+/// [`words_13a`] on the text, whose copy in `out` is followed by [`SPACES_64`]. The text is read in
+/// windows of 64 bytes, and the words are taken from a window's bit masks one after the other: a word's
+/// first byte is the lowest non-whitespace bit left, its end the next whitespace bit above (in a following
+/// window for a word that runs past this one), and it is a token as it stands when no special bit lies
+/// between; a word with a special byte goes to [`word_at`]. The padding after the text is whitespace, so
+/// a word ends in the text, and every window read starts at a byte of the text or at its end.
 fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), NeedsPre> {
-    let Scan13a {
-        text,
-        edge_pad,
-        check_pre,
-    } = scan;
-    let b = text.as_bytes();
-    let n = b.len();
-    let mut w = Window::at(out.buf.as_bytes(), 0);
-    if check_pre && w.newline {
-        return Err(NeedsPre);
+    let n = scan.text.len();
+    let window = |out: &Out, base: usize| {
+        let w = Window::at(out.buf.as_bytes(), base);
+        if scan.check_pre && w.newline {
+            Err(NeedsPre)
+        } else {
+            Ok(w)
+        }
+    };
+    if n == 0 {
+        return Ok(());
     }
-    let mut i = 0;
-    'words: loop {
-        // skip whitespace
-        loop {
-            if i >= n {
+    let mut base = 0;
+    let mut w = window(out, base)?;
+    let mut words = !w.ws; // the non-whitespace bits of the window not scanned yet
+    loop {
+        if words == 0 {
+            base += 64;
+            if base >= n {
                 return Ok(());
             }
-            // past the window, or before it: `word_at` may end a word that began in the previous window
-            if i < w.base || i - w.base >= 64 {
-                w = Window::at(out.buf.as_bytes(), i);
-                if check_pre && w.newline {
-                    return Err(NeedsPre);
+            w = window(out, base)?;
+            words = !w.ws;
+            continue;
+        }
+        let s = words.trailing_zeros();
+        let start = base + s as usize;
+        let after = w.ws & (!1u64 << s); // whitespace bits above the word's first byte
+        let (end, special) = if after != 0 {
+            let e = after.trailing_zeros();
+            // the word's bits, s..e (s < e <= 63)
+            let word = (!0u64 << s) & !(!0u64 << e);
+            (base + e as usize, w.special & word != 0)
+        } else {
+            // the word runs past the window: on through the next ones to its end
+            let mut special = w.special >> s != 0;
+            loop {
+                base += 64;
+                w = window(out, base)?;
+                if w.ws != 0 {
+                    break;
                 }
+                special |= w.special != 0;
             }
-            let not_ws = !w.ws >> (i - w.base);
-            if not_ws != 0 {
-                i += not_ws.trailing_zeros() as usize;
-                break;
+            let e = w.ws.trailing_zeros();
+            // bits below the word's end (e < 64)
+            special |= w.special & ((1u64 << e) - 1) != 0;
+            (base + e as usize, special)
+        };
+        let end = if special {
+            word_at(scan.text, start, scan.edge_pad, scan.check_pre, sim, out)?
+        } else {
+            out.push_span(start, end);
+            end
+        };
+        if !(base..base + 64).contains(&end) {
+            // out of the window: `word_at` may end a word that ran on into this window at a non-ASCII
+            // space before it, or skip whitespace and words beyond its end
+            if end >= n {
+                return Ok(());
             }
-            i = w.base + 64;
+            base = end;
+            w = window(out, base)?;
+            words = !w.ws;
+        } else {
+            words = !w.ws & (!0u64 << (end - base));
         }
-        if i >= n {
-            return Ok(());
-        }
-        // the word: up to the next whitespace byte (the padding after the text is whitespace)
-        let start = i;
-        let mut special = false;
-        loop {
-            if i - w.base >= 64 {
-                w = Window::at(out.buf.as_bytes(), i);
-                if check_pre && w.newline {
-                    return Err(NeedsPre);
-                }
-            }
-            let rel = i - w.base;
-            let ws = w.ws >> rel;
-            let sp = w.special >> rel;
-            if ws != 0 {
-                let len = ws.trailing_zeros();
-                // bits below the word's end (len < 64 - rel <= 64)
-                special |= sp & ((1u64 << len) - 1) != 0;
-                i += len as usize;
-                break;
-            }
-            special |= sp != 0;
-            i = w.base + 64;
-        }
-        if !special {
-            out.push_span(start, i.min(n));
-            continue 'words;
-        }
-        i = word_at(text, start, edge_pad, check_pre, sim, out)?;
     }
 }
 
 const SPACES_64: &str = "                                                                ";
 
-/// The 64 bytes of a text from `base` on as bit masks (bit j: byte `base + j`; bytes past the end count
-/// as spaces): its ASCII whitespace, the other bytes the 13a scanner must look at (everything the byte
-/// table `K13A` marks, and the lead bytes that may start a whitespace character), and whether a newline
-/// is among them.
+/// The 64 bytes of a text from some position on as bit masks (bit j: byte `position + j`): its ASCII
+/// whitespace, the other bytes the 13a scanner must look at (everything the byte table `K13A` marks, and
+/// the lead bytes that may start a whitespace character), and whether a newline is among them.
 struct Window {
-    base: usize,
     ws: u64,
     special: u64,
     newline: bool,
@@ -273,17 +280,11 @@ struct Window {
 
 impl Window {
     #[inline(always)]
+    /// The window of `b[base..base + 64]`: the scanner reads one only where a byte of the text is, which the
+    /// 64 spaces after the text in `b` follow.
     fn at(b: &[u8], base: usize) -> Window {
-        let (ws, special, newline) = if base + 64 <= b.len() {
-            masks64(b[base..base + 64].try_into().unwrap())
-        } else {
-            let mut padded = [b' '; 64];
-            let rest = &b[base.min(b.len())..];
-            padded[..rest.len()].copy_from_slice(rest);
-            masks64(&padded)
-        };
+        let (ws, special, newline) = masks64(b[base..base + 64].try_into().unwrap());
         Window {
-            base,
             ws,
             special: special & !ws,
             newline,
