@@ -576,7 +576,7 @@ def test_long_lines_across_scanner_windows(name, lines, lowercase):
 
 #: characters 13a's rules act on next to digits, letters and non-ASCII text: words whose '.'/',' are split
 #: off or kept by their neighbours, digits before '-', rule-1 characters beside both, and runs of '.'/','
-RULE_ALPHABET = "a1.,-(\"'é9 /$€"
+RULE_ALPHABET = "a1.,-(\"'é9 /$€&<"
 rule_word_st = st.text(alphabet=RULE_ALPHABET, min_size=1, max_size=12)
 rule_line_st = st.lists(rule_word_st, min_size=1, max_size=30).map(" ".join)
 

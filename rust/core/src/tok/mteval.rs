@@ -225,11 +225,12 @@ fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), Needs
         let s = words.trailing_zeros();
         let start = base + s as usize;
         let after = w.ws & (!1u64 << s); // whitespace bits above the word's first byte
+                                         // the word's end, and its special bits when it lies in the window (else all bits: not known)
         let (end, special) = if after != 0 {
             let e = after.trailing_zeros();
             // the word's bits, s..e (s < e <= 63)
             let word = (!0u64 << s) & !(!0u64 << e);
-            (base + e as usize, w.special & word != 0)
+            (base + e as usize, w.special & word)
         } else {
             // the word runs past the window: on through the next ones to its end
             let mut special = w.special >> s != 0;
@@ -244,13 +245,15 @@ fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), Needs
             let e = w.ws.trailing_zeros();
             // bits below the word's end (e < 64)
             special |= w.special & ((1u64 << e) - 1) != 0;
-            (base + e as usize, special)
+            (base + e as usize, if special { !0 } else { 0 })
         };
-        let end = if special {
-            word_at(scan.text, start, scan.edge_pad, scan.check_pre, sim, out)?
-        } else {
+        let end = if special == 0 {
             out.push_span(start, end);
             end
+        } else if special != !0 && split_in_window(scan, (base, special), (start, end), out) {
+            end
+        } else {
+            word_at(scan.text, start, scan.edge_pad, scan.check_pre, sim, out)?
         };
         if !(base..base + 64).contains(&end) {
             // out of the window: `word_at` may end a word that ran on into this window at a non-ASCII
@@ -392,7 +395,7 @@ fn word_at(
             return Err(NeedsPre);
         }
         let dotcomma = k & K_DOTCOMMA != 0;
-        acted |= k & (K_RULE1 | K_DOTCOMMA | K_DASH) != 0;
+        acted |= k & ACTED != 0;
         adjacent_dotcommas |= dotcomma && after_dotcomma;
         after_dotcomma = dotcomma;
         i += 1;
@@ -407,12 +410,64 @@ fn word_at(
     if !acted {
         out.push_span(start, i); // `out` holds `text` (set above); a word ends at whitespace or the end
     } else if !adjacent_dotcommas {
-        split_13a_word(word, out);
+        let positions = (start..i).filter(|&j| K13A[b[j] as usize] & ACTED != 0);
+        split_13a_word(word, positions, out);
     } else {
         simulate_13a(word, sim, out);
     }
     Ok(i)
 }
+
+/// The word `text[start..end]` within one window, whose special bytes are the bits of `special` (bit j:
+/// byte `base + j`), split as [`word_at`] would split it, from those bits alone (no pass over its other
+/// bytes), when it can: false, having written nothing, for a word [`word_at`] must take (a byte that may
+/// start a non-ASCII space, one of the line-level steps, two '.'/',' side by side).
+fn split_in_window(
+    scan: Scan13a<'_>,
+    (base, special): (usize, u64),
+    (start, end): (usize, usize),
+    out: &mut Out,
+) -> bool {
+    let b = scan.text.as_bytes();
+    let (mut dotcommas, mut acted) = (0u64, 0u64);
+    for i in bit_positions(special, base) {
+        let k = K13A[b[i] as usize];
+        if k & K_LEAD != 0 || (scan.check_pre && k & K_PRE != 0) {
+            return false;
+        }
+        let bit = 1u64 << (i - base);
+        dotcommas |= bit * (k & K_DOTCOMMA != 0) as u64;
+        acted |= bit * (k & ACTED != 0) as u64;
+    }
+    if dotcommas & (dotcommas >> 1) != 0 {
+        return false;
+    }
+    let word = Word {
+        text: scan.text,
+        start,
+        end,
+        left: scan.edge_pad || start > 0,
+        right: scan.edge_pad || end < b.len(),
+    };
+    split_13a_word(word, bit_positions(acted, base), out);
+    true
+}
+
+/// The positions `base + j` of the bits j of `bits`, in ascending order.
+#[inline(always)]
+fn bit_positions(mut bits: u64, base: usize) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let j = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(base + j)
+    })
+}
+
+/// The bytes some rule acts on (the others only join their neighbours' runs).
+const ACTED: u8 = K_RULE1 | K_DOTCOMMA | K_DASH;
 
 /// Tokens of a 13a word (see [`word_at`]) in which no two '.'/',' are neighbours. Then no two matches
 /// of one rule compete for a character, and each rule acts on one character and its neighbours in the
@@ -424,9 +479,9 @@ fn word_at(
 ///   a digit either);
 /// * rule 4: a '-' right after a digit is alone.
 ///
-/// The word is scanned byte by byte: every character a rule looks at is ASCII, and the bytes of other
-/// characters are never ASCII.
-fn split_13a_word(word: Word<'_>, out: &mut Out) {
+/// `acted`: the positions of the word's bytes some rule acts on ([`ACTED`]), ascending (every character
+/// a rule looks at is ASCII, and the bytes of other characters are never ASCII).
+fn split_13a_word(word: Word<'_>, acted: impl Iterator<Item = usize>, out: &mut Out) {
     let (start, end) = (word.start, word.end);
     let b = word.text.as_bytes();
     let not_digit = |j: usize, exists: bool| {
@@ -437,11 +492,8 @@ fn split_13a_word(word: Word<'_>, out: &mut Out) {
         }
     };
     let mut run = start;
-    for i in start..end {
+    for i in acted {
         let k = K13A[b[i] as usize];
-        if k & (K_RULE1 | K_DOTCOMMA | K_DASH) == 0 {
-            continue;
-        }
         let alone = if k & K_RULE1 != 0 {
             true
         } else if k & K_DOTCOMMA != 0 {
