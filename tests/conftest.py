@@ -6,6 +6,7 @@ import csv
 import os
 import re
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -153,3 +154,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         "with the peers.",
         red=True,
     )
+
+
+def default_ctrl_c() -> None:
+    """``preexec_fn`` of a command a test interrupts with SIGINT: Ctrl-C's default action in the child even
+    when the test runs where SIGINT is ignored (a shell starts background jobs so, and children inherit it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

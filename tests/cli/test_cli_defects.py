@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 from bleuscope import BLEU, cli
 from bleuscope.core import files as bio
 
+from ..conftest import default_ctrl_c
+
 EXAMPLE = Path(cli.example_dir())
 HYP_B, HYP_O = str(EXAMPLE / "hyp.Online-B.txt"), str(EXAMPLE / "hyp.OpenNMT.txt")
 REF_A, REF_B = str(EXAMPLE / "ref.A.txt"), str(EXAMPLE / "ref.B.txt")
@@ -171,6 +173,7 @@ def test_ctrl_c_while_reading_exits_130_with_one_line(tmp_path):
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=default_ctrl_c,
     )
     proc.stdin.write(b"a line\n" * 10)
     proc.stdin.flush()  # stdin stays open: the command waits for more input

@@ -21,6 +21,8 @@ from bleuscope.analysis.significance import all_pairs, confidence_interval, pair
 from bleuscope.analysis.significance.inputs import MAX_RESAMPLES
 from bleuscope.cli import significance as cli_significance
 
+from ..conftest import default_ctrl_c
+
 EXAMPLE = Path(bleuscope.__file__).parent / "data" / "example"
 SYSTEMS = ["ref.A.txt", "-i", "hyp.Online-B.txt", "hyp.OpenNMT.txt"]
 
@@ -75,7 +77,7 @@ def _on_a_terminal(args: list[str]):
     """The command with stderr on a pseudo-terminal: (process, master fd)."""
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "bleuscope", *args], stdout=subprocess.PIPE, stderr=slave,
-                            cwd=EXAMPLE)
+                            cwd=EXAMPLE, preexec_fn=default_ctrl_c)
     os.close(slave)
     return proc, master
 
