@@ -13,7 +13,8 @@ seconds of the call only, inputs read before the clock starts):
   same on the long-tail corpus (``make_corpus.py --long-tail``); the same from paths (streamed) against
   lists, with the peak memory; 2 threads against 1 (wall);
 
-and the ratio of every row to the first interpreter's. Corpora are built outside the repository.
+in rounds (each round runs every job of every interpreter and ``wc -w`` once; each job keeps its best
+round, so a slow spell of a shared host cannot fall on one side of a ratio only), and the ratio of every row to the first interpreter's. Corpora are built outside the repository.
 """
 
 from __future__ import annotations
@@ -51,10 +52,6 @@ def run_child(python: str, job: str, hyp: Path, ref: Path, n: int, threads: int 
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def best(repeats: int, fn, key: str = "cpu") -> dict:
-    return min((fn() for _ in range(repeats)), key=lambda r: r[key])
-
-
 def corpus(directory: Path, lines: int, long_tail: bool) -> tuple[Path, Path]:
     hyp, ref = directory / "hyp.txt", directory / "ref.txt"
     if not (hyp.exists() and ref.exists()):
@@ -63,21 +60,32 @@ def corpus(directory: Path, lines: int, long_tail: bool) -> tuple[Path, Path]:
     return hyp, ref
 
 
-def measure(python: str, plain, tail, lines: int, repeats: int) -> dict:
-    info = json.loads(subprocess.run([python, "-c", _VERSIONS], check=True, capture_output=True, text=True).stdout)
+def versions(python: str) -> dict:
+    return json.loads(subprocess.run([python, "-c", _VERSIONS], check=True, capture_output=True, text=True).stdout)
+
+
+def one_round(python: str, plain, tail, lines: int) -> dict:
+    """Every job of one interpreter once, each in a fresh process."""
     hyp, ref = plain
     sent_n = min(100_000, lines)
     sent_prefix = sent_n // 10
-    r = {"info": info}
-    r["sentences"] = best(repeats, lambda: run_child(python, "sentences", hyp, ref, sent_n))
-    # the best of as many runs as bleuscope's, then extrapolated from the prefix
-    r["sacrebleu_sentences"] = best(repeats, lambda: run_child(python, "sacrebleu-sentences", hyp, ref, sent_prefix))
-    r["sacrebleu_sentences"]["cpu"] *= sent_n / sent_prefix
-    r["lists"] = best(repeats, lambda: run_child(python, "lists", hyp, ref, lines))
-    r["lists_wall"] = best(repeats, lambda: run_child(python, "lists", hyp, ref, lines), key="wall")
-    r["lists2"] = best(repeats, lambda: run_child(python, "lists", hyp, ref, lines, 2), key="wall")
-    r["paths"] = best(repeats, lambda: run_child(python, "paths", hyp, ref, lines))
-    r["tail"] = best(repeats, lambda: run_child(python, "lists", tail[0], tail[1], lines))
+    sacrebleu = run_child(python, "sacrebleu-sentences", hyp, ref, sent_prefix)
+    sacrebleu["cpu"] *= sent_n / sent_prefix  # extrapolated from the prefix
+    return {
+        "sentences": run_child(python, "sentences", hyp, ref, sent_n),
+        "sacrebleu_sentences": sacrebleu,
+        "lists": run_child(python, "lists", hyp, ref, lines),
+        "lists2": run_child(python, "lists", hyp, ref, lines, 2),
+        "paths": run_child(python, "paths", hyp, ref, lines),
+        "tail": run_child(python, "lists", tail[0], tail[1], lines),
+    }
+
+
+def best_of_rounds(rounds: list[dict]) -> dict:
+    """Each job's best run over the rounds: least CPU, and least wall for the thread scaling row."""
+    r = {job: min((x[job] for x in rounds), key=lambda run: run["cpu"]) for job in rounds[0]}
+    r["lists_wall"] = min((x["lists"] for x in rounds), key=lambda run: run["wall"])
+    r["lists2"] = min((x["lists2"] for x in rounds), key=lambda run: run["wall"])
     return r
 
 
@@ -102,11 +110,20 @@ def met(value: float, target: str) -> bool:
 
 
 def collect(pythons: list[str], lines: int, repeats: int, corpus_dir: Path) -> tuple[list[dict], dict]:
-    """Every interpreter's measurements and the ``wc -w`` runs (``{"plain", "tail"}``) on the same corpora."""
+    """Every interpreter's measurements and the ``wc -w`` runs (``{"plain", "tail"}``) on the same corpora.
+
+    The runs go in rounds: each round runs every job once (``wc -w`` and every interpreter's jobs), and each
+    job keeps its best round. A slow spell of a shared host then slows every side of a ratio alike, instead
+    of all the repeats of one job."""
     plain = corpus(corpus_dir / f"corpus-{lines}", lines, False)
     tail = corpus(corpus_dir / f"corpus-{lines}-long-tail", lines, True)
-    wc = {"plain": wc_words(list(plain), repeats), "tail": wc_words(list(tail), repeats)}
-    return [measure(py, plain, tail, lines, repeats) for py in pythons], wc
+    wc_rounds, py_rounds = [], {py: [] for py in pythons}
+    for _ in range(repeats):
+        wc_rounds.append({"plain": wc_words(list(plain), 1), "tail": wc_words(list(tail), 1)})
+        for py in pythons:
+            py_rounds[py].append(one_round(py, plain, tail, lines))
+    wc = {key: min((x[key] for x in wc_rounds), key=lambda run: run["cpu"]) for key in ("plain", "tail")}
+    return [{"info": versions(py), **best_of_rounds(py_rounds[py])} for py in pythons], wc
 
 
 def run(quick: bool = False, pythons: list[str] | None = None, lines: int = 1_000_000) -> list[dict]:
@@ -201,7 +218,7 @@ def main() -> None:
     parser.add_argument("--python", action="append", help="an interpreter to measure (repeatable)")
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--corpus-dir", type=Path, default=Path("/tmp"))
-    parser.add_argument("--repeats", type=int, default=3, help="runs of each job (the best is kept)")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds of every job (each job's best is kept)")
     parser.add_argument("--quick", action="store_true", help="100,000 lines, one repeat")
     args = parser.parse_args()
     lines = 100_000 if args.quick else args.lines
