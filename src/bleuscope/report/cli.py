@@ -10,6 +10,7 @@ BLEU, always the first metric, keeps its own option group here (``-s`` is the so
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import re
@@ -221,9 +222,7 @@ _BLEU_OPTION_NAMES = {
 
 
 def _bleu_option_names(message: str) -> str:
-    for api, option in _BLEU_OPTION_NAMES.items():
-        message = message.replace(api, option)
-    return message
+    return dataclasses.replace(get_metric("bleu"), option_names=_BLEU_OPTION_NAMES).option_message(message)
 
 
 def _further_metrics(names: list[str], args, warn) -> list:
