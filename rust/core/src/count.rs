@@ -5,14 +5,38 @@
 //! match. Order n+1 ids are interned from (order-n id, next token id) pairs, so every order costs one
 //! table pass, and an n-gram whose prefix never matched is dropped before the next order.
 
-use crate::dense::{DenseOrders, MAX_DENSE_TOKENS};
-use crate::table::{GramTable, NONE};
+use crate::dense::{DenseOrders, Words, MAX_DENSE_TOKENS};
+use crate::table::{same_bytes, word_key_at, GramTable, WordKey, NONE};
 
 /// Tokens of one line: bytes in `buf`, one `(start, end)` range per token.
 #[derive(Clone, Copy)]
 pub struct TokenSpans<'a> {
     pub buf: &'a [u8],
     pub spans: &'a [(u32, u32)],
+}
+
+impl TokenSpans<'_> {
+    #[inline(always)]
+    fn word(&self, i: usize) -> &[u8] {
+        let (start, end) = self.spans[i];
+        &self.buf[start as usize..end as usize]
+    }
+}
+
+impl Words for TokenSpans<'_> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.spans.len()
+    }
+    #[inline(always)]
+    fn key(&self, i: usize) -> WordKey {
+        let (start, end) = self.spans[i];
+        word_key_at(self.buf, start as usize, end as usize)
+    }
+    #[inline(always)]
+    fn same(&self, i: usize, other: &Self, j: usize) -> bool {
+        same_bytes(self.word(i), other.word(j))
+    }
 }
 
 /// Width of a statistics row counting orders `1..=order`: `[hyp_len, ref_len, correct.., total..]`.
@@ -94,13 +118,23 @@ impl SegmentCounter {
             row[1 + order + n] = (hyp_len + 1).saturating_sub(n) as i64;
         }
         self.n_refs = ref_lens.count();
+        hyp_len > 0 && self.n_refs > 0
+    }
+
+    /// Whether the segment is counted by [`DenseOrders::count_short`]: every line has at most
+    /// [`MAX_DENSE_TOKENS`] words (and the hypothesis at most `dense_limit`).
+    fn short(&self, hyp_len: usize, mut ref_lens: impl Iterator<Item = usize>) -> bool {
+        hyp_len <= self.dense_limit && ref_lens.all(|n| n <= MAX_DENSE_TOKENS)
+    }
+
+    /// Starts the n-gram table for the words of a segment that is not short.
+    fn start_table(&mut self, hyp_len: usize) {
         while self.ref_tok.len() < self.n_refs {
             self.ref_tok.push(Vec::new());
             self.ref_live.push(Vec::new());
         }
         self.hyp_tok.clear();
         self.table.start(hyp_len);
-        hyp_len > 0 && self.n_refs > 0
     }
 
     /// Statistics row of text tokens; `None` references are missing.
@@ -111,9 +145,17 @@ impl SegmentCounter {
         row: &mut [i64],
     ) {
         let present = refs.iter().flatten();
-        if !self.start(hyp.spans.len(), present.clone().map(|r| r.spans.len()), row) {
+        let ref_lens = present.clone().map(|r| r.spans.len());
+        if !self.start(hyp.spans.len(), ref_lens.clone(), row) {
             return;
         }
+        if self.short(hyp.spans.len(), ref_lens) {
+            let (n_refs, order) = (self.n_refs, self.order);
+            return self
+                .dense
+                .count_short(hyp, present.copied(), n_refs, order, row);
+        }
+        self.start_table(hyp.spans.len());
         let table = &mut self.table;
         self.hyp_tok
             .extend((0..hyp.spans.len()).map(|pos| table.add_hyp_word(hyp.buf, hyp.spans, pos)));
@@ -132,9 +174,17 @@ impl SegmentCounter {
     /// Statistics row of integer token ids; `None` references are missing.
     pub fn count_ids(&mut self, hyp: &[u64], refs: &[Option<&[u64]>], row: &mut [i64]) {
         let present = refs.iter().flatten();
-        if !self.start(hyp.len(), present.clone().map(|r| r.len()), row) {
+        let ref_lens = present.clone().map(|r| r.len());
+        if !self.start(hyp.len(), ref_lens.clone(), row) {
             return;
         }
+        if self.short(hyp.len(), ref_lens) {
+            let (n_refs, order) = (self.n_refs, self.order);
+            return self
+                .dense
+                .count_short(hyp, present.copied(), n_refs, order, row);
+        }
+        self.start_table(hyp.len());
         let table = &mut self.table;
         self.hyp_tok
             .extend(hyp.iter().map(|&t| table.add_hyp_key(t)));
@@ -155,80 +205,82 @@ impl SegmentCounter {
         if self.table.correct == 0 || order == 1 {
             return;
         }
-        if self.hyp_tok.len() <= self.dense_limit {
-            let refs = &self.ref_tok[..self.n_refs];
-            return self.dense.count(&self.hyp_tok, refs, order, row);
-        }
         let table = &mut self.table;
+        if self.hyp_tok.len() <= self.dense_limit {
+            // short, but a reference is not
+            let refs = &self.ref_tok[..self.n_refs];
+            let matched = |slot| table.matched(slot);
+            return self
+                .dense
+                .count_pairs(&self.hyp_tok, refs, matched, order, row);
+        }
         // a word that never matched cannot start a matching bigram
-        live_where(&mut self.hyp_live, &self.hyp_tok, |t| table.matched(t));
+        live_where(&mut self.hyp_live, &self.hyp_tok, |_, t| table.matched(t));
         for k in 0..self.n_refs {
-            live_where(&mut self.ref_live[k], &self.ref_tok[k], |t| t != NONE);
+            live_where(&mut self.ref_live[k], &self.ref_tok[k], |_, t| t != NONE);
         }
         let hyp_tok = &self.hyp_tok;
         for n in 2..=order {
             let last = n - 1; // offset of an n-gram's last word from its start
-                              // n-grams that would run past the end of the hypothesis are dropped
-            let end = hyp_tok.len().saturating_sub(last);
-            let live = &mut self.hyp_live;
-            while live.last().is_some_and(|&(i, _)| i as usize >= end) {
-                live.pop();
-            }
-            if live.is_empty() {
+            drop_past(&mut self.hyp_live, hyp_tok.len(), last);
+            if self.hyp_live.is_empty() {
                 break;
             }
-            table.start(live.len());
-            for e in live.iter_mut() {
+            table.start(self.hyp_live.len());
+            for e in self.hyp_live.iter_mut() {
                 e.1 = table.add_hyp_key(pair(e.1, hyp_tok[e.0 as usize + last]));
             }
             for k in 0..self.n_refs {
                 let (tok, live) = (&self.ref_tok[k], &mut self.ref_live[k]);
-                let end = tok.len().saturating_sub(last);
-                // every entry is written back in place and kept if found (no branch on the text); a
-                // last word that is not a hypothesis word (NONE) makes a key no hypothesis n-gram has
-                let mut kept = 0;
-                for r in 0..live.len() {
-                    let (j, p) = live[r];
-                    if j as usize >= end {
-                        break; // positions ascend: the rest run past the end too
-                    }
+                drop_past(live, tok.len(), last);
+                // a last word that is not a hypothesis word (NONE) makes a key no hypothesis n-gram has
+                keep_mapped(live, |(j, p)| {
                     let id = table.add_ref_key(pair(p, tok[j as usize + last]), k as u32);
-                    live[kept] = (j, id);
-                    kept += (id != NONE) as usize;
-                }
-                live.truncate(kept);
+                    ((j, id), id != NONE)
+                });
             }
             row[1 + n] = table.correct as i64;
             if table.correct == 0 || n == order {
                 break;
             }
-            live_matched(table, &mut self.hyp_live);
+            // a hypothesis n-gram that occurred in no reference cannot start a matching one
+            keep_mapped(&mut self.hyp_live, |e| (e, table.matched(e.1)));
         }
     }
 }
 
-/// Keeps the hypothesis n-grams that occurred in some reference.
-fn live_matched(table: &GramTable, live: &mut Vec<(u32, u32)>) {
+/// Replaces every entry of `items` by `f(entry).0` and keeps those for which `f(entry).1` holds, in
+/// order: every entry is written and the write position advances by 0 or 1, so there is no branch on
+/// the text (which a processor cannot predict).
+#[inline(always)]
+pub(crate) fn keep_mapped<T: Copy>(items: &mut Vec<T>, mut f: impl FnMut(T) -> (T, bool)) {
     let mut kept = 0;
-    for r in 0..live.len() {
-        let e = live[r];
-        live[kept] = e;
-        kept += table.matched(e.1) as usize;
+    for i in 0..items.len() {
+        let (e, keep) = f(items[i]);
+        items[kept] = e;
+        kept += keep as usize;
     }
-    live.truncate(kept);
+    items.truncate(kept);
 }
 
-/// `live` becomes the (position, slot) of the slots of `tokens` for which `keep` holds, in order: every
-/// entry is written and kept or overwritten, so there is no branch on the text.
-pub(crate) fn live_where(live: &mut Vec<(u32, u32)>, tokens: &[u32], keep: impl Fn(u32) -> bool) {
+/// `live` becomes the (position, token) of the `tokens` for which `keep(position, token)` holds, in
+/// order (with [`keep_mapped`]).
+pub(crate) fn live_where(
+    live: &mut Vec<(u32, u32)>,
+    tokens: &[u32],
+    keep: impl Fn(usize, u32) -> bool,
+) {
     live.clear();
-    live.resize(tokens.len(), (0, 0));
-    let mut kept = 0;
-    for (i, &t) in tokens.iter().enumerate() {
-        live[kept] = (i as u32, t);
-        kept += keep(t) as usize;
+    live.extend(tokens.iter().enumerate().map(|(i, &t)| (i as u32, t)));
+    keep_mapped(live, |e| (e, keep(e.0 as usize, e.1)));
+}
+
+/// Drops the n-grams of a line of `len` words that would run past its end (`last`: the offset of an
+/// n-gram's last word); positions ascend, so they are at the end.
+pub(crate) fn drop_past(live: &mut Vec<(u32, u32)>, len: usize, last: usize) {
+    while live.last().is_some_and(|&(j, _)| j as usize + last >= len) {
+        live.pop();
     }
-    live.truncate(kept);
 }
 
 /// Pseudo-random numbers below `m` (xorshift from `state`): the tests' generated segments.

@@ -12,21 +12,153 @@
 //! time on in the hash table is mispredicted branches. As there, each order walks only the live n-grams:
 //! the hypothesis' whose prefix occurred in some reference, the references' found in the hypothesis.
 //!
-//! When every reference has at most 64 tokens too (almost every sentence), the orders are counted with
-//! bit masks instead ([`DenseOrders::count`] picks): for hypothesis position i and order n, `same_n[i]`
-//! holds the hypothesis positions whose n-gram equals the one at i, and `found_n[k][i]` the positions of
-//! reference k holding it. Order n + 1 follows from order n with one shift and one `and` per position
-//! (`same_{n+1}[i] = same_n[i] & (same_1[i + n] >> n)`), and the clipped matches are the positions whose
-//! occurrence number among equal hypothesis n-grams (the bits of `same_n[i]` below i) is below the
-//! highest count in one reference (the bits of `found_n[k][i]`): `sum_g min(hyp(g), max_k ref_k(g))`
-//! counted one occurrence at a time. A fixed number of loops per order, none with a branch on the text.
+//! When every line has at most 64 tokens (almost every sentence), the segment is counted without the
+//! n-gram table at all ([`DenseOrders::count_short`]): its words are told apart by a small index of at
+//! most 64 distinct hypothesis words (a sentence needs the equality of words within one segment only, and
+//! a word of up to 15 bytes is its own 128-bit key), and every order, 1 included, is counted with bit
+//! masks: for hypothesis position i and order n, `same_n[i]` holds the hypothesis positions whose n-gram
+//! equals the one at i, and `found_n[k][i]` the positions of reference k holding it. Order n + 1 follows
+//! from order n with one shift and one `and` per position (`same_{n+1}[i] = same_n[i] & (same_1[i + n] >>
+//! n)`), and the clipped matches are the positions whose occurrence number among equal hypothesis n-grams
+//! (the bits of `same_n[i]` below i) is below the highest count in one reference (the bits of
+//! `found_n[k][i]`): `sum_g min(hyp(g), max_k ref_k(g))` counted one occurrence at a time. A fixed number
+//! of loops per order, none with a branch on the text.
 
-use crate::count::live_where;
-use crate::table::NONE;
+use crate::count::{drop_past, keep_mapped, live_where};
+use crate::table::{WordKey, NONE};
 
 /// Hypotheses of up to this many tokens are counted here: the pair array has at most
-/// `(MAX_DENSE_TOKENS + 1)^2` entries of 2 bytes (8 KiB, in the L1 cache).
+/// `(MAX_DENSE_TOKENS + 1)^2` entries of 2 bytes (8 KiB, in the L1 cache), and a line's positions fit the
+/// bits of a `u64`.
 pub const MAX_DENSE_TOKENS: usize = 64;
+
+/// Entries of the index of a short hypothesis' distinct words: at most a quarter full, so that a look-up
+/// rarely goes past its first entry; its home entry is the top byte of a multiplicative hash.
+const WORD_INDEX: usize = 256;
+
+/// The line of words a segment is counted from: text tokens (bytes) or integer token ids.
+pub trait Words: Copy {
+    /// The number of words.
+    fn count(&self) -> usize;
+    /// The key of word `i`: equal words have equal keys; keys that are [`WordKey::exact`] are equal only
+    /// for equal words.
+    fn key(&self, i: usize) -> WordKey;
+    /// Whether word `i` equals word `j` of `other` (asked only when their keys are equal but not exact).
+    fn same(&self, i: usize, other: &Self, j: usize) -> bool;
+}
+
+impl Words for &[u64] {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn key(&self, i: usize) -> WordKey {
+        WordKey::of_int(self[i])
+    }
+    #[inline(always)]
+    fn same(&self, i: usize, other: &Self, j: usize) -> bool {
+        self[i] == other[j]
+    }
+}
+
+/// The distinct words of a short hypothesis (at most [`MAX_DENSE_TOKENS`]), told apart by their keys.
+/// Invariant between segments: `positions` is all zeros.
+struct ShortWords {
+    /// home entry (probing upwards) -> 1 + the word's number (0: empty)
+    index: [u8; WORD_INDEX],
+    /// per word number: its key, and the hypothesis position of its first occurrence (its bytes)
+    keys: [WordKey; MAX_DENSE_TOKENS],
+    first: [u8; MAX_DENSE_TOKENS],
+    /// per hypothesis position: its word's number
+    hyp_words: [u8; MAX_DENSE_TOKENS],
+    /// per word number: the positions of the word in the line at hand; the last entry takes the
+    /// reference words that are not hypothesis words (and is never read)
+    positions: [u64; MAX_DENSE_TOKENS + 1],
+}
+
+const ABSENT: usize = MAX_DENSE_TOKENS;
+
+impl Default for ShortWords {
+    fn default() -> Self {
+        ShortWords {
+            index: [0; WORD_INDEX],
+            keys: [WordKey::default(); MAX_DENSE_TOKENS],
+            first: [0; MAX_DENSE_TOKENS],
+            hyp_words: [0; MAX_DENSE_TOKENS],
+            positions: [0; MAX_DENSE_TOKENS + 1],
+        }
+    }
+}
+
+impl ShortWords {
+    #[inline(always)]
+    fn home(key: WordKey) -> u8 {
+        (key.folded().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8
+    }
+
+    /// The number of the hypothesis word equal to word `i` of `line` (whose key is `key`), or the empty
+    /// index entry where it would go.
+    #[inline(always)]
+    fn find<W: Words>(&self, hyp: W, line: W, i: usize, key: WordKey) -> Result<usize, u8> {
+        let mut h = Self::home(key);
+        loop {
+            let entry = self.index[h as usize] as usize;
+            if entry == 0 {
+                return Err(h);
+            }
+            let w = (entry - 1) % MAX_DENSE_TOKENS;
+            if self.keys[w] == key && (key.exact() || hyp.same(self.first[w] as usize, &line, i)) {
+                return Ok(w);
+            }
+            h = h.wrapping_add(1);
+        }
+    }
+
+    /// Numbers the hypothesis' words `0..V` in order of first occurrence and marks their positions; returns
+    /// V.
+    #[inline(always)]
+    fn number_hypothesis<W: Words>(&mut self, hyp: W) -> usize {
+        self.index = [0; WORD_INDEX];
+        let mut n_words = 0usize;
+        for i in 0..hyp.count() {
+            let key = hyp.key(i);
+            let word = self.find(hyp, hyp, i, key).unwrap_or_else(|h| {
+                self.index[h as usize] = (n_words + 1) as u8;
+                self.keys[n_words % MAX_DENSE_TOKENS] = key;
+                self.first[n_words % MAX_DENSE_TOKENS] = i as u8;
+                n_words += 1;
+                n_words - 1
+            });
+            self.hyp_words[i % MAX_DENSE_TOKENS] = word as u8;
+            self.positions[word] |= 1 << i;
+        }
+        n_words
+    }
+
+    /// Marks the positions of the reference's words by hypothesis word number ([`ABSENT`]: not a
+    /// hypothesis word).
+    #[inline(always)]
+    fn mark_reference<W: Words>(&mut self, hyp: W, reference: W) {
+        for j in 0..reference.count() {
+            let word = self
+                .find(hyp, reference, j, reference.key(j))
+                .unwrap_or(ABSENT);
+            self.positions[word] |= 1 << j;
+        }
+    }
+
+    /// Per hypothesis position `i < m`: the marked positions of its word, into `same` and `copy`; then
+    /// the marks of the hypothesis words are cleared.
+    #[inline(always)]
+    fn take_marks(&mut self, m: usize, n_words: usize, same: &mut [u64], copy: &mut [u64]) {
+        let hyp_words = &self.hyp_words[..m];
+        for ((s, c), &w) in same.iter_mut().zip(copy.iter_mut()).zip(hyp_words) {
+            (*s, *c) = (self.positions[w as usize], self.positions[w as usize]);
+        }
+        self.positions[..n_words].fill(0);
+    }
+}
 
 /// Reusable buffers (one per counting thread). Invariant between calls: `pair_ids` is all zeros.
 #[derive(Default)]
@@ -35,8 +167,6 @@ pub struct DenseOrders {
     word_of_slot: Vec<u32>,
     hyp_words: Vec<u32>,
     ref_words: Vec<Vec<u32>>,
-    /// the hypothesis words found in some reference (by word id)
-    word_hit: Vec<bool>,
     /// the live n-grams of the current order, (start position, id): hypothesis, each reference
     hyp_live: Vec<(u32, u32)>,
     ref_live: Vec<Vec<(u32, u32)>>,
@@ -47,9 +177,8 @@ pub struct DenseOrders {
     /// per n-gram id (0: the bucket of absent n-grams): hypothesis count, highest count in one
     /// reference so far, count in the current reference
     counts: Vec<[u32; 3]>,
-    /// the bit-mask path: per table slot the positions of its word in one line (all zeros between
-    /// uses; the last entry takes the reference words that are not hypothesis words)
-    positions_of_slot: Vec<u64>,
+    /// the bit-mask path: the distinct words of the hypothesis
+    words: Box<ShortWords>,
     /// per hypothesis position: the hypothesis positions of the same word, of the same current-order
     /// n-gram
     same_word: Vec<u64>,
@@ -60,107 +189,84 @@ pub struct DenseOrders {
 }
 
 impl DenseOrders {
-    /// Clipped matches of orders `2..=order` into `row[3..]` (row layout of [`crate::count::row_width`],
-    /// lengths, totals and unigram matches already filled): `hyp_slots` are the hypothesis words' table
-    /// slots (at most [`MAX_DENSE_TOKENS`]), `ref_slots[k]` reference k's (`NONE`: not a hypothesis word).
-    pub fn count(
+    /// Clipped matches of orders `1..=order` into `row[2..]` (row layout of [`crate::count::row_width`],
+    /// lengths and totals already filled, matches 0) of a hypothesis of `1..=`[`MAX_DENSE_TOKENS`] words
+    /// against the present references (`n_refs >= 1` of them, each of at most [`MAX_DENSE_TOKENS`]), with
+    /// position bit masks (see the module's notes).
+    pub fn count_short<W: Words>(
         &mut self,
-        hyp_slots: &[u32],
-        ref_slots: &[Vec<u32>],
+        hyp: W,
+        refs: impl Iterator<Item = W>,
+        n_refs: usize,
         order: usize,
         row: &mut [i64],
     ) {
-        assert!(
-            hyp_slots.len() <= MAX_DENSE_TOKENS,
-            "too many tokens for the dense path"
-        );
-        if ref_slots.iter().all(|r| r.len() <= MAX_DENSE_TOKENS) {
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("popcnt") {
-                // SAFETY: the processor has the instruction the function is compiled for
-                return unsafe { self.count_masks_popcnt(hyp_slots, ref_slots, order, row) };
-            }
-            self.count_masks(hyp_slots, ref_slots, order, row);
-        } else {
-            self.count_pairs(hyp_slots, ref_slots, order, row);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has the instruction the function is compiled for
+            return unsafe { self.count_short_popcnt(hyp, refs, n_refs, order, row) };
         }
+        self.count_masks(hyp, refs, n_refs, order, row);
     }
 
     /// [`Self::count_masks`] compiled with the processor's bit-count instruction (the baseline x86_64
     /// target counts bits with a dozen shifts and masks), which the masks' counts are mostly made of.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    fn count_masks_popcnt(
+    fn count_short_popcnt<W: Words>(
         &mut self,
-        hyp_slots: &[u32],
-        ref_slots: &[Vec<u32>],
+        hyp: W,
+        refs: impl Iterator<Item = W>,
+        n_refs: usize,
         order: usize,
         row: &mut [i64],
     ) {
-        self.count_masks(hyp_slots, ref_slots, order, row)
+        self.count_masks(hyp, refs, n_refs, order, row)
     }
 
-    /// [`Self::count`] with position bit masks (see the module's notes): every line has at most
-    /// [`MAX_DENSE_TOKENS`] tokens.
+    /// [`Self::count_short`].
     #[inline(always)]
-    fn count_masks(
+    fn count_masks<W: Words>(
         &mut self,
-        hyp_slots: &[u32],
-        ref_slots: &[Vec<u32>],
+        hyp: W,
+        refs: impl Iterator<Item = W>,
+        n_refs: usize,
         order: usize,
         row: &mut [i64],
     ) {
-        let m = hyp_slots.len();
-        let top = order.min(m); // orders past the hypothesis length have no n-grams
-        if top < 2 {
-            return;
-        }
-        let largest = hyp_slots.iter().copied().max().unwrap_or(0) as usize;
-        if self.positions_of_slot.len() < largest + 2 {
-            self.positions_of_slot.resize(largest + 2, 0);
-        }
-        let by_slot = &mut self.positions_of_slot[..];
-        // the last entry: past every hypothesis slot, where a reference word the hypothesis lacks goes
-        let absent = by_slot.len() - 1;
+        let m = hyp.count();
+        assert!(
+            (1..=MAX_DENSE_TOKENS).contains(&m) && n_refs >= 1,
+            "a short segment with references"
+        );
+        let words = &mut *self.words;
+        let n_words = words.number_hypothesis(hyp);
         if self.same_word.len() < MAX_DENSE_TOKENS {
             self.same_word.resize(MAX_DENSE_TOKENS, 0);
             self.same_gram.resize(MAX_DENSE_TOKENS, 0);
         }
-        for (i, &t) in hyp_slots.iter().enumerate() {
-            by_slot[t as usize] |= 1 << i;
-        }
         // the current-order masks start as the words' (order 1)
-        let same = self.same_word.iter_mut().zip(&mut self.same_gram);
-        for ((word, gram), &t) in same.zip(hyp_slots) {
-            (*word, *gram) = (by_slot[t as usize], by_slot[t as usize]);
-        }
-        for &t in hyp_slots {
-            by_slot[t as usize] = 0;
-        }
-        let n_refs = ref_slots.len();
+        words.take_marks(m, n_words, &mut self.same_word, &mut self.same_gram);
         if self.found_word.len() < n_refs {
             self.found_word.resize(n_refs, [0; MAX_DENSE_TOKENS]);
             self.found_gram.resize(n_refs, [0; MAX_DENSE_TOKENS]);
         }
         let found = self.found_word.iter_mut().zip(&mut self.found_gram);
-        for ((found_word, found_gram), slots) in found.zip(ref_slots) {
-            for (j, &t) in slots.iter().enumerate() {
-                by_slot[(t as usize).min(absent)] |= 1 << j;
-            }
-            let found = found_word.iter_mut().zip(found_gram.iter_mut());
-            for ((word, gram), &t) in found.zip(hyp_slots) {
-                (*word, *gram) = (by_slot[t as usize], by_slot[t as usize]);
-            }
-            for &t in slots {
-                by_slot[(t as usize).min(absent)] = 0;
-            }
+        let mut marked = 0;
+        for ((found_word, found_gram), reference) in found.zip(refs) {
+            assert!(reference.count() <= MAX_DENSE_TOKENS, "a short reference");
+            words.mark_reference(hyp, reference);
+            words.take_marks(m, n_words, found_word, found_gram);
+            marked += 1;
         }
+        assert_eq!(marked, n_refs, "the number of references");
+        let top = order.min(m); // orders past the hypothesis length have no n-grams
         let (same_word, same_gram) = (&self.same_word[..m], &mut self.same_gram[..m]);
         let (found_word, found_gram) = (&self.found_word[..n_refs], &mut self.found_gram[..n_refs]);
         if let ([found_word], [found_gram]) = (found_word, &mut *found_gram) {
             // one reference (the common case): one pass per order
             let (found_word, found_gram) = (&found_word[..m], &mut found_gram[..m]);
-            for n in 2..=top {
+            for n in 1..=top {
                 let last = n - 1;
                 let grams = m - last;
                 let mut below = 0u64;
@@ -184,7 +290,7 @@ impl DenseOrders {
         // hypothesis' equal n-grams, and the n-gram's highest count in one reference
         let mut earlier = [0u32; MAX_DENSE_TOKENS];
         let mut best = [0u32; MAX_DENSE_TOKENS];
-        for n in 2..=top {
+        for n in 1..=top {
             let last = n - 1; // offset of an n-gram's last word from its start
             let grams = m - last; // n-grams of the hypothesis
             let mut below = 0u64; // the positions before the current one
@@ -211,15 +317,20 @@ impl DenseOrders {
         }
     }
 
-    /// [`Self::count`] through the pair array (references of any length).
-    fn count_pairs(
+    /// Clipped matches of orders `2..=order` into `row[3..]` (lengths, totals and unigram matches already
+    /// filled) through the pair array: `hyp_slots` are the hypothesis words' table slots (at most
+    /// [`MAX_DENSE_TOKENS`]), `ref_slots[k]` reference k's (`NONE`: not a hypothesis word, references of
+    /// any length), `matched(slot)` whether a hypothesis word occurred in some reference.
+    pub fn count_pairs(
         &mut self,
         hyp_slots: &[u32],
         ref_slots: &[Vec<u32>],
+        matched: impl Fn(u32) -> bool,
         order: usize,
         row: &mut [i64],
     ) {
         let m = hyp_slots.len();
+        assert!(m <= MAX_DENSE_TOKENS, "too many tokens for the dense path");
         // dense word ids 1..=V; the last entry of `word_of_slot` is past every hypothesis slot (it is
         // grown to two past the largest), stays 0, and is where NONE is looked up
         let mut n_words = 0u32;
@@ -257,19 +368,12 @@ impl DenseOrders {
         let width = n_words as usize + 1; // word ids 0..=V
                                           // The live n-grams, as (start position, id): those of the hypothesis that occur in some
                                           // reference (only they can start a matching longer n-gram), those of each reference that occur
-                                          // in the hypothesis. Kept by writing every entry and advancing by 0 or 1 (no branch on the text).
-        self.word_hit.clear();
-        self.word_hit.resize(width, false);
-        for words in &self.ref_words[..n_refs] {
-            for &w in words {
-                self.word_hit[w as usize] = true;
-            }
-        }
-        live_where(&mut self.hyp_live, &self.hyp_words, |w| {
-            self.word_hit[w as usize]
+                                          // in the hypothesis.
+        live_where(&mut self.hyp_live, &self.hyp_words, |i, _| {
+            matched(hyp_slots[i])
         });
         for (live, words) in self.ref_live.iter_mut().zip(&self.ref_words).take(n_refs) {
-            live_where(live, words, |w| w != 0);
+            live_where(live, words, |_, w| w != 0);
         }
         let mut n_prefixes = n_words as usize; // distinct (n-1)-grams: the ids of the live prefixes
         for n in 2..=order {
@@ -310,9 +414,7 @@ impl DenseOrders {
                     counts[..=k].iter_mut().for_each(|c| c[2] = 0);
                 }
                 drop_past(live, words.len(), last);
-                let mut kept = 0;
-                for i in 0..live.len() {
-                    let (j, prefix) = live[i];
+                keep_mapped(live, |(j, prefix)| {
                     let id =
                         pairs[prefix as usize * width + words[j as usize + last] as usize] as usize;
                     // clipping: the best reference's count grows only up to the hypothesis count
@@ -321,10 +423,8 @@ impl DenseOrders {
                     c[2] = cur;
                     correct += ((cur > c[1]) & (cur <= c[0])) as u64;
                     c[1] = c[1].max(cur);
-                    live[kept] = (j, id as u32);
-                    kept += (id != 0) as usize;
-                }
-                live.truncate(kept);
+                    ((j, id as u32), id != 0)
+                });
             }
             row[1 + n] = correct as i64;
             for &slot in &self.touched {
@@ -334,29 +434,15 @@ impl DenseOrders {
                 break; // no n-gram matched: no longer one can
             }
             // a hypothesis n-gram that occurred in no reference cannot start a matching one
-            let mut kept = 0;
-            for i in 0..self.hyp_live.len() {
-                let e = self.hyp_live[i];
-                self.hyp_live[kept] = e;
-                kept += (counts[e.1 as usize][1] > 0) as usize;
-            }
-            self.hyp_live.truncate(kept);
+            keep_mapped(&mut self.hyp_live, |e| (e, counts[e.1 as usize][1] > 0));
             n_prefixes = k;
         }
     }
 }
 
-/// Drops the n-grams of a line of `len` words that would run past its end (`last`: the offset of an
-/// n-gram's last word); positions ascend, so they are at the end.
-fn drop_past(live: &mut Vec<(u32, u32)>, len: usize, last: usize) {
-    while live.last().is_some_and(|&(j, _)| j as usize + last >= len) {
-        live.pop();
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::count::{row_width, xorshift, SegmentCounter};
+    use crate::count::{row_width, xorshift, SegmentCounter, TokenSpans};
 
     /// Segments of up to 80 tokens over small vocabularies (many repeats, so many matches at every
     /// order), 0-6 references of which some are missing, orders 1-7: the dense path gives the rows of
@@ -387,6 +473,67 @@ mod tests {
             dense[order - 1].count_ids(&hyp, &refs, &mut a);
             hashed[order - 1].count_ids(&hyp, &refs, &mut b);
             assert_eq!(a, b, "case {case}: {hyp:?} vs {refs:?}, order {order}");
+        }
+    }
+
+    /// The same for text: words of 15, 16 and 17 bytes that differ in one byte only (exact keys, and
+    /// hashed ones compared byte by byte), repeated words, empty lines, lines of up to 70 words, with
+    /// the 16 bytes of padding the tokenizer leaves after a line and without.
+    #[test]
+    fn text_rows_equal_those_of_the_hash_table() {
+        type Line = (Vec<u8>, Vec<(u32, u32)>);
+        let vocab: [&[u8]; 12] = [
+            b"a",
+            b"of",
+            b"abcdefghijklmno",
+            b"abcdefghijklmnp",
+            b"abcdefghijklmnop",
+            b"abcdefghijklmnoq",
+            b"bbcdefghijklmnop",
+            b"abcdefghijklmnopq",
+            b"abcdefghijklmnopr",
+            b"\xc3\xa9t\xc3\xa9",
+            b"abcdefg",
+            b"abcdefgh",
+        ];
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut dense: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::new).collect();
+        let mut hashed: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::hashed_only).collect();
+        for case in 0..3000 {
+            let few = 1 + next(if case % 2 == 0 { 3 } else { vocab.len() });
+            let padded = case % 3 != 0;
+            let line = |next: &mut dyn FnMut(usize) -> usize| {
+                let n = match next(8) {
+                    0 => next(71),
+                    1 => 60 + next(8),
+                    _ => next(25),
+                };
+                let (mut buf, mut spans) = (Vec::new(), Vec::new());
+                for _ in 0..n {
+                    let w = vocab[next(few)];
+                    spans.push((buf.len() as u32, (buf.len() + w.len()) as u32));
+                    buf.extend_from_slice(w);
+                    buf.push(b' ');
+                }
+                if padded {
+                    buf.extend_from_slice(b"                ");
+                }
+                (buf, spans)
+            };
+            let hyp = line(&mut next);
+            let refs: Vec<Option<Line>> = (0..next(5))
+                .map(|_| (next(6) != 0).then(|| line(&mut next)))
+                .collect();
+            fn tokens((buf, spans): &Line) -> TokenSpans<'_> {
+                TokenSpans { buf, spans }
+            }
+            let ref_tokens: Vec<Option<TokenSpans>> =
+                refs.iter().map(|r| r.as_ref().map(tokens)).collect();
+            let order = 1 + next(6);
+            let (mut a, mut b) = (vec![0i64; row_width(order)], vec![0i64; row_width(order)]);
+            dense[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut a);
+            hashed[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut b);
+            assert_eq!(a, b, "case {case}, order {order}");
         }
     }
 }

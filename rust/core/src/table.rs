@@ -60,20 +60,20 @@ pub struct WordKey {
 
 impl WordKey {
     #[inline(always)]
-    fn of_int(key: u64) -> WordKey {
+    pub(crate) fn of_int(key: u64) -> WordKey {
         WordKey { lo: key, hi: 0 }
     }
 
     /// Whether equal keys mean equal words: not a hashed long word.
     #[inline(always)]
-    fn exact(self) -> bool {
+    pub(crate) fn exact(self) -> bool {
         self.hi & HASHED_WORD != HASHED_WORD
     }
 
     /// One 64-bit value depending on both halves, for the first probe position (an integer key is itself;
     /// so is a word of up to 7 bytes: its bytes and its length in the top byte).
     #[inline(always)]
-    fn folded(self) -> u64 {
+    pub(crate) fn folded(self) -> u64 {
         self.lo ^ self.hi
     }
 }
@@ -132,7 +132,7 @@ pub fn word_key_at(buf: &[u8], start: usize, end: usize) -> WordKey {
 /// Byte-string equality without a library call for short words (the common case): lengths first, then
 /// two overlapping 8- or 4-byte loads.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
