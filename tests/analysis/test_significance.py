@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleuscope.analysis.significance as sg
-from bleuscope import BLEU
+from bleuscope import BLEU, METEOR, TER
 from bleuscope.analysis.significance import (
     all_pairs,
     confidence_interval,
@@ -433,7 +433,7 @@ def test_system_statistics_equals_segment_statistics(testset, pair, tok, order, 
     res = paired_bootstrap(hyps, refs, metric=bleu, n_samples=50)
     assert [s.score for s in res] == [bleu.corpus_score(h, refs).score for h in hyps.values()]
     assert res.systems[1].p_value == paired_bootstrap(dict(zip(hyps, shared)), metric=bleu, n_samples=50).systems[1].p_value
-    with pytest.raises(ValueError, match=r"systems\[1\] has 399 lines"):
+    with pytest.raises(ValueError, match=r"systems\[1\] has 399 segments"):
         sg.system_statistics(bleu, [hyps[k][: 400 - i] for i, k in enumerate(hyps)], refs)
 
 
@@ -535,7 +535,7 @@ def test_bad_systems():
         paired_bootstrap({"a": t["s0"][:, :6], "b": t["s1"][:, :6]}, metric=BLEU())
     with pytest.raises(ValueError, match="hypotheses\\[0\\] has|references\\[0\\] has"):
         paired_bootstrap({"a": ["x"] * 3, "b": ["y"] * 3}, [["x"] * 2])
-    with pytest.raises(ValueError, match="system 'b' has 2 lines but system 'a' has 3"):
+    with pytest.raises(ValueError, match="system 'b' has 2 segments but system 'a' has 3"):
         paired_bootstrap({"a": ["x"] * 3, "b": ["y"] * 2}, [["x"] * 3])
     with pytest.raises(TypeError, match=r"system 'b'\[1\] must be a string"):
         paired_bootstrap({"a": ["x"] * 2, "b": ["y", 3]}, [["x"] * 2])
@@ -728,3 +728,14 @@ def test_lines_for_the_python_tokenizer_fall_back():
     )
     stats = system_statistics(BLEU(), [["a \ud800 b"], ["a b"]], [["a b"]])
     assert stats[1].stats[0, :4].tolist() == [2, 2, 2, 1]
+
+
+def test_system_statistics_applies_the_metrics_own_input_checks():
+    """The systems go through the metric's own checks: TER's reference limit, and METEOR's token lists."""
+    with pytest.raises(ValueError, match="TER's exact statistics support up to 16"):
+        system_statistics(TER(), [["a"], ["b"]], [["x"]] * 17, names=["s", "t"])
+    meteor = METEOR()
+    tokens = [[["the", "cat"]], [["a", "cat"]]]
+    rows = system_statistics(meteor, tokens, [[["the", "cat"]]])
+    for system, seg in zip(tokens, rows):
+        np.testing.assert_array_equal(seg.stats, meteor.segment_statistics(system, [[["the", "cat"]]]).stats)

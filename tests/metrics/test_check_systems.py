@@ -36,7 +36,7 @@ def test_every_system_warned_about():
 def test_errors():
     with pytest.raises(ValueError, match=r"systems\[1\] has 1 segments but systems\[0\] has 2"):
         BLEU().check_systems([["a", "b"], ["a"]], [["x", "y"]])
-    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a string"):
+    with pytest.raises(TypeError, match=r"systems\[1\]\[1\] must be a string"):
         BLEU().check_systems([["a", "b"], ["a", 3]], [["x", "y"]])
     with pytest.raises(ValueError, match="segment 1 has no reference"):
         BLEU().check_systems([["a", "b"], ["a", "b"]], [["x", None]])

@@ -320,7 +320,7 @@ def test_bad_arguments():
         build_report({"a": ["x"]}, [["x"]], sources=["a", "b"])
     with pytest.raises(ValueError, match="pair"):
         build_report({"a": ["x"], "b": ["y"]}, [["x"]], pair=("a", "c"))
-    with pytest.raises(ValueError, match="lines"):
+    with pytest.raises(ValueError, match="system 'b' has 1 segments but system 'a' has 2"):
         build_report({"a": ["x", "y"], "b": ["y"]}, [["x", "y"]])
 
 

@@ -113,25 +113,33 @@ class Metric(ABC):
         hyps = self.check_hypotheses(hypotheses)
         return (hyps, *self.check_reference_streams(references, len(hyps)))
 
-    def check_systems(self, systems: list, references) -> tuple[list[list], list, np.ndarray]:
+    def check_systems(
+        self, systems: list, references, names: list[str] | None = None
+    ) -> tuple[list[list], list, np.ndarray]:
         """:meth:`check_inputs` of several systems against the same references, the references checked
-        once: ``(validated systems, reference streams, presence [S, K])``, what :meth:`count_systems` takes."""
-        first, streams, present = self.check_inputs(systems[0], references)
+        once: ``(validated systems, reference streams, presence [S, K])``, what :meth:`count_systems` takes.
+        Errors name a system by its entry of ``names`` (``system 'name'``), else as ``systems[k]``."""
+        labels = [f"system {n!r}" for n in names] if names is not None else [f"systems[{k}]" for k in range(len(systems))]
+        if not systems:
+            raise ValueError("systems is empty: give at least one system")
+        first = self.check_hypotheses(systems[0], labels[0])
+        streams, present = self.check_reference_streams(references, len(first))
         checked = [first]
         for k, system in enumerate(systems[1:], 1):
-            checked.append(self.check_hypotheses(system))
+            checked.append(self.check_hypotheses(system, labels[k]))
             if len(checked[k]) != len(first):
                 raise ValueError(
-                    f"systems[{k}] has {len(checked[k])} segments but systems[0] has {len(first)}: every "
+                    f"{labels[k]} has {len(checked[k])} segments but {labels[0]} has {len(first)}: every "
                     "system must translate the same segments"
                 )
         return checked, streams, present
 
-    def check_hypotheses(self, hypotheses) -> list:
-        """Validated hypotheses (strings, at least one segment), with the metric's input warnings."""
-        hyps = check_text_list(hypotheses, "hypotheses")
+    def check_hypotheses(self, hypotheses, name: str = "hypotheses") -> list:
+        """Validated hypotheses (strings, at least one segment), with the metric's input warnings; errors
+        call them ``name``."""
+        hyps = check_text_list(hypotheses, name)
         if not hyps:
-            raise ValueError("hypotheses is empty: give at least one segment")
+            raise ValueError(f"{name} is empty: give at least one segment")
         return hyps
 
     def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:

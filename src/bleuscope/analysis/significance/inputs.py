@@ -9,10 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core.checks import warn_if_mostly_cjk
 from ...core.signature import nrefs_field
 from ...core.stats import SegmentStatistics
-from ...core.validation import check_reference_presence, check_references, check_text_list
 from ...metrics.base import Metric, check_metric
 from ...metrics.bleu.scorer import BLEU
 
@@ -152,25 +150,14 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
 
 
 def system_statistics(metric, systems: Sequence[Sequence[str]], references, names: Sequence[str] | None = None) -> list:
-    """``[metric.segment_statistics(h, references) for h in systems]``, with the references checked once.
+    """``[metric.segment_statistics(h, references) for h in systems]``, with the references checked once
+    (:meth:`Metric.check_systems`: each metric's own checks and input warnings; errors name a system by
+    its entry of ``names``).
 
     A text metric with a chunk counter (BLEU) counts every system with one encoder (vocabulary and
     tokenization cache), so every word is tokenized once; the rows are identical to separate
     ``segment_statistics`` calls.
     """
-    label = [f"system {n!r}" for n in names] if names is not None else [f"systems[{k}]" for k in range(len(systems))]
-    hyps_list = [check_text_list(h, label[k]) for k, h in enumerate(systems)]
-    if not hyps_list or not hyps_list[0]:
-        raise ValueError(f"{label[0] if hyps_list else 'systems'} is empty: give at least one segment")
-    n_seg = len(hyps_list[0])
-    for k, hyps in enumerate(hyps_list):
-        if len(hyps) != n_seg:
-            raise ValueError(
-                f"{label[k]} has {len(hyps)} lines but {label[0]} has {n_seg}; "
-                "every system must translate the same segments"
-            )
-    warn_if_mostly_cjk(metric.input_warning_tokenizer, hyps_list[0])
-    streams = check_references(references, n_seg)
-    present = check_reference_presence(streams)
+    checked, streams, present = metric.check_systems(list(systems), references, None if names is None else list(names))
     nrefs = present.sum(axis=1).astype(np.int64)
-    return [SegmentStatistics(stats=rows, nrefs=nrefs) for rows in metric.count_systems(hyps_list, streams, present)]
+    return [SegmentStatistics(stats=rows, nrefs=nrefs) for rows in metric.count_systems(checked, streams, present)]

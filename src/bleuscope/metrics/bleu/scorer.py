@@ -292,9 +292,9 @@ class BLEU(Metric):
 
         return total
 
-    def check_hypotheses(self, hypotheses) -> list:
+    def check_hypotheses(self, hypotheses, name: str = "hypotheses") -> list:
         """Validated hypotheses, with the input warnings."""
-        hyps = super().check_hypotheses(hypotheses)
+        hyps = super().check_hypotheses(hypotheses, name)
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # CJKTokenizationWarning for CJK text with 13a/intl
         if not self.force:
             warn_if_tokenized(hyps)

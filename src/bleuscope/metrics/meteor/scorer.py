@@ -200,14 +200,14 @@ class METEOR(Metric):
             raise TypeError(f"{where} must be a string or a list of token strings, got {type(text).__name__}")
         return [w.lower() for w in words] if self.lowercase else words
 
-    def check_hypotheses(self, hypotheses) -> list:
+    def check_hypotheses(self, hypotheses, name: str = "hypotheses") -> list:
         """Validated hypotheses: a list of segments (their items, strings or token lists, are checked where
         they are counted)."""
         if isinstance(hypotheses, str):
-            raise TypeError("hypotheses must be a list of segments (strings or token lists), got a single string")
+            raise TypeError(f"{name} must be a list of segments (strings or token lists), got a single string")
         hyps = list(hypotheses)
         if not hyps:
-            raise ValueError("hypotheses is empty: give at least one segment")
+            raise ValueError(f"{name} is empty: give at least one segment")
         return hyps
 
     def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
