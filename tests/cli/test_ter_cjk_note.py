@@ -1,9 +1,11 @@
 """The main command gives TER's note about a Chinese, Japanese or Korean target without
 ``--ter-asian-support`` (``Metric.input_notes``, which the report shows too) as an input warning on stderr,
-on every path that reads the references: files streamed in chunks, and standard input read into memory for
-several metrics."""
+on every path that reads the references: files streamed in chunks, standard input read into memory for
+several metrics, and shards (JSON Lines here; Parquet and Ray take the same step)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -50,3 +52,33 @@ def test_several_metrics_on_standard_input(tmp_path, run_main):
     ref = _write(tmp_path / "ref.txt", CHINESE)
     code, _, err = run_main(["-r", ref, "-m", "ter", "chrf", "-b"], stdin="\n".join(CHINESE).encode() + b"\n")
     assert code == 0 and err.count(NOTE) == 1, err
+
+
+@pytest.mark.parametrize(("refs", "options", "noted"), [(CHINESE, [], True), (LATIN, [], False), (LATIN, ["-l", "en-ja"], True)])
+def test_shards(tmp_path, run_main, monkeypatch, refs, options, noted):
+    for k in range(2):
+        rows = [{"hyp": h, "ref": r} for h, r in zip(CHINESE, refs)]
+        (tmp_path / f"part{k}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(["part*.jsonl", "--hyp-field", "hyp", "--ref-field", "ref", "-m", "ter", "-b", *options])
+    assert code == 0 and out.strip()
+    assert err.count(f"bleuscope: warning: {NOTE}\n") == (1 if noted else 0), err
+
+
+def test_references_read_only_for_a_metric_with_notes():
+    from argparse import Namespace
+
+    from bleuscope import BLEU
+    from bleuscope.cli.scoring import ReadWhenAsked, give_input_notes
+
+    loads, notes = [], []
+
+    def load():
+        loads.append(1)
+        return [CHINESE]
+
+    args = Namespace(language_pair=None)
+    give_input_notes(BLEU(), ReadWhenAsked(load), args, notes.append)
+    assert loads == [] and notes == []
+    give_input_notes(TER(), ReadWhenAsked(load), args, notes.append)
+    assert loads == [1] and notes == [NOTE]

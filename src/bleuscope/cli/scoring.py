@@ -56,29 +56,33 @@ def give_input_notes(scorer: Metric, refs: list, args: argparse.Namespace, warn)
         warn(note)
 
 
-class _FileHead(Sequence):
-    """The first ``size`` lines of a plain UTF-8 text file, read when first asked for: the first chunk of a
-    reference file that the compiled core read by itself, for :func:`give_input_notes` (a metric without
-    notes never reads it)."""
+class ReadWhenAsked(Sequence):
+    """A list that ``load()`` gives when an item or the length is first asked for: input that only a metric
+    with :meth:`Metric.input_notes` reads (the first lines of a reference file the compiled core read by
+    itself, the first rows of a shard), so a metric without notes never reads it again."""
 
-    def __init__(self, path: str, size: int, max_line_bytes: int) -> None:
-        self.path, self.size, self.max_line_bytes = path, size, max_line_bytes
-        self._lines: list[str] | None = None
+    def __init__(self, load) -> None:
+        self._load, self._items = load, None
 
-    def _read(self) -> list[str]:
-        if self._lines is None:
-            lines = bio.read_lines(self.path, max_line_bytes=self.max_line_bytes)
-            try:
-                self._lines = list(islice(lines, self.size))
-            finally:
-                lines.close()
-        return self._lines
+    def _read(self) -> list:
+        if self._items is None:
+            self._items = self._load()
+        return self._items
 
     def __getitem__(self, index):
         return self._read()[index]
 
     def __len__(self) -> int:
         return len(self._read())
+
+
+def file_head(path: str, size: int, max_line_bytes: int) -> list[str]:
+    """The first ``size`` lines of a plain UTF-8 text file."""
+    lines = bio.read_lines(path, max_line_bytes=max_line_bytes)
+    try:
+        return list(islice(lines, size))
+    finally:
+        lines.close()
 
 
 def compact_rows(stats: np.ndarray) -> np.ndarray:
@@ -185,7 +189,9 @@ def count_files_in_core(
         samples.extend(system_samples)
     for sample in samples:
         warn_if_mostly_cjk(name, [sample])
-    heads = [_FileHead(path, chunk_segments, args.max_line_bytes) for path in ref_paths]  # the first chunk
+    heads = [  # the first chunk of each reference file
+        ReadWhenAsked(lambda path=path: file_head(path, chunk_segments, args.max_line_bytes)) for path in ref_paths
+    ]
     give_input_notes(scorer, heads, args, streams.warn)
     streams.counted_elsewhere(segments, tokenized)
     return rows

@@ -77,7 +77,7 @@ def score(args: argparse.Namespace, scorer, warn):
     """``[SystemResult]`` of the shards (one system), read here or on Ray."""
     from ..runtime.shards import expand_shards
     from ..tokenizers.language import MissingExtraError
-    from .scoring import SystemResult
+    from .scoring import ReadWhenAsked, SystemResult, give_input_notes
 
     check(args)
     try:
@@ -88,6 +88,9 @@ def score(args: argparse.Namespace, scorer, warn):
             totals = corpus_totals_shards(paths, scorer, hyp_field=args.hyp_field, ref_field=args.ref_field)
         else:
             totals = _ray_totals(args, paths, scorer)
+        # the notes on the input (TER: a Chinese, Japanese or Korean target) judge the first shard's first
+        # chunk of rows, as the chunk loop of text files judges its first chunk; read only if a metric asks
+        give_input_notes(scorer, ReadWhenAsked(lambda: _first_reference_streams(args, paths[0])), args, warn)
     except MissingExtraError as e:
         raise bio.UsageError(str(e)) from None
     nrefs = totals.nrefs()
@@ -97,6 +100,14 @@ def score(args: argparse.Namespace, scorer, warn):
             name=name, stats=totals.stats[None, :], nrefs=nrefs, score=scorer.score_from_statistics(totals.stats, nrefs)
         )
     ]
+
+
+def _first_reference_streams(args: argparse.Namespace, path: str) -> list:
+    """The reference streams of the first chunk of rows of the shard ``path``."""
+    from ..runtime.shards import iter_shard
+
+    first = next(iter_shard(path, args.hyp_field, args.ref_field), None)
+    return first.streams() if first is not None else []
 
 
 def _ray_totals(args, paths, scorer):
