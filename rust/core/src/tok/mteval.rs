@@ -222,6 +222,10 @@ fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), Needs
             words = !w.ws;
             continue;
         }
+        words = plain_words(out, base, &w, words);
+        if words == 0 {
+            continue;
+        }
         let s = words.trailing_zeros();
         let start = base + s as usize;
         let after = w.ws & (!1u64 << s); // whitespace bits above the word's first byte
@@ -268,6 +272,32 @@ fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), Needs
             words = !w.ws & (!0u64 << (end - base));
         }
     }
+}
+
+/// Takes the words of the window at `base` (`words`: its non-whitespace bits not scanned yet) that end in
+/// it before its first special byte, in one batch: each is a token as it stands, paired from the bits
+/// that start a word and those that end one, with no branch per word (most words). Returns the bits left
+/// to scan: a word with a special byte and those after it, or a word that runs past the window.
+#[inline(always)]
+fn plain_words(out: &mut Out, base: usize, w: &Window, words: u64) -> u64 {
+    // the whitespace bits right after a word, up to the first special bit (64: none)
+    let cut = (w.special & words).trailing_zeros().min(63);
+    let ends = w.ws & (words << 1) & (u64::MAX >> (63 - cut));
+    if ends == 0 {
+        return words;
+    }
+    // the bit before the first of `words` is whitespace (or scanned), so every word of it starts there
+    let (mut starts, mut rest) = (words & !(words << 1), ends);
+    let n = ends.count_ones() as usize;
+    // a counted range's `map`: the spans are written without a capacity check each
+    out.spans.extend((0..n).map(|_| {
+        let (s, e) = (starts.trailing_zeros(), rest.trailing_zeros());
+        (starts, rest) = (starts & (starts - 1), rest & (rest - 1));
+        debug_assert!(s < e && base + (e as usize) <= out.text_len);
+        ((base as u32) + s, (base as u32) + e)
+    }));
+    // on from the last end (a whitespace bit)
+    words & (!0u64 << (63 - ends.leading_zeros()))
 }
 
 const SPACES_64: &str = "                                                                ";
