@@ -19,12 +19,20 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleuscope import BLEU
 from bleuscope.tokenizers import CJKTokenizationWarning, MissingExtraError, get_tokenizer
 from bleuscope.tokenizers import mecab as bs_mecab
 from bleuscope.tokenizers import spm as bs_spm
-from bleuscope.tokenizers.language import cjk_letter_share, warn_if_mostly_cjk
+from bleuscope.tokenizers.language import (
+    _CJK_LETTER_RANGES,
+    CJK_SAMPLE_CHARS,
+    MOSTLY_CJK_SHARE,
+    cjk_letter_share,
+    warn_if_mostly_cjk,
+)
 
 from ..conftest import DATA, all_pairs, expected_rows, read_lines, reference_paths, requires_wmt, system_path, wmt_available
 
@@ -274,6 +282,38 @@ def test_cjk_share_counts_letters():
     assert warn_if_mostly_cjk("zh", ["東京"]) is False
     with pytest.warns(CJKTokenizationWarning):
         assert warn_if_mostly_cjk("13a", ["abc 東京大学"]) is True
+
+
+_EVERY_PLANE = st.characters(codec="utf-8", exclude_characters="\n") | st.sampled_from(
+    [chr(a) for a, _ in _CJK_LETTER_RANGES] + [chr(b) for _, b in _CJK_LETTER_RANGES]
+    + [chr(a - 1) for a, _ in _CJK_LETTER_RANGES] + [chr(b + 1) for _, b in _CJK_LETTER_RANGES]
+)
+
+
+def _counted_one_by_one(lines, max_chars):
+    sample = "\n".join(line for line in lines if line is not None)[:max_chars]
+    cjk = sum(any(a <= ord(ch) <= b for a, b in _CJK_LETTER_RANGES) for ch in sample)
+    return cjk, sum(ch.isalpha() for ch in sample)
+
+
+def test_cjk_share_at_the_ends_of_every_range():
+    for a, b in _CJK_LETTER_RANGES:
+        for cp in (a - 1, a, b, b + 1):
+            lines = [f"x{chr(cp)}y", chr(cp)]
+            assert cjk_letter_share(lines) == _counted_one_by_one(lines, CJK_SAMPLE_CHARS), hex(cp)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.none() | st.text(_EVERY_PLANE, max_size=30), max_size=8), st.integers(1, 200))
+def test_cjk_share_is_a_count_of_every_character(lines, max_chars):
+    """The share (and the warning) equal the letters and CJK letters counted one character at a time, with
+    the ends of every CJK range and the characters next to them."""
+    assert cjk_letter_share(lines, max_chars=max_chars) == _counted_one_by_one(lines, max_chars)
+    cjk, letters = _counted_one_by_one(lines, CJK_SAMPLE_CHARS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CJKTokenizationWarning)
+        warned = warn_if_mostly_cjk("13a", [line for line in lines if line is not None])
+    assert warned == (cjk > 0 and cjk >= MOSTLY_CJK_SHARE * letters)
 
 
 # -- SentencePiece ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import importlib
+import re
 import sys
 import threading
 import warnings
@@ -79,8 +80,12 @@ def _is_cjk_letter(cp: int) -> bool:
     return i >= 0 and cp <= _CJK_LETTER_RANGES[i][1]
 
 
-def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) -> tuple[int, int]:
-    """(CJK letters, all letters) in the first ``max_chars`` characters of ``lines``."""
+# every character from the first CJK letter range on (in other text: a few quotes and dashes)
+_FROM_CJK_START = re.compile(f"[{_CJK_STARTS[0]:c}-\U0010ffff]")
+
+
+def _sample(lines: Iterable[str], max_chars: int) -> str:
+    """The first ``max_chars`` characters of ``lines`` (None items skipped) joined by newlines."""
     parts, size = [], 0
     for line in lines:
         if line is None:
@@ -89,13 +94,23 @@ def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) ->
         size += len(line)
         if size >= max_chars:
             break
-    sample = "\n".join(parts)[:max_chars]
-    letters = sum(map(str.isalpha, sample))  # C-level; Unicode letters like \p{L} (plus a few marks)
-    if not sample or max(sample) < "\u1100":  # no character in any CJK range: the common case, at C speed
-        return 0, letters
-    # count each distinct character once (Counter is C-accelerated), then test the few distinct ones
-    cjk = sum(n for ch, n in Counter(sample).items() if ch >= "\u1100" and _is_cjk_letter(ord(ch)))
-    return cjk, letters
+    return "\n".join(parts)[:max_chars]
+
+
+def _cjk_letters(sample: str) -> int:
+    """The CJK letters of ``sample``: the characters a CJK range can hold are found by one regex scan (at C
+    speed), and each distinct one is tested once."""
+    return sum(n for ch, n in Counter(_FROM_CJK_START.findall(sample)).items() if _is_cjk_letter(ord(ch)))
+
+
+def _letters(sample: str) -> int:
+    return sum(map(str.isalpha, sample))  # C-level; Unicode letters like \p{L} (plus a few marks)
+
+
+def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) -> tuple[int, int]:
+    """(CJK letters, all letters) in the first ``max_chars`` characters of ``lines``."""
+    sample = _sample(lines, max_chars)
+    return _cjk_letters(sample), _letters(sample)
 
 
 def warn_if_mostly_cjk(tokenizer_name: str, lines: Sequence[str]) -> bool:
@@ -106,8 +121,9 @@ def warn_if_mostly_cjk(tokenizer_name: str, lines: Sequence[str]) -> bool:
     """
     if tokenizer_name not in CJK_BLIND_TOKENIZERS:
         return False
-    cjk, letters = cjk_letter_share(lines)
-    if cjk == 0 or cjk < MOSTLY_CJK_SHARE * letters:
+    sample = _sample(lines, CJK_SAMPLE_CHARS)
+    cjk = _cjk_letters(sample)
+    if cjk == 0 or cjk < MOSTLY_CJK_SHARE * _letters(sample):  # letters counted only for CJK text
         return False
     warnings.warn(
         f"most letters of the hypotheses are Chinese, Japanese or Korean, but they are scored with "
