@@ -494,6 +494,42 @@ def test_block_size_does_not_change_rows_or_totals(block_segments):
     assert (nref_counts.tolist(), periods) == _python_facts(hyps, refs)
 
 
+# the compiled core's chunks of segments read from Python: 1,024 with several threads, 8,192 with one
+CHUNK_EDGES = [0, 1, 1023, 1024, 1025, 2049, 8191, 8192, 8193]
+
+
+def _edge_input(n):
+    # words shared between segments and a few per segment, missing references, and lines only the Python
+    # tokenizer takes (lone surrogates) in the middle and at the end of later chunks
+    python_lines = {n // 2, n - 1, 1024 + 512, 8192 + 3} if n > 1 else set()
+    hyps = [f"w{i % 13} ž{i % 7} w{(i * 7) % 11} ." if i not in python_lines else "x\ud800 w1" for i in range(n)]
+    refs = [
+        [f"w{i % 7} ž{i % 13} w{(i * 5) % 11}" if i % 5 else None for i in range(n)],
+        [f"w{i % 13} w{(i * 7) % 11} ." if i != n - 2 else "\udfff w3" for i in range(n)],
+    ]
+    return hyps, refs
+
+
+@requires_core
+@pytest.mark.filterwarnings("ignore::bleuscope.core.checks.TokenizedInputWarning")
+@pytest.mark.parametrize("n", CHUNK_EDGES)
+def test_chunk_edges_give_the_same_rows_on_any_thread_count(n):
+    # sizes at the edges of the chunks the calling thread reads and the others count, with lines for the
+    # fallback inside later chunks: rows, totals and input facts equal one thread's and the numpy engine's
+    hyps, refs = _edge_input(n)
+    expected = BLEU(engine="numpy").segment_statistics(hyps, refs).stats if n else np.zeros((0, 10), np.int64)
+    facts = _python_facts(hyps, refs)
+    for threads in (1, 2, 3):
+        counter = _counter("13a", False, threads=threads)
+        for block_segments in (0, 7):
+            rows, nref_counts, periods = counter.rows(hyps, refs, block_segments=block_segments, facts=True)
+            assert rows.tolist() == expected.tolist(), (threads, block_segments)
+            assert (nref_counts.tolist(), periods) == facts
+            total, nref_counts, periods = counter.total(hyps, refs, block_segments=block_segments)
+            assert total.tolist() == expected.sum(axis=0).tolist(), (threads, block_segments)
+            assert (nref_counts.tolist(), periods) == facts
+
+
 @requires_core
 def test_long_non_ascii_lines():
     # lines of 3,000 non-ASCII characters, read in place as UTF-8

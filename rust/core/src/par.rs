@@ -1,9 +1,13 @@
 //! The one thread pool of the core: an output buffer split into units of work that threads take in turn.
 //! Every item of the output is computed on its own, so the result does not depend on the thread count or
 //! on which thread took which unit. Every parallel job (BLEU rows of text, ids and padded ids, pairwise
-//! BLEU, chrF, TER) runs through [`for_each_unit`].
+//! BLEU, chrF, TER) runs through [`for_each_unit`], except work whose input only the calling thread can
+//! read (Python objects): [`fed`] hands it to helper threads job by job as the caller reads it.
 
-use std::sync::Mutex;
+use std::any::Any;
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Segments per unit of work handed to a thread by [`fill_rows`].
 pub const WORK_UNIT: usize = 512;
@@ -104,6 +108,222 @@ where
     failed
 }
 
+/// A panic's payload, as `std::thread::JoinHandle::join` gives it.
+pub type Panic = Box<dyn Any + Send>;
+
+/// The queue between the thread that reads the input (the lead) and the helper threads of [`fed`].
+pub struct Feed<'w, J, S, D> {
+    state: Mutex<FeedState<J, D>>,
+    /// a job arrived, the feed closed or failed
+    arrived: Condvar,
+    /// a job finished
+    finished: Condvar,
+    work: &'w (dyn Fn(&mut S, J) -> Option<D> + Sync),
+}
+
+struct FeedState<J, D> {
+    jobs: VecDeque<J>,
+    /// no job will be pushed any more
+    closed: bool,
+    /// jobs taken and not finished
+    running: usize,
+    /// the reports of finished jobs, until the lead takes them
+    reports: Vec<D>,
+    /// the first panic of a job: every thread stops taking jobs
+    panic: Option<Panic>,
+    /// helpers waiting for a job, and whether the lead waits for the running jobs (a wake-up is a
+    /// system call: made only for a thread that waits)
+    waiting: usize,
+    lead_waits: bool,
+}
+
+impl<J, S, D> Feed<'_, J, S, D> {
+    fn lock(&self) -> MutexGuard<'_, FeedState<J, D>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues a job for the first thread free (dropped once a job has panicked).
+    pub fn push(&self, job: J) {
+        let mut st = self.lock();
+        if st.panic.is_none() {
+            st.jobs.push_back(job);
+            let wake = st.waiting > 0;
+            drop(st);
+            if wake {
+                self.arrived.notify_one();
+            }
+        }
+    }
+
+    /// Jobs queued and not yet taken.
+    pub fn queued(&self) -> usize {
+        self.lock().jobs.len()
+    }
+
+    /// Whether a job has panicked (the lead may stop reading: nothing more is counted).
+    pub fn failed(&self) -> bool {
+        self.lock().panic.is_some()
+    }
+
+    /// Runs the oldest queued job on the calling thread with its `state`; false if none was queued.
+    pub fn help(&self, state: &mut S) -> bool {
+        let job = {
+            let mut st = self.lock();
+            let Some(job) = st.jobs.pop_front() else {
+                return false;
+            };
+            st.running += 1;
+            job
+        };
+        self.run(state, job);
+        true
+    }
+
+    /// Closes the feed, runs the jobs still queued on the calling thread (with the helpers), and waits
+    /// until every job has finished.
+    pub fn finish(&self, state: &mut S) {
+        self.close();
+        while self.help(state) {}
+        let mut st = self.lock();
+        while st.running > 0 {
+            st.lead_waits = true;
+            st = self.finished.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+        st.lead_waits = false;
+    }
+
+    /// The reports of the jobs finished since the last call, in the order they finished.
+    pub fn take_reports(&self) -> Vec<D> {
+        std::mem::take(&mut self.lock().reports)
+    }
+
+    /// No more jobs: the helpers stop once the queue is empty.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.arrived.notify_all();
+    }
+
+    fn run(&self, state: &mut S, job: J) {
+        let result = catch_unwind(AssertUnwindSafe(|| (self.work)(state, job)));
+        let mut st = self.lock();
+        st.running -= 1;
+        match result {
+            Ok(Some(report)) => st.reports.push(report),
+            Ok(None) => {}
+            Err(panic) => {
+                st.jobs.clear();
+                st.panic.get_or_insert(panic);
+                self.arrived.notify_all();
+            }
+        }
+        let wake = st.lead_waits;
+        drop(st);
+        if wake {
+            self.finished.notify_all();
+        }
+    }
+
+    /// A helper thread: takes jobs until the feed is closed and empty, or a job panicked.
+    fn serve(&self, state: &mut S) {
+        loop {
+            let job = {
+                let mut st = self.lock();
+                loop {
+                    if st.panic.is_some() {
+                        return;
+                    }
+                    if let Some(job) = st.jobs.pop_front() {
+                        st.running += 1;
+                        break job;
+                    }
+                    if st.closed {
+                        return;
+                    }
+                    st.waiting += 1;
+                    st = self.arrived.wait(st).unwrap_or_else(|e| e.into_inner());
+                    st.waiting -= 1;
+                }
+            };
+            self.run(state, job);
+        }
+    }
+}
+
+/// Runs `lead` on the calling thread, which reads the input and pushes jobs (`work(state, job)`) into the
+/// [`Feed`] it gets, while `helpers` threads, each with its own `state` from `new_state`, take them in
+/// order as they arrive. The lead keeps reading while it is ahead and counts jobs itself
+/// ([`Feed::help`]) when enough are queued, so no thread waits at a block's end and memory stays bounded;
+/// it receives the reports that jobs return ([`Feed::take_reports`]). The feed is closed when `lead`
+/// returns; the helpers then finish the queue. Returns `lead`'s result and the helpers' final states, or
+/// the first panic of a job (the lead's own panics are its own).
+pub fn fed<J, S, D, T, N, W, L>(
+    helpers: usize,
+    new_state: N,
+    work: W,
+    lead: L,
+) -> Result<(T, Vec<S>), Panic>
+where
+    J: Send,
+    S: Send,
+    D: Send,
+    N: Fn() -> S + Sync,
+    W: Fn(&mut S, J) -> Option<D> + Sync,
+    L: FnOnce(&Feed<'_, J, S, D>) -> T,
+{
+    let feed = Feed {
+        state: Mutex::new(FeedState {
+            jobs: VecDeque::new(),
+            closed: false,
+            running: 0,
+            reports: Vec::new(),
+            panic: None,
+            waiting: 0,
+            lead_waits: false,
+        }),
+        arrived: Condvar::new(),
+        finished: Condvar::new(),
+        work: &work,
+    };
+    /// Closes the feed when the lead is done, even by a panic, so that the helpers stop.
+    struct CloseOnDrop<'f, 'w, J, S, D>(&'f Feed<'w, J, S, D>);
+    impl<J, S, D> Drop for CloseOnDrop<'_, '_, J, S, D> {
+        fn drop(&mut self) {
+            self.0.close();
+        }
+    }
+    let (result, states) = std::thread::scope(|s| {
+        let feed = &feed;
+        let new_state = &new_state;
+        let handles: Vec<_> = (0..helpers)
+            .map(|_| {
+                s.spawn(move || {
+                    let mut state = new_state();
+                    feed.serve(&mut state);
+                    state
+                })
+            })
+            .collect();
+        let result = {
+            let _close = CloseOnDrop(feed);
+            lead(feed)
+        };
+        let states: Vec<S> = handles
+            .into_iter()
+            .map(|h| h.join().expect("a helper catches its jobs' panics"))
+            .collect();
+        (result, states)
+    });
+    match feed
+        .state
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .panic
+    {
+        Some(panic) => Err(panic),
+        None => Ok((result, states)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +364,81 @@ mod tests {
         );
         assert_eq!(failed, vec![0, 1000, 2000, 3000, 4000]);
         assert!(out.chunks(3).enumerate().all(|(i, r)| r[0] == i as i64));
+    }
+
+    /// Jobs 0..n pushed by the lead, which counts a job itself whenever `ahead` are queued; each job
+    /// reports its number when it is a multiple of 7.
+    fn feed_jobs(helpers: usize, n: usize, ahead: usize) -> (Vec<usize>, Vec<usize>, usize) {
+        let (lead_seen, helper_states) = fed(
+            helpers,
+            Vec::new,
+            |seen: &mut Vec<usize>, job: usize| {
+                seen.push(job);
+                job.is_multiple_of(7).then_some(job)
+            },
+            |feed| {
+                let mut seen = Vec::new();
+                let mut reports = Vec::new();
+                for job in 0..n {
+                    feed.push(job);
+                    while feed.queued() >= ahead {
+                        feed.help(&mut seen);
+                    }
+                    reports.extend(feed.take_reports());
+                }
+                feed.finish(&mut seen);
+                reports.extend(feed.take_reports());
+                (seen, reports)
+            },
+        )
+        .unwrap_or_else(|_| panic!("no job panics"));
+        let (lead, mut reports) = lead_seen;
+        let mut all: Vec<usize> = helper_states.into_iter().flatten().chain(lead).collect();
+        all.sort_unstable();
+        reports.sort_unstable();
+        (all, reports, helpers)
+    }
+
+    #[test]
+    fn fed_jobs_run_once_and_report_whatever_the_helpers() {
+        for helpers in [0, 1, 2, 5] {
+            for n in [0, 1, 2, 50, 1000] {
+                for ahead in [1, 3] {
+                    let (all, reports, _) = feed_jobs(helpers, n, ahead);
+                    assert_eq!(all, (0..n).collect::<Vec<_>>(), "{helpers} {n} {ahead}");
+                    assert_eq!(reports, (0..n).filter(|j| j % 7 == 0).collect::<Vec<_>>());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_job_stops_the_feed_and_reaches_the_caller() {
+        for helpers in [0, 1, 3] {
+            let result = fed(
+                helpers,
+                || (),
+                |_: &mut (), job: usize| -> Option<()> {
+                    assert!(job != 30, "job panic");
+                    None
+                },
+                |feed| {
+                    for job in 0..100 {
+                        if feed.failed() {
+                            return job;
+                        }
+                        feed.push(job);
+                        while feed.queued() >= 2 {
+                            feed.help(&mut ());
+                        }
+                    }
+                    feed.finish(&mut ());
+                    100
+                },
+            );
+            let panic = result.expect_err("the job's panic");
+            assert_eq!(panic.downcast_ref::<&str>(), Some(&"job panic"));
+        }
     }
 
     #[test]

@@ -151,15 +151,60 @@ pub fn count_lines(
         threads,
         || (Worker::new(order), Vec::with_capacity(refs.len())),
         |(worker, seg_refs): &mut (Worker, Vec<Line>), i, row| {
-            prefetch(hyps.get(i + PREFETCH_AHEAD));
-            for r in refs {
-                prefetch(r.get(i + PREFETCH_AHEAD));
-            }
-            seg_refs.clear();
-            seg_refs.extend(refs.iter().map(|r| r[i]));
-            worker.segment(tok, lowercase, hyps[i], seg_refs, row)
+            worker.segment_of(tok, lowercase, hyps, refs, i, seg_refs, row)
         },
     )
+}
+
+impl Worker {
+    /// Counts segment `i` of `hyps` against `refs` (see [`count_lines`]) into `row`, with `seg_refs` as
+    /// room for its references; asks for the text of a segment counted soon.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn segment_of<'a>(
+        &mut self,
+        tok: Tokenizer,
+        lowercase: bool,
+        hyps: &[Line<'a>],
+        refs: &[&[Line<'a>]],
+        i: usize,
+        seg_refs: &mut Vec<Line<'a>>,
+        row: &mut [i64],
+    ) -> bool {
+        prefetch(hyps.get(i + PREFETCH_AHEAD));
+        for r in refs {
+            prefetch(r.get(i + PREFETCH_AHEAD));
+        }
+        seg_refs.clear();
+        seg_refs.extend(refs.iter().map(|r| r[i]));
+        self.segment(tok, lowercase, hyps[i], seg_refs, row)
+    }
+
+    /// [`count_lines`] on this thread, with this worker: every row of `out` is written (zero for the
+    /// segments that need the Python tokenizer, which are appended to `failed`).
+    pub fn rows(
+        &mut self,
+        tok: Tokenizer,
+        lowercase: bool,
+        hyps: &[Line<'_>],
+        refs: &[&[Line<'_>]],
+        out: &mut [i64],
+        failed: &mut Vec<usize>,
+    ) {
+        let width = row_width(self.counter.order());
+        assert_eq!(out.len(), hyps.len() * width, "output size");
+        assert!(
+            refs.iter().all(|r| r.len() == hyps.len()),
+            "reference streams must have one line per hypothesis"
+        );
+        let mut seg_refs = Vec::with_capacity(refs.len());
+        for (i, row) in out.chunks_exact_mut(width).enumerate() {
+            if !self.segment_of(tok, lowercase, hyps, refs, i, &mut seg_refs, row) {
+                row.fill(0);
+                failed.push(i);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

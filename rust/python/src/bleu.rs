@@ -2,15 +2,16 @@
 //! statistics rows with a built-in tokenizer), [`IdCounter`] (token ids, padded id matrices, token lists,
 //! pairwise) and [`BleuScorer`] (scores of statistics rows, pairwise scores).
 
+use std::cell::OnceCell;
 use std::fs::File;
 use std::path::PathBuf;
 
 use bleuscope_core::count::{row_width, SegmentCounter, TokenSpans};
 use bleuscope_core::files::{count_files, FileCount, LineReader, Samples};
 use bleuscope_core::pairwise::pairwise;
-use bleuscope_core::par::{fill_rows, pick_threads, WORK_UNIT};
+use bleuscope_core::par::{fed, fill_rows, pick_threads, WORK_UNIT};
 use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
-use bleuscope_core::text::{count_lines, Line};
+use bleuscope_core::text::{Line, Worker};
 use bleuscope_core::tok::Tokenizer;
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
@@ -19,20 +20,22 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use pyo3::IntoPyObjectExt;
 
-use crate::errors::{check_order, detached, detached_while, invalid, MAX_ORDER};
+use crate::errors::{check_order, detached, invalid, panic_error, MAX_ORDER};
 use crate::input::{
-    any_tokens_into, contiguous, exact_str_tokens_into, items, shape, utf8_lines, IdStream,
-    TextInput,
+    any_tokens_into, contiguous, exact_str_tokens_into, items, shape, utf8_lines, ChunkedInput,
+    Held, IdStream, TextInput,
 };
 
 /// Highest order of the counters that keep per-order arrays on the stack (padded ids, token lists,
 /// pairwise, scores of pairs).
 const MAX_SMALL_ORDER: usize = 64;
-/// Segments read from Python objects and counted at a time by [`TextCounter`] (few blocks: the counting
-/// threads wait for each other at the end of every block; the corpus total keeps only a block's rows).
-const SEGMENTS_PER_BLOCK: usize = 1 << 17;
-/// The same with one counting thread.
+/// Segments read from Python objects at a time by [`TextCounter`] and handed to a counting thread (the
+/// last chunk of each thread ends the count: small chunks end the threads close together).
+const SEGMENTS_PER_CHUNK: usize = 1 << 10;
+/// The same with one counting thread, which reads a chunk and counts it.
 const SEGMENTS_PER_BLOCK_ONE_THREAD: usize = 1 << 13;
+/// Segments of files read and counted at a time by [`TextCounter::total_files`].
+const FILE_SEGMENTS_PER_BLOCK: usize = 1 << 17;
 /// Bytes of complete lines a file stream of [`TextCounter::total_files`] buffers at most (besides one
 /// line): bounds the memory of reading files.
 const FILE_BLOCK_BYTES: usize = 1 << 25;
@@ -121,19 +124,12 @@ impl TextCounter {
         block_segments: usize,
         facts: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let input = TextInput::new(hyps, ref_streams)?;
-        let n_seg = input.hyps.len();
+        let input = ChunkedInput::new(hyps, ref_streams)?;
+        let n_seg = input.len();
         let width = row_width(self.order);
         let mut out = vec![0i64; n_seg * width];
         let mut learnt = InputFacts::default();
-        self.count_blocks(
-            py,
-            &input,
-            block_segments,
-            &mut learnt,
-            Some(&mut out),
-            |_| {},
-        )?;
+        self.count_blocks(py, &input, block_segments, &mut learnt, Some(&mut out))?;
         let rows = matrix(py, out, n_seg, width)?;
         if !facts {
             return Ok(rows.into_any());
@@ -153,17 +149,9 @@ impl TextCounter {
         ref_streams: &Bound<'py, PyAny>,
         block_segments: usize,
     ) -> PyResult<CorpusTotal<'py>> {
-        let input = TextInput::new(hyps, ref_streams)?;
-        let width = row_width(self.order);
-        let mut total = vec![0i64; width];
+        let input = ChunkedInput::new(hyps, ref_streams)?;
         let mut facts = InputFacts::default();
-        self.count_blocks(py, &input, block_segments, &mut facts, None, |rows| {
-            for row in rows.chunks_exact(width) {
-                for (t, v) in total.iter_mut().zip(row) {
-                    *t += v;
-                }
-            }
-        })?;
+        let total = self.count_blocks(py, &input, block_segments, &mut facts, None)?;
         Ok((
             PyArray1::from_vec(py, total),
             PyArray1::from_vec(py, facts.nref_counts),
@@ -208,7 +196,7 @@ impl TextCounter {
             }
         }
         let block = if block_segments == 0 {
-            SEGMENTS_PER_BLOCK
+            FILE_SEGMENTS_PER_BLOCK
         } else {
             block_segments
         };
@@ -286,138 +274,170 @@ impl TextCounter {
 }
 
 impl TextCounter {
-    /// Counts the input a block of segments at a time, into `rows` (every segment's row) when given, else
-    /// into one block's buffer, and hands each block's rows to `sink`. Lines the Rust tokenizer cannot do
-    /// exactly go to the fallback.
+    /// Counts the input a chunk of segments at a time, into `rows` (every segment's row) when given,
+    /// else into the returned total row (empty with `rows`). Lines the Rust tokenizer cannot do exactly
+    /// go to the fallback.
+    ///
+    /// The calling thread reads the chunks from Python (which needs the GIL) and hands them to the
+    /// other counting threads as it goes; while enough chunks wait, it counts one itself without the
+    /// GIL. So every thread counts from the first chunk to the last, none waits for another at a block's
+    /// end, and reading adds no serial step: `threads` threads are busy all the time. Each thread sums
+    /// its own rows of a total; the sums are added at the end.
     fn count_blocks(
         &self,
         py: Python<'_>,
-        input: &TextInput<'_>,
+        input: &ChunkedInput<'_>,
         block_segments: usize,
         facts: &mut InputFacts,
-        mut rows: Option<&mut [i64]>,
-        mut sink: impl FnMut(&[i64]),
-    ) -> PyResult<()> {
-        let block_segments = match (block_segments, self.threads) {
-            // one thread waits for no other: small blocks keep the lines read from Python (and a
-            // total's rows) in the cache, in memory reused block after block
+        rows: Option<&mut [i64]>,
+    ) -> PyResult<Vec<i64>> {
+        let n_seg = input.len();
+        let width = row_width(self.order);
+        facts.nref_counts = vec![0; input.n_refs() + 1];
+        let threads = pick_threads(self.threads, n_seg, 2000, n_seg.div_ceil(WORK_UNIT));
+        let chunk = match (block_segments, threads) {
+            // one thread: the lines read from Python (and a total's rows) stay small and in the cache
             (0, 1) => SEGMENTS_PER_BLOCK_ONE_THREAD,
-            (0, _) => SEGMENTS_PER_BLOCK,
+            (0, _) => SEGMENTS_PER_CHUNK,
             (given, _) => given,
         };
-        let n_seg = input.hyps.len();
-        let width = row_width(self.order);
-        facts.nref_counts = vec![0; input.refs.len() + 1];
-        let mut block = Vec::new();
-        let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
-        let block_of = |start: usize| start..n_seg.min(start + block_segments);
-        // With several counting threads, the next block's lines are read from Python (which needs the
-        // GIL, on this thread) while the current block is counted: reading is no serial step between
-        // blocks. With one thread, nothing runs beside the count.
-        let first = block_of(0).len();
-        let overlap = n_seg > block_segments
-            && pick_threads(threads, first, 2000, first.div_ceil(WORK_UNIT)) > 1;
-        let mut next = if n_seg > 0 {
-            Some(input.lines(block_of(0))?)
-        } else {
-            None
-        };
-        for start in (0..n_seg).step_by(block_segments) {
-            let end = n_seg.min(start + block_segments);
-            let (hyp_lines, ref_lines) = next.take().expect("the lines of every block are read");
-            for (j, line) in hyp_lines.iter().enumerate() {
-                facts.tokenized_periods += match *line {
-                    Line::Text(t) => t.ends_with(" ."),
-                    _ => input.hyps[start + j]
-                        .call_method1("endswith", (" .",))?
-                        .is_truthy()?,
-                } as usize;
-                let present = ref_lines
-                    .iter()
-                    .filter(|s| !matches!(s[j], Line::Missing))
-                    .count();
-                facts.nref_counts[present] += 1;
-            }
-            let refs: Vec<&[Line]> = ref_lines.iter().map(Vec::as_slice).collect();
-            let target = match rows.as_deref_mut() {
-                Some(all) => &mut all[start * width..end * width],
-                None => {
-                    block.clear();
-                    block.resize((end - start) * width, 0i64);
-                    &mut block[..]
+        // chunks read ahead before the reading thread counts one itself: the others never run dry
+        let read_ahead = 2 * threads - 1;
+        let (tok, lowercase, order) = (self.tok, self.lowercase, self.order);
+        let sums = rows.is_none();
+        let new_counter = || ChunkCounter::new(order, sums);
+        let mut outputs = rows.map(|all| all.chunks_mut(chunk * width));
+        // each chunk's items, referenced from when it is read until every thread has stopped
+        let held: Vec<OnceCell<Held>> = (0..n_seg.div_ceil(chunk))
+            .map(|_| OnceCell::new())
+            .collect();
+        let counted = fed(
+            threads - 1,
+            new_counter,
+            |counter: &mut ChunkCounter, job: Chunk<'_, '_>| counter.count(tok, lowercase, job),
+            |feed| -> PyResult<ChunkCounter> {
+                let mut mine = new_counter();
+                let mut stopped = Ok(());
+                for (c, cell) in held.iter().enumerate() {
+                    if feed.failed() {
+                        break;
+                    }
+                    let start = c * chunk;
+                    let read = input
+                        .hold(start..n_seg.min(start + chunk))
+                        .and_then(|items| {
+                            let items = cell.get_or_init(|| items);
+                            let lines = items.lines()?;
+                            note_facts(items, &lines, facts)?;
+                            Ok(lines)
+                        });
+                    let (hyps, refs) = match read {
+                        Ok(lines) => lines,
+                        Err(e) => {
+                            // raised after the fallback errors of the chunks before, as they come first
+                            stopped = Err(e);
+                            break;
+                        }
+                    };
+                    feed.push(Chunk {
+                        chunk: c,
+                        hyps,
+                        refs,
+                        rows: outputs.as_mut().map(|o| o.next().expect("a chunk of rows")),
+                    });
+                    while feed.queued() >= read_ahead {
+                        py.detach(|| feed.help(&mut mine));
+                    }
+                    for failed in feed.take_reports() {
+                        self.count_failed(py, &held, failed, &mut mine.total)?;
+                    }
                 }
-            };
-            let count = || count_lines(tok, lowercase, order, &hyp_lines, &refs, threads, target);
-            let following = (end < n_seg).then(|| block_of(end));
-            let (failed, read) = if overlap {
-                let (failed, read) =
-                    detached_while(py, count, || following.clone().map(|r| input.lines(r)))?;
-                (failed, Some(read))
-            } else {
-                (detached(py, count)?, None)
-            };
-            if !failed.is_empty() {
-                self.count_with_fallback(py, &failed, input, start, target)?;
-            }
-            sink(target);
-            // (a reading error is raised after this block's own errors, as without the overlap)
-            next = match read {
-                Some(read) => read.transpose()?,
-                None => following.map(|r| input.lines(r)).transpose()?,
-            };
+                py.detach(|| feed.finish(&mut mine));
+                for failed in feed.take_reports() {
+                    self.count_failed(py, &held, failed, &mut mine.total)?;
+                }
+                stopped.map(|()| mine)
+            },
+        );
+        let (mine, helpers) = counted.map_err(panic_error)?;
+        let mut total = mine?.total;
+        for helper in helpers {
+            add_row(&mut total, &helper.total);
         }
-        Ok(())
+        Ok(total)
     }
 
-    /// Counts the segments `failed` (relative to the block starting at segment `offset`) whose lines
-    /// need the Python tokenizer: the fallback gets their lines in order (each segment's hypothesis,
-    /// then its present references) and returns their token lists.
+    /// Counts the segments of a chunk that need the Python tokenizer: into the chunk's rows, or added
+    /// to `total` (a total's rows are not kept).
+    fn count_failed(
+        &self,
+        py: Python<'_>,
+        held: &[OnceCell<Held<'_>>],
+        failed: Failed<'_>,
+        total: &mut [i64],
+    ) -> PyResult<()> {
+        let width = row_width(self.order);
+        let Failed {
+            chunk,
+            segments,
+            mut rows,
+        } = failed;
+        let items = held[chunk].get().expect("a counted chunk was read");
+        self.count_with_fallback(py, &segments, items, |i, row| match rows.as_deref_mut() {
+            Some(rows) => rows[i * width..(i + 1) * width].copy_from_slice(row),
+            None => add_row(total, row),
+        })
+    }
+
+    /// Counts the segments `failed` of a chunk (`items`) whose lines need the Python tokenizer: the
+    /// fallback gets their lines in order (each segment's hypothesis, then its present references) and
+    /// returns their token lists; `emit(i, row)` takes segment i's row.
     fn count_with_fallback(
         &self,
         py: Python<'_>,
         failed: &[usize],
-        input: &TextInput<'_>,
-        offset: usize,
-        out: &mut [i64],
+        items: &Held<'_>,
+        mut emit: impl FnMut(usize, &[i64]),
     ) -> PyResult<()> {
         let Some(fallback) = &self.fallback else {
             return Err(invalid(format!(
                 "{} segment(s) need the Python tokenizer (first: segment {}), but no fallback was given",
                 failed.len(),
-                failed[0] + offset
+                failed[0] + items.start
             )));
         };
+        let n_refs = items.n_refs();
         let batch = PyList::empty(py);
         for &i in failed {
-            batch.append(&input.hyps[offset + i])?;
-            for stream in &input.refs {
-                if !stream[offset + i].is_none() {
-                    batch.append(&stream[offset + i])?;
+            batch.append(items.hyp(i))?;
+            for k in 0..n_refs {
+                let item = items.reference(k, i);
+                if !item.is_none() {
+                    batch.append(item)?;
                 }
             }
         }
         let n_lines = batch.len();
-        let result = items(&fallback.bind(py).call1((batch,))?)?;
+        let result = self::items(&fallback.bind(py).call1((batch,))?)?;
         if result.len() != n_lines {
             return Err(invalid(format!(
                 "the fallback tokenizer returned {} token lists for {n_lines} lines",
                 result.len()
             )));
         }
-        let width = row_width(self.order);
+        let mut row = vec![0i64; row_width(self.order)];
         let mut counter = SegmentCounter::new(self.order);
         let (mut hyp_buf, mut hyp_spans) = (Vec::new(), Vec::new());
         type Tokens = (Vec<u8>, Vec<(u32, u32)>);
-        let mut ref_bufs: Vec<Tokens> = vec![(Vec::new(), Vec::new()); input.refs.len()];
+        let mut ref_bufs: Vec<Tokens> = vec![(Vec::new(), Vec::new()); n_refs];
         let mut lists = result.iter();
         for &i in failed {
             // `result` has one list per line of the batch, in the batch's order
             let mut next = || lists.next().expect("one token list per line");
             any_tokens_into(next(), &mut hyp_buf, &mut hyp_spans)?;
-            let mut present = vec![false; input.refs.len()];
-            for (k, stream) in input.refs.iter().enumerate() {
-                if !stream[offset + i].is_none() {
-                    let (b, s) = &mut ref_bufs[k];
+            let mut present = vec![false; n_refs];
+            for (k, (b, s)) in ref_bufs.iter_mut().enumerate() {
+                if !items.reference(k, i).is_none() {
                     any_tokens_into(next(), b, s)?;
                     present[k] = true;
                 }
@@ -431,9 +451,116 @@ impl TextCounter {
                 buf: &hyp_buf,
                 spans: &hyp_spans,
             };
-            counter.count_text(hyp, &refs, &mut out[i * width..(i + 1) * width]);
+            counter.count_text(hyp, &refs, &mut row);
+            emit(i, &row);
         }
         Ok(())
+    }
+}
+
+/// `total += row`, column by column.
+fn add_row(total: &mut [i64], row: &[i64]) {
+    for (t, v) in total.iter_mut().zip(row) {
+        *t += v;
+    }
+}
+
+/// Notes what the input facts need of a chunk's lines (of `items`): the hypotheses ending in `" ."`,
+/// the present references of each segment.
+fn note_facts(
+    items: &Held<'_>,
+    (hyp_lines, ref_lines): &(Vec<Line<'_>>, Vec<Vec<Line<'_>>>),
+    facts: &mut InputFacts,
+) -> PyResult<()> {
+    for (j, line) in hyp_lines.iter().enumerate() {
+        facts.tokenized_periods += match *line {
+            Line::Text(t) => t.ends_with(" ."),
+            _ => items
+                .hyp(j)
+                .call_method1("endswith", (" .",))?
+                .is_truthy()?,
+        } as usize;
+        let present = ref_lines
+            .iter()
+            .filter(|s| !matches!(s[j], Line::Missing))
+            .count();
+        facts.nref_counts[present] += 1;
+    }
+    Ok(())
+}
+
+/// Segments read from Python, handed to a counting thread by [`TextCounter::count_blocks`].
+struct Chunk<'a, 'o> {
+    /// the chunk's index
+    chunk: usize,
+    hyps: Vec<Line<'a>>,
+    refs: Vec<Vec<Line<'a>>>,
+    /// the chunk's rows in the output, or None for a total
+    rows: Option<&'o mut [i64]>,
+}
+
+/// The segments of a chunk that need the Python tokenizer (relative to its start), with its rows.
+struct Failed<'o> {
+    chunk: usize,
+    segments: Vec<usize>,
+    rows: Option<&'o mut [i64]>,
+}
+
+/// A counting thread of [`TextCounter::count_blocks`]: its worker and, for a total, a chunk's rows and
+/// the sum of every row it counted.
+struct ChunkCounter {
+    worker: Worker,
+    rows: Vec<i64>,
+    total: Vec<i64>,
+}
+
+impl ChunkCounter {
+    fn new(order: usize, sums: bool) -> Self {
+        ChunkCounter {
+            worker: Worker::new(order),
+            rows: Vec::new(),
+            total: if sums {
+                vec![0; row_width(order)]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn count<'o>(
+        &mut self,
+        tok: Tokenizer,
+        lowercase: bool,
+        chunk: Chunk<'_, 'o>,
+    ) -> Option<Failed<'o>> {
+        let Chunk {
+            chunk,
+            hyps,
+            refs,
+            mut rows,
+        } = chunk;
+        let refs: Vec<&[Line]> = refs.iter().map(Vec::as_slice).collect();
+        let mut failed = Vec::new();
+        match rows.as_deref_mut() {
+            Some(out) => self
+                .worker
+                .rows(tok, lowercase, &hyps, &refs, out, &mut failed),
+            None => {
+                let width = self.total.len();
+                self.rows.resize(hyps.len() * width, 0);
+                let out = &mut self.rows[..hyps.len() * width];
+                self.worker
+                    .rows(tok, lowercase, &hyps, &refs, out, &mut failed);
+                for row in out.chunks_exact(width) {
+                    add_row(&mut self.total, row);
+                }
+            }
+        }
+        (!failed.is_empty()).then_some(Failed {
+            chunk,
+            segments: failed,
+            rows,
+        })
     }
 }
 

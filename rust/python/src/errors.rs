@@ -24,23 +24,8 @@ pub fn detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyRes
         .map_err(panic_error)
 }
 
-/// Runs `work` on another thread, without the GIL, while `read` runs on this thread with it (reading
-/// the next input from Python objects), then waits for `work` without the GIL. A panic in `work`
-/// becomes a `RuntimeError`, as in [`detached`].
-pub fn detached_while<T: Send, R>(
-    py: Python<'_>,
-    work: impl FnOnce() -> T + Send,
-    read: impl FnOnce() -> R,
-) -> PyResult<(T, R)> {
-    std::thread::scope(|s| {
-        let handle = s.spawn(work);
-        let r = read();
-        let done = py.detach(|| handle.join());
-        done.map(|t| (t, r)).map_err(panic_error)
-    })
-}
-
-fn panic_error(e: Box<dyn std::any::Any + Send>) -> PyErr {
+/// A panic of the core as a `RuntimeError`.
+pub fn panic_error(e: Box<dyn std::any::Any + Send>) -> PyErr {
     let msg = e
         .downcast_ref::<String>()
         .map(String::as_str)

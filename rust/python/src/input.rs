@@ -7,6 +7,7 @@ use bleuscope_core::text::Line;
 use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::Borrowed;
 
 use crate::errors::{invalid, wrong_type};
 
@@ -21,19 +22,32 @@ pub fn items<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     }
 }
 
+/// The items of a list or tuple, or of any other iterable, as a tuple: a list's in one C call, with no
+/// Python object per item. Nothing can change a tuple, so the lines read from it stay valid while it
+/// lives, whatever other threads do to the caller's list while the core counts without the GIL.
+fn item_tuple<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        return Ok(list.to_tuple());
+    }
+    if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+        return Ok(tuple.clone());
+    }
+    PyTuple::new(obj.py(), items(obj)?)
+}
+
 /// Hypotheses and reference streams (each as long as the hypotheses; `None` items are missing
 /// references), as Python items.
 pub struct TextInput<'py> {
-    pub hyps: Vec<Bound<'py, PyAny>>,
-    pub refs: Vec<Vec<Bound<'py, PyAny>>>,
+    pub hyps: Bound<'py, PyTuple>,
+    pub refs: Vec<Bound<'py, PyTuple>>,
 }
 
 impl<'py> TextInput<'py> {
     pub fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
-        let hyps = items(hyps)?;
+        let hyps = item_tuple(hyps)?;
         let mut refs = Vec::new();
         for (k, stream) in items(ref_streams)?.iter().enumerate() {
-            let stream = items(stream)?;
+            let stream = item_tuple(stream)?;
             if stream.len() != hyps.len() {
                 return Err(invalid(format!(
                     "reference stream {k} has {} lines, the hypotheses have {}",
@@ -52,13 +66,140 @@ impl<'py> TextInput<'py> {
         range: std::ops::Range<usize>,
     ) -> PyResult<(Vec<Line<'a>>, Vec<Vec<Line<'a>>>)> {
         let hyps = (range.clone())
-            .map(|i| line(&self.hyps[i], false, "hypotheses", i))
+            .map(|i| line(self.hyps.get_borrowed_item(i)?, false, "hypotheses", i))
             .collect::<PyResult<Vec<_>>>()?;
         let mut refs = Vec::with_capacity(self.refs.len());
         for (k, stream) in self.refs.iter().enumerate() {
             let what = format!("references[{k}]");
             let lines = (range.clone())
-                .map(|i| line(&stream[i], true, &what, i))
+                .map(|i| line(stream.get_borrowed_item(i)?, true, &what, i))
+                .collect::<PyResult<Vec<_>>>()?;
+            refs.push(lines);
+        }
+        Ok((hyps, refs))
+    }
+}
+
+/// The items of a list (read in place, each referenced when it is read) or of anything else (as a tuple).
+enum Items<'py> {
+    List(Bound<'py, PyList>),
+    Tuple(Bound<'py, PyTuple>),
+}
+
+impl<'py> Items<'py> {
+    fn new(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        Ok(match obj.cast::<PyList>() {
+            Ok(list) => Items::List(list.clone()),
+            Err(_) => Items::Tuple(item_tuple(obj)?),
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Items::List(list) => list.len(),
+            Items::Tuple(tuple) => tuple.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Items::List(list) => list.get_item(i),
+            Items::Tuple(tuple) => tuple.get_item(i),
+        }
+    }
+}
+
+/// Hypotheses and reference streams as [`TextInput`], read a chunk of segments at a time
+/// ([`ChunkedInput::hold`]): nothing is done per item before its chunk is read, so reading overlaps
+/// counting from the first chunk on.
+pub struct ChunkedInput<'py> {
+    hyps: Items<'py>,
+    refs: Vec<Items<'py>>,
+}
+
+impl<'py> ChunkedInput<'py> {
+    pub fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let hyps = Items::new(hyps)?;
+        let mut refs = Vec::new();
+        for (k, stream) in items(ref_streams)?.iter().enumerate() {
+            let stream = Items::new(stream)?;
+            if stream.len() != hyps.len() {
+                return Err(invalid(format!(
+                    "reference stream {k} has {} lines, the hypotheses have {}",
+                    stream.len(),
+                    hyps.len()
+                )));
+            }
+            refs.push(stream);
+        }
+        Ok(ChunkedInput { hyps, refs })
+    }
+
+    /// Segments.
+    pub fn len(&self) -> usize {
+        self.hyps.len()
+    }
+
+    /// Reference streams.
+    pub fn n_refs(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// The items of segments `range`, referenced: they stay alive (and their lines valid) as long as
+    /// the [`Held`] chunk, whatever happens to the lists meanwhile.
+    pub fn hold(&self, range: std::ops::Range<usize>) -> PyResult<Held<'py>> {
+        let mut items = Vec::with_capacity(range.len() * (1 + self.refs.len()));
+        for stream in std::iter::once(&self.hyps).chain(&self.refs) {
+            for i in range.clone() {
+                items.push(stream.get(i)?);
+            }
+        }
+        Ok(Held {
+            start: range.start,
+            len: range.len(),
+            n_refs: self.refs.len(),
+            items,
+        })
+    }
+}
+
+/// The items of a chunk of segments (from segment `start`), referenced by [`ChunkedInput::hold`].
+pub struct Held<'py> {
+    pub start: usize,
+    pub len: usize,
+    n_refs: usize,
+    /// the hypotheses, then each reference stream's items
+    items: Vec<Bound<'py, PyAny>>,
+}
+
+impl<'py> Held<'py> {
+    /// Reference streams.
+    pub fn n_refs(&self) -> usize {
+        self.n_refs
+    }
+
+    /// The hypothesis of the chunk's segment `j`.
+    pub fn hyp(&self, j: usize) -> &Bound<'py, PyAny> {
+        &self.items[j]
+    }
+
+    /// Reference `k` of the chunk's segment `j`.
+    pub fn reference(&self, k: usize, j: usize) -> &Bound<'py, PyAny> {
+        &self.items[(1 + k) * self.len + j]
+    }
+
+    /// The chunk's lines: hypotheses, then each reference stream's (errors name the items as
+    /// [`TextInput::lines`] does).
+    pub fn lines(&self) -> PyResult<(Vec<Line<'_>>, Vec<Vec<Line<'_>>>)> {
+        let stream = |s: usize| &self.items[s * self.len..(s + 1) * self.len];
+        let hyps = (stream(0).iter().enumerate())
+            .map(|(j, item)| line(item.as_borrowed(), false, "hypotheses", self.start + j))
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut refs = Vec::with_capacity(self.n_refs);
+        for k in 0..self.n_refs {
+            let what = format!("references[{k}]");
+            let lines = (stream(1 + k).iter().enumerate())
+                .map(|(j, item)| line(item.as_borrowed(), true, &what, self.start + j))
                 .collect::<PyResult<Vec<_>>>()?;
             refs.push(lines);
         }
@@ -70,13 +211,13 @@ impl<'py> TextInput<'py> {
 /// surrogates: only the Python tokenizer takes those), `None` as a missing line where `allow_none`;
 /// `what[index]` names the item in errors.
 pub fn line<'a>(
-    item: &'a Bound<'_, PyAny>,
+    item: Borrowed<'a, '_, PyAny>,
     allow_none: bool,
     what: &str,
     index: usize,
 ) -> PyResult<Line<'a>> {
-    if let Ok(s) = item.cast::<PyString>() {
-        return Ok(match s.to_str() {
+    if item.cast::<PyString>().is_ok() {
+        return Ok(match item.extract::<&'a str>() {
             Ok(text) => {
                 if text.len() > MAX_LINE_BYTES {
                     return Err(invalid(format!(

@@ -124,7 +124,7 @@ fn texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<Option<&'a str>>> {
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            Ok(match line(item, false, "lines", i)? {
+            Ok(match line(item.as_borrowed(), false, "lines", i)? {
                 Line::Text(t) => Some(t),
                 _ => None,
             })

@@ -10,11 +10,14 @@ from collections.abc import Mapping, Sequence, Set
 import numpy as np
 
 
-def check_text_list(value, name: str, *, allow_none: bool = False, check_items: bool = True) -> list:
+def check_text_list(
+    value, name: str, *, allow_none: bool = False, check_items: bool = True, copy: bool = True
+) -> list:
     """A list of strings (``None`` items allowed when ``allow_none``), returned as a new list.
 
     ``check_items=False`` checks only the container: the caller checks every item itself (the compiled
-    core does while it reads them)."""
+    core does while it reads them). ``copy=False``: a ``list`` is returned as it is, for a caller that only
+    reads it (a copy of a million items is a pass over a million objects, and so is freeing it)."""
     if isinstance(value, (str, bytes)):
         raise TypeError(
             f"{name} must be a list of strings, got a single {type(value).__name__}; wrap it in a list: [{name}]"
@@ -28,7 +31,7 @@ def check_text_list(value, name: str, *, allow_none: bool = False, check_items: 
             value = list(value)
         except TypeError:
             raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}") from None
-    items = list(value)
+    items = value if not copy and type(value) is list else list(value)
     if not check_items:
         return items
     allowed = {str, type(None)} if allow_none else {str}
@@ -48,9 +51,11 @@ def check_text_list(value, name: str, *, allow_none: bool = False, check_items: 
     return items
 
 
-def check_references(references, n_hyps: int, name: str = "references", *, check_items: bool = True) -> list[list]:
-    """Reference streams ``references[k][i]``; every stream as long as the hypotheses (``check_items``: as
-    for :func:`check_text_list`)."""
+def check_references(
+    references, n_hyps: int, name: str = "references", *, check_items: bool = True, copy: bool = True
+) -> list[list]:
+    """Reference streams ``references[k][i]``; every stream as long as the hypotheses (``check_items`` and
+    ``copy``: as for :func:`check_text_list`)."""
     if isinstance(references, (str, bytes)):
         raise TypeError(
             f"{name} must be a list of reference streams (one list of strings per reference), got a single "
@@ -78,7 +83,7 @@ def check_references(references, n_hyps: int, name: str = "references", *, check
             kind = "None" if stream is None else type(stream).__name__
             raise TypeError(f"{name}[{k}] must be a list of strings (one reference stream), got {kind}")
         try:
-            stream = list(stream)
+            stream = stream if not copy and type(stream) is list else list(stream)
         except TypeError:
             raise TypeError(f"{name}[{k}] must be a list of strings, got {type(stream).__name__}") from None
         lengths.append(len(stream))

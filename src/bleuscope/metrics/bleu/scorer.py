@@ -452,10 +452,10 @@ class BLEU(Metric):
     def _native_count(self, hypotheses, references, *, per_segment: bool) -> tuple[np.ndarray, str] | None:
         """:meth:`_native_corpus_total`, or with ``per_segment`` the statistics rows in place of their sum."""
         try:
-            hyps = check_text_list(hypotheses, "hypotheses", check_items=False)
+            hyps = check_text_list(hypotheses, "hypotheses", check_items=False, copy=False)
             if not hyps:
                 return None
-            streams = check_references(references, len(hyps), check_items=False)
+            streams = check_references(references, len(hyps), check_items=False, copy=False)
             result = self._count_native_total(hyps, streams, per_segment=per_segment)
         except (TypeError, ValueError):
             return None
