@@ -175,11 +175,43 @@ pub fn words_13a(
         edge_pad,
         check_pre,
     };
-    let scanned = scan_13a(scan, sim, out);
+    #[cfg(target_arch = "x86_64")]
+    let scanned = if bit_instructions() {
+        // SAFETY: the processor has the instructions the function is compiled for
+        unsafe { scan_13a_bmi(scan, sim, out) }
+    } else {
+        scan_13a::<false>(scan, sim, out)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let scanned = scan_13a::<false>(scan, sim, out);
     if out.buf.len() == text.len() + SPACES_64.len() {
         out.buf.truncate(text.len());
     }
     scanned
+}
+
+/// Whether the processor has the bit instructions [`scan_13a_bmi`] is compiled for (checked once).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn bit_instructions() -> bool {
+    use std::sync::OnceLock;
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("popcnt")
+            && is_x86_feature_detected!("lzcnt")
+    })
+}
+
+/// [`scan_13a`] compiled for processors with AVX2 and the BMI bit instructions: a word's bits are found and
+/// cleared with one instruction each (`tzcnt`, `blsr`, shifts by a register) instead of two or three, and
+/// a window's masks are made 32 bytes at a time ([`masks64_wide`]); the same steps otherwise.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+fn scan_13a_bmi(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), NeedsPre> {
+    scan_13a::<true>(scan, sim, out)
 }
 
 /// The arguments of [`words_13a`] that [`scan_13a`] reads.
@@ -196,10 +228,16 @@ struct Scan13a<'t> {
 /// window for a word that runs past this one), and it is a token as it stands when no special bit lies
 /// between; a word with a special byte goes to [`word_at`]. The padding after the text is whitespace, so
 /// a word ends in the text, and every window read starts at a byte of the text or at its end.
-fn scan_13a(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), NeedsPre> {
+/// `WIDE`: the masks with AVX2 (only in [`scan_13a_bmi`]).
+#[inline(always)]
+fn scan_13a<const WIDE: bool>(
+    scan: Scan13a<'_>,
+    sim: &mut Sim,
+    out: &mut Out,
+) -> Result<(), NeedsPre> {
     let n = scan.text.len();
     let window = |out: &Out, base: usize| {
-        let w = Window::at(out.buf.as_bytes(), base);
+        let w = Window::at::<WIDE>(out.buf.as_bytes(), base);
         if scan.check_pre && w.newline {
             Err(NeedsPre)
         } else {
@@ -314,15 +352,63 @@ struct Window {
 impl Window {
     #[inline(always)]
     /// The window of `b[base..base + 64]`: the scanner reads one only where a byte of the text is, which the
-    /// 64 spaces after the text in `b` follow.
-    fn at(b: &[u8], base: usize) -> Window {
-        let (ws, special, newline) = masks64(b[base..base + 64].try_into().unwrap());
+    /// 64 spaces after the text in `b` follow. `WIDE`: with [`masks64_wide`], which the caller must be
+    /// compiled for.
+    fn at<const WIDE: bool>(b: &[u8], base: usize) -> Window {
+        let chunk = b[base..base + 64].try_into().unwrap();
+        #[cfg(target_arch = "x86_64")]
+        let (ws, special, newline) = if WIDE {
+            // SAFETY: only `scan_13a_bmi` asks for it, which runs where the processor has AVX2
+            unsafe { masks64_wide(chunk) }
+        } else {
+            masks64(chunk)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (ws, special, newline) = masks64(chunk);
         Window {
             ws,
             special: special & !ws,
             newline,
         }
     }
+}
+
+/// [`masks64`] 32 bytes at a time, with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn masks64_wide(chunk: &[u8; 64]) -> (u64, u64, bool) {
+    use std::arch::x86_64::*;
+    let (mut ws, mut special, mut newline) = (0u64, 0u64, 0u32);
+    for q in 0..2 {
+        // SAFETY: the load is unaligned and reads 32 bytes of chunk
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().add(32 * q) as *const __m256i) };
+        let set = |x: u8| _mm256_set1_epi8(x as i8);
+        // signed compares: bytes >= 0x80 are negative and in none of these ASCII ranges
+        let in_range = |lo: u8, hi: u8| {
+            _mm256_and_si256(
+                _mm256_cmpgt_epi8(v, set(lo - 1)),
+                _mm256_cmpgt_epi8(set(hi + 1), v),
+            )
+        };
+        let space = _mm256_or_si256(in_range(0x09, 0x0d), in_range(0x1c, 0x20));
+        ws |= (_mm256_movemask_epi8(space) as u32 as u64) << (32 * q);
+        newline |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, set(b'\n'))) as u32;
+        // what `special_mask` marks: ASCII below '0', ':'-'@', '['-'`', above 'z', and the lead bytes
+        let low = _mm256_and_si256(
+            _mm256_cmpgt_epi8(v, set(0xFF)),
+            _mm256_cmpgt_epi8(set(b'0'), v),
+        );
+        let punct = _mm256_or_si256(in_range(b':', b'@'), in_range(b'[', b'`'));
+        let high = _mm256_cmpgt_epi8(v, set(b'z'));
+        let lead = _mm256_or_si256(
+            _mm256_cmpeq_epi8(v, set(0xC2)),
+            _mm256_cmpeq_epi8(_mm256_and_si256(v, set(0xFC)), set(0xE0)),
+        );
+        let m = _mm256_or_si256(_mm256_or_si256(low, punct), _mm256_or_si256(high, lead));
+        special |= (_mm256_movemask_epi8(m) as u32 as u64) << (32 * q);
+    }
+    (ws, special, newline != 0)
 }
 
 /// (ASCII whitespace, [`maybe_13a_special`], any newline) of 64 bytes, sixteen at a time.
@@ -870,6 +956,110 @@ mod tests {
                 .position(|&x| maybe_13a_special(x))
                 .unwrap_or(b.len() - i);
             assert_eq!(plain_run(b, i), expected, "from {i}");
+        }
+    }
+
+    /// The AVX2 masks are those of the SSE2 code: every byte value at every position, and pseudo-random
+    /// windows.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn wide_masks_equal_the_narrow_ones() {
+        if !bit_instructions() {
+            return;
+        }
+        let mut chunks = Vec::new();
+        for x in 0..=255u8 {
+            for j in 0..64 {
+                let mut chunk = [b'a'; 64];
+                chunk[j] = x;
+                chunks.push(chunk);
+            }
+        }
+        let mut next = crate::count::xorshift(7);
+        for _ in 0..2000 {
+            chunks.push(std::array::from_fn(|_| next(256) as u8));
+        }
+        for chunk in &chunks {
+            // SAFETY: the processor has AVX2 (checked above)
+            assert_eq!(unsafe { masks64_wide(chunk) }, masks64(chunk), "{chunk:?}");
+        }
+    }
+
+    /// Both compilations of the scanner give the same tokens (and the same refusal of the line-level
+    /// steps) on generated lines of words, punctuation, digits, non-ASCII letters and spaces, lines
+    /// longer than a window and words across windows included.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn both_scanners_give_the_same_tokens() {
+        if !bit_instructions() {
+            return;
+        }
+        let pieces = [
+            "a",
+            "word",
+            "longerwordthanmost",
+            "3",
+            "1,000",
+            "3.5",
+            "-",
+            ".",
+            ",",
+            "...",
+            "\"",
+            "(",
+            ")",
+            "'s",
+            "é",
+            "中文",
+            "\u{a0}",
+            "\u{2009}",
+            " ",
+            "  ",
+            "\t",
+            "<",
+            "&amp;",
+            "\n",
+            "e-mail",
+            "U.S.",
+            "x",
+        ];
+        let mut next = crate::count::xorshift(11);
+        let (mut buf_a, mut spans_a, mut buf_b, mut spans_b) =
+            (String::new(), Vec::new(), String::new(), Vec::new());
+        let mut sim = Sim::default();
+        for case in 0..20_000 {
+            let n = if case % 5 == 0 { next(120) } else { next(30) };
+            let text: String = (0..n).map(|_| pieces[next(pieces.len())]).collect();
+            for (edge_pad, check_pre) in [(true, true), (true, false), (false, false)] {
+                let scan = Scan13a {
+                    text: &text,
+                    edge_pad,
+                    check_pre,
+                };
+                let mut run = |buf: &mut String, spans: &mut Vec<(u32, u32)>, wide: bool| {
+                    let mut out = Out {
+                        buf,
+                        spans,
+                        text_start: 0,
+                        text_len: 0,
+                    };
+                    out.set_text(&text);
+                    out.buf.push_str(SPACES_64);
+                    let done = if wide {
+                        // SAFETY: the processor has the instructions (checked above)
+                        unsafe { scan_13a_bmi(scan, &mut sim, &mut out) }
+                    } else {
+                        scan_13a::<false>(scan, &mut sim, &mut out)
+                    };
+                    done.is_ok()
+                };
+                let a = run(&mut buf_a, &mut spans_a, false);
+                let b = run(&mut buf_b, &mut spans_b, true);
+                assert_eq!(a, b, "{text:?}");
+                if a {
+                    assert_eq!((&buf_a, &spans_a), (&buf_b, &spans_b), "{text:?}");
+                }
+            }
         }
     }
 }
