@@ -73,25 +73,58 @@ fn special_mask(chunk: &[u8; 16]) -> u32 {
     // SAFETY: SSE2 is part of every x86_64 target; the load is unaligned and reads the 16 bytes given
     unsafe {
         let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
-        let set = |x: u8| _mm_set1_epi8(x as i8);
-        // signed compares: the bytes >= 0x80 are negative, so the ranges below hold ASCII bytes only
-        let in_range = |lo: u8, hi: u8| {
-            _mm_and_si128(
-                _mm_cmpgt_epi8(v, set(lo - 1)),
-                _mm_cmplt_epi8(v, set(hi + 1)),
-            )
-        };
-        let low = _mm_and_si128(_mm_cmpgt_epi8(v, set(0xFF)), _mm_cmplt_epi8(v, set(b'0')));
-        let punct = _mm_or_si128(in_range(b':', b'@'), in_range(b'[', b'`'));
-        let high = _mm_cmpgt_epi8(v, set(b'z'));
-        let lead = _mm_or_si128(
-            _mm_cmpeq_epi8(v, set(0xC2)),
-            _mm_cmpeq_epi8(_mm_and_si128(v, set(0xFC)), set(0xE0)),
-        );
-        let m = _mm_or_si128(_mm_or_si128(low, punct), _mm_or_si128(high, lead));
-        _mm_movemask_epi8(m) as u32
+        let [_, _, special] = classes_sse2(v);
+        _mm_movemask_epi8(special) as u32
     }
 }
+
+/// Defines `$name(v)`: the byte classes of the 13a scanner for a vector `v` of bytes with the vector
+/// instructions named (SSE2 or AVX2): `(ASCII whitespace, newline, what [`maybe_13a_special`] marks: ASCII
+/// below '0', ':'-'@', '['-'`', above 'z', and the lead bytes 0xC2, 0xE0-0xE3)`, each a vector of
+/// 0x00/0xFF bytes. The compares are signed: bytes >= 0x80 are negative and in none of the ASCII ranges.
+#[cfg(target_arch = "x86_64")]
+macro_rules! byte_classes {
+    ($(#[$attr:meta])* $name:ident, $vec:ident, $set1:ident, $and:ident, $or:ident, $gt:ident, $eq:ident) => {
+        $(#[$attr])*
+        fn $name(v: std::arch::x86_64::$vec) -> [std::arch::x86_64::$vec; 3] {
+            use std::arch::x86_64::{$and, $eq, $gt, $or, $set1};
+            let set = |x: u8| $set1(x as i8);
+            let in_range = |lo: u8, hi: u8| $and($gt(v, set(lo - 1)), $gt(set(hi + 1), v));
+            let space = $or(in_range(0x09, 0x0d), in_range(0x1c, 0x20));
+            let newline = $eq(v, set(b'\n'));
+            let low = $and($gt(v, set(0xFF)), $gt(set(b'0'), v));
+            let punct = $or(in_range(b':', b'@'), in_range(b'[', b'`'));
+            let high = $gt(v, set(b'z'));
+            let lead = $or($eq(v, set(0xC2)), $eq($and(v, set(0xFC)), set(0xE0)));
+            [space, newline, $or($or(low, punct), $or(high, lead))]
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+byte_classes!(
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    classes_sse2,
+    __m128i,
+    _mm_set1_epi8,
+    _mm_and_si128,
+    _mm_or_si128,
+    _mm_cmpgt_epi8,
+    _mm_cmpeq_epi8
+);
+// only for callers compiled with AVX2
+#[cfg(target_arch = "x86_64")]
+byte_classes!(
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    classes_avx2,
+    __m256i,
+    _mm256_set1_epi8,
+    _mm256_and_si256,
+    _mm256_or_si256,
+    _mm256_cmpgt_epi8,
+    _mm256_cmpeq_epi8
+);
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
@@ -383,29 +416,9 @@ unsafe fn masks64_wide(chunk: &[u8; 64]) -> (u64, u64, bool) {
     for q in 0..2 {
         // SAFETY: the load is unaligned and reads 32 bytes of chunk
         let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().add(32 * q) as *const __m256i) };
-        let set = |x: u8| _mm256_set1_epi8(x as i8);
-        // signed compares: bytes >= 0x80 are negative and in none of these ASCII ranges
-        let in_range = |lo: u8, hi: u8| {
-            _mm256_and_si256(
-                _mm256_cmpgt_epi8(v, set(lo - 1)),
-                _mm256_cmpgt_epi8(set(hi + 1), v),
-            )
-        };
-        let space = _mm256_or_si256(in_range(0x09, 0x0d), in_range(0x1c, 0x20));
+        let [space, nl, m] = classes_avx2(v);
         ws |= (_mm256_movemask_epi8(space) as u32 as u64) << (32 * q);
-        newline |= _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, set(b'\n'))) as u32;
-        // what `special_mask` marks: ASCII below '0', ':'-'@', '['-'`', above 'z', and the lead bytes
-        let low = _mm256_and_si256(
-            _mm256_cmpgt_epi8(v, set(0xFF)),
-            _mm256_cmpgt_epi8(set(b'0'), v),
-        );
-        let punct = _mm256_or_si256(in_range(b':', b'@'), in_range(b'[', b'`'));
-        let high = _mm256_cmpgt_epi8(v, set(b'z'));
-        let lead = _mm256_or_si256(
-            _mm256_cmpeq_epi8(v, set(0xC2)),
-            _mm256_cmpeq_epi8(_mm256_and_si256(v, set(0xFC)), set(0xE0)),
-        );
-        let m = _mm256_or_si256(_mm256_or_si256(low, punct), _mm256_or_si256(high, lead));
+        newline |= _mm256_movemask_epi8(nl) as u32;
         special |= (_mm256_movemask_epi8(m) as u32 as u64) << (32 * q);
     }
     (ws, special, newline != 0)
@@ -423,20 +436,11 @@ fn masks64(chunk: &[u8; 64]) -> (u64, u64, bool) {
         // SAFETY: SSE2 is part of every x86_64 target; the load is unaligned and reads 16 bytes of chunk
         unsafe {
             let v = _mm_loadu_si128(chunk.as_ptr().add(16 * q) as *const __m128i);
-            let set = |x: u8| _mm_set1_epi8(x as i8);
-            // signed compares: bytes >= 0x80 are negative and in none of these ASCII ranges
-            let in_range = |lo: u8, hi: u8| {
-                _mm_and_si128(
-                    _mm_cmpgt_epi8(v, set(lo - 1)),
-                    _mm_cmplt_epi8(v, set(hi + 1)),
-                )
-            };
-            let space = _mm_or_si128(in_range(0x09, 0x0d), in_range(0x1c, 0x20));
+            let [space, nl, m] = classes_sse2(v);
             ws |= (_mm_movemask_epi8(space) as u32 as u64) << (16 * q);
-            newline |= _mm_movemask_epi8(_mm_cmpeq_epi8(v, set(b'\n'))) as u32;
+            newline |= _mm_movemask_epi8(nl) as u32;
+            special |= (_mm_movemask_epi8(m) as u32 as u64) << (16 * q);
         }
-        special |=
-            (special_mask(chunk[16 * q..16 * q + 16].try_into().unwrap()) as u64) << (16 * q);
     }
     (ws, special, newline != 0)
 }
