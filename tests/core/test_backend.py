@@ -531,6 +531,42 @@ def test_chunk_edges_give_the_same_rows_on_any_thread_count(n):
 
 
 @requires_core
+@pytest.mark.parametrize("threads", [1, 2])
+def test_lists_emptied_while_counting_raise_and_keep_what_was_read_alive(threads):
+    # the core reads the caller's lists in place, a chunk at a time: the items of the chunks read stay
+    # referenced while they are counted, whatever Python code does to the lists meanwhile (here the
+    # fallback empties them); the next chunk's read then fails with Python's own error
+    n = 20_000
+    hyps = [f"w{i % 13} x{i} ž{i % 5}" if i != 100 else "x\ud800 w1" for i in range(n)]
+    refs = [[f"w{i % 7} x{i} ž{i % 3}" for i in range(n)]]
+
+    def emptying_fallback(lines):
+        hyps.clear()
+        refs[0].clear()
+        return [line.split() for line in lines]
+
+    counter = _core.TextCounter("13a", threads=threads, fallback=emptying_fallback)
+    with pytest.raises(IndexError):
+        counter.total(hyps, refs)
+
+
+@requires_core
+def test_native_corpus_score_reads_the_lists_without_copying_them(monkeypatch):
+    hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat sat on a mat", "a dog ran"]]
+    seen = []
+    real = backend.native_text_total
+
+    def spy(h, streams, **kwargs):
+        seen.append((h, streams))
+        return real(h, streams, **kwargs)
+
+    monkeypatch.setattr(backend, "native_text_total", spy)
+    score = BLEU().corpus_score(hyps, refs)
+    assert seen and seen[0][0] is hyps and seen[0][1][0] is refs[0]
+    assert score.score == BLEU(engine="numpy").corpus_score(hyps, refs).score
+
+
+@requires_core
 def test_long_non_ascii_lines():
     # lines of 3,000 non-ASCII characters, read in place as UTF-8
     line = " ".join(["žluťoučký kůň"] * 215)
