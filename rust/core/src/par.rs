@@ -165,11 +165,12 @@ impl<J, S, D> Feed<'_, J, S, D> {
         self.lock().panic.is_some()
     }
 
-    /// Runs the oldest queued job on the calling thread with its `state`; false if none was queued.
+    /// Runs the newest queued job on the calling thread with its `state` (the helpers take the oldest:
+    /// the lead counts what it has just read, still in its cache); false if none was queued.
     pub fn help(&self, state: &mut S) -> bool {
         let job = {
             let mut st = self.lock();
-            let Some(job) = st.jobs.pop_front() else {
+            let Some(job) = st.jobs.pop_back() else {
                 return false;
             };
             st.running += 1;

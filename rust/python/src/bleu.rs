@@ -301,8 +301,9 @@ impl TextCounter {
             (0, _) => SEGMENTS_PER_CHUNK,
             (given, _) => given,
         };
-        // chunks read ahead before the reading thread counts one itself: the others never run dry
-        let read_ahead = 2 * threads - 1;
+        // chunks queued before the reading thread counts one itself (the one it has just read): the
+        // others do not run dry while it counts, nor while the system runs something else on its core
+        let read_ahead = 4 * threads - 3;
         let (tok, lowercase, order) = (self.tok, self.lowercase, self.order);
         let sums = rows.is_none();
         let new_counter = || ChunkCounter::new(order, sums);
