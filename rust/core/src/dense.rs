@@ -202,18 +202,20 @@ impl DenseOrders {
         row: &mut [i64],
     ) {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the processor has the instruction the function is compiled for
-            return unsafe { self.count_short_popcnt(hyp, refs, n_refs, order, row) };
+        if crate::cpu::bit_instructions() {
+            // SAFETY: the processor has the instructions the function is compiled for
+            return unsafe { self.count_short_bmi(hyp, refs, n_refs, order, row) };
         }
         self.count_masks(hyp, refs, n_refs, order, row);
     }
 
-    /// [`Self::count_masks`] compiled with the processor's bit-count instruction (the baseline x86_64
-    /// target counts bits with a dozen shifts and masks), which the masks' counts are mostly made of.
+    /// [`Self::count_masks`] compiled for processors with AVX2 and the bit instructions
+    /// ([`crate::cpu::bit_instructions`]): bits counted by one instruction (the baseline x86_64 target
+    /// counts them with a dozen shifts and masks), shifts by a register without moving it to `cl`, a word's
+    /// key read and masked with vector instructions.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn count_short_popcnt<W: Words>(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn count_short_bmi<W: Words>(
         &mut self,
         hyp: W,
         refs: impl Iterator<Item = W>,
@@ -442,6 +444,7 @@ impl DenseOrders {
 
 #[cfg(test)]
 mod tests {
+    use super::DenseOrders;
     use crate::count::{row_width, xorshift, SegmentCounter, TokenSpans};
 
     /// Segments of up to 80 tokens over small vocabularies (many repeats, so many matches at every
@@ -534,6 +537,34 @@ mod tests {
             dense[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut a);
             hashed[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut b);
             assert_eq!(a, b, "case {case}, order {order}");
+        }
+    }
+
+    /// Both compilations of the bit-mask counting (the baseline one, which this machine's dispatch may
+    /// not take, called directly) give the rows of the table.
+    #[test]
+    fn the_baseline_compilation_counts_as_the_table() {
+        let mut next = xorshift(0x51_7CC1_B727_220A);
+        let mut dense = DenseOrders::default();
+        let mut hashed: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::hashed_only).collect();
+        for case in 0..3000 {
+            let vocab = 1 + next(if case % 3 == 0 { 4 } else { 30 });
+            let line = |next: &mut dyn FnMut(usize) -> usize, least: usize| -> Vec<u64> {
+                (0..least + next(65 - least))
+                    .map(|_| next(vocab) as u64)
+                    .collect()
+            };
+            let hyp = line(&mut next, 1);
+            let refs: Vec<Vec<u64>> = (0..1 + next(4)).map(|_| line(&mut next, 0)).collect();
+            let order = 1 + next(6);
+            let present: Vec<Option<&[u64]>> = refs.iter().map(|r| Some(&r[..])).collect();
+            let mut expected = vec![0i64; row_width(order)];
+            hashed[order - 1].count_ids(&hyp, &present, &mut expected);
+            let mut row = expected.clone();
+            row[2..2 + order].fill(0);
+            let refs_iter = refs.iter().map(|r| &r[..]);
+            dense.count_masks(&hyp[..], refs_iter, refs.len(), order, &mut row);
+            assert_eq!(row, expected, "case {case}");
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod chrf;
 pub mod count;
+pub mod cpu;
 pub mod dense;
 pub mod files;
 pub mod meteor;

@@ -209,7 +209,7 @@ pub fn words_13a(
         check_pre,
     };
     #[cfg(target_arch = "x86_64")]
-    let scanned = if bit_instructions() {
+    let scanned = if crate::cpu::bit_instructions() {
         // SAFETY: the processor has the instructions the function is compiled for
         unsafe { scan_13a_bmi(scan, sim, out) }
     } else {
@@ -223,26 +223,11 @@ pub fn words_13a(
     scanned
 }
 
-/// Whether the processor has the bit instructions [`scan_13a_bmi`] is compiled for (checked once).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn bit_instructions() -> bool {
-    use std::sync::OnceLock;
-    static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| {
-        is_x86_feature_detected!("avx2")
-            && is_x86_feature_detected!("bmi1")
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("popcnt")
-            && is_x86_feature_detected!("lzcnt")
-    })
-}
-
 /// [`scan_13a`] compiled for processors with AVX2 and the BMI bit instructions: a word's bits are found and
 /// cleared with one instruction each (`tzcnt`, `blsr`, shifts by a register) instead of two or three, and
 /// a window's masks are made 32 bytes at a time ([`masks64_wide`]); the same steps otherwise.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn scan_13a_bmi(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), NeedsPre> {
     scan_13a::<true>(scan, sim, out)
 }
@@ -459,6 +444,7 @@ fn masks64(chunk: &[u8; 64]) -> (u64, u64, bool) {
 
 /// One step of the 13a scanner, byte by byte, from `i`: skips whitespace (also non-ASCII), then
 /// tokenizes the word there into `out` (which holds `text`); returns the position after the word.
+#[inline(always)]
 fn word_at(
     text: &str,
     mut i: usize,
@@ -541,7 +527,9 @@ fn word_at(
 /// The word `text[start..end]` within one window, whose special bytes are the bits of `special` (bit j:
 /// byte `base + j`), split as [`word_at`] would split it, from those bits alone (no pass over its other
 /// bytes), when it can: false, having written nothing, for a word [`word_at`] must take (a byte that may
-/// start a non-ASCII space, one of the line-level steps, two '.'/',' side by side).
+/// start a non-ASCII space, one of the line-level steps, two '.'/',' side by side). Inlined into the
+/// scanner (with its bit instructions, where it has them): most words with punctuation come here.
+#[inline(always)]
 fn split_in_window(
     scan: Scan13a<'_>,
     (base, special): (usize, u64),
@@ -601,6 +589,7 @@ const ACTED: u8 = K_RULE1 | K_DOTCOMMA | K_DASH;
 ///
 /// `acted`: the positions of the word's bytes some rule acts on ([`ACTED`]), ascending (every character
 /// a rule looks at is ASCII, and the bytes of other characters are never ASCII).
+#[inline(always)]
 fn split_13a_word(word: Word<'_>, acted: impl Iterator<Item = usize>, out: &mut Out) {
     let (start, end) = (word.start, word.end);
     let b = word.text.as_bytes();
@@ -968,7 +957,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn wide_masks_equal_the_narrow_ones() {
-        if !bit_instructions() {
+        if !crate::cpu::bit_instructions() {
             return;
         }
         let mut chunks = Vec::new();
@@ -995,7 +984,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn both_scanners_give_the_same_tokens() {
-        if !bit_instructions() {
+        if !crate::cpu::bit_instructions() {
             return;
         }
         let pieces = [
