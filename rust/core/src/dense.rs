@@ -1,6 +1,7 @@
-//! Orders 2.. of a short segment by direct indexing instead of hashing.
+//! Short segments counted by direct indexing and bit masks instead of hashing.
 //!
-//! After the words are interned (the n-gram table gives every hypothesis word a slot, every reference
+//! A hypothesis of at most [`MAX_DENSE_TOKENS`] tokens with a longer reference ([`DenseOrders::count_pairs`]):
+//! after the words are interned (the n-gram table gives every hypothesis word a slot, every reference
 //! word its hypothesis slot or `NONE`), the hypothesis words get dense ids `1..=V` in order of first
 //! occurrence and the reference words the same ids (0: not a hypothesis word). An order-n n-gram is the
 //! pair (id of its (n-1)-gram prefix, id of its last word), and with at most [`MAX_DENSE_TOKENS`]
