@@ -41,7 +41,7 @@ const WORD_INDEX: usize = 256;
 pub trait Words: Copy {
     /// The number of words.
     fn count(&self) -> usize;
-    /// The key of word `i`: equal words have equal keys; keys that are [`WordKey::exact`] are equal only
+    /// The key of word `i`: equal words have equal keys; exact keys (not hashed long words) are equal only
     /// for equal words.
     fn key(&self, i: usize) -> WordKey;
     /// Whether word `i` equals word `j` of `other` (asked only when their keys are equal but not exact).
