@@ -45,18 +45,7 @@ pub struct TextInput<'py> {
 impl<'py> TextInput<'py> {
     pub fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
         let hyps = item_tuple(hyps)?;
-        let mut refs = Vec::new();
-        for (k, stream) in items(ref_streams)?.iter().enumerate() {
-            let stream = item_tuple(stream)?;
-            if stream.len() != hyps.len() {
-                return Err(invalid(format!(
-                    "reference stream {k} has {} lines, the hypotheses have {}",
-                    stream.len(),
-                    hyps.len()
-                )));
-            }
-            refs.push(stream);
-        }
+        let refs = reference_streams(ref_streams, hyps.len(), item_tuple, |s| s.len())?;
         Ok(TextInput { hyps, refs })
     }
 
@@ -78,6 +67,27 @@ impl<'py> TextInput<'py> {
         }
         Ok((hyps, refs))
     }
+}
+
+/// Each stream of `ref_streams` as `make` gives it, every one `n_segments` long (`len`).
+fn reference_streams<'py, T>(
+    ref_streams: &Bound<'py, PyAny>,
+    n_segments: usize,
+    make: impl Fn(&Bound<'py, PyAny>) -> PyResult<T>,
+    len: impl Fn(&T) -> usize,
+) -> PyResult<Vec<T>> {
+    let mut streams = Vec::new();
+    for (k, stream) in items(ref_streams)?.iter().enumerate() {
+        let stream = make(stream)?;
+        if len(&stream) != n_segments {
+            return Err(invalid(format!(
+                "reference stream {k} has {} lines, the hypotheses have {n_segments}",
+                len(&stream)
+            )));
+        }
+        streams.push(stream);
+    }
+    Ok(streams)
 }
 
 /// The items of a list (read in place, each referenced when it is read) or of anything else (as a tuple).
@@ -120,18 +130,7 @@ pub struct ChunkedInput<'py> {
 impl<'py> ChunkedInput<'py> {
     pub fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
         let hyps = Items::new(hyps)?;
-        let mut refs = Vec::new();
-        for (k, stream) in items(ref_streams)?.iter().enumerate() {
-            let stream = Items::new(stream)?;
-            if stream.len() != hyps.len() {
-                return Err(invalid(format!(
-                    "reference stream {k} has {} lines, the hypotheses have {}",
-                    stream.len(),
-                    hyps.len()
-                )));
-            }
-            refs.push(stream);
-        }
+        let refs = reference_streams(ref_streams, hyps.len(), Items::new, Items::len)?;
         Ok(ChunkedInput { hyps, refs })
     }
 
