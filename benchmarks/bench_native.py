@@ -41,6 +41,11 @@ def read(p):  # line by line: no whole-file string, so the peak before the call 
         return [line[:-1] if line.endswith("\n") else line for line in islice(f, n)]
 if job in ("lists", "sentences", "sacrebleu-corpus", "sacrebleu-sentences"):
     hyps, refs = read(hyp_path), read(ref_path)
+if job == "thread-pairs":  # the raw lines: every call gets new str objects (no UTF-8 kept from the last call)
+    with open(hyp_path, "rb") as f:
+        hyp_bytes = [line.rstrip(b"\n") for line in islice(f, n)]
+    with open(ref_path, "rb") as f:
+        ref_bytes = [line.rstrip(b"\n") for line in islice(f, n)]
 if job.startswith("sacrebleu"):
     import sacrebleu
     if job == "sacrebleu-sentences":  # built before the clock starts, as bleuscope's scorer below
@@ -48,6 +53,8 @@ if job.startswith("sacrebleu"):
 else:
     from bleuscope import BLEU
     bleu = BLEU(tokenize="13a", threads=threads, effective_order=job == "sentences")  # as the sacreBLEU loop
+    if job == "thread-pairs":
+        by_threads = {1: BLEU(tokenize="13a", threads=1), 2: BLEU(tokenize="13a", threads=2)}
 def rss_mb():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
@@ -59,13 +66,26 @@ elif job == "paths":
     check = bleu.corpus_score(Path(hyp_path), [Path(ref_path)]).score
 elif job == "sentences":
     check = float(bleu.sentence_scores(hyps, [refs]).scores.sum())
+elif job == "thread-pairs":  # here `threads` is the number of pairs of calls: 1 thread then 2, or the
+    walls, cpus = {1: [], 2: []}, {1: [], 2: []}  # other way round in turns, on new lists each time (their
+    for k in range(threads):  # decoding is not timed)
+        for t in (1, 2) if k % 2 == 0 else (2, 1):
+            hyps, refs = [b.decode() for b in hyp_bytes], [b.decode() for b in ref_bytes]
+            t1, c1 = time.perf_counter(), time.process_time()
+            check = by_threads[t].corpus_score(hyps, [refs]).score
+            walls[t].append(time.perf_counter() - t1)
+            cpus[t].append(time.process_time() - c1)
+            del hyps, refs
 elif job == "sacrebleu-corpus":
     check = sacrebleu.BLEU(tokenize="13a").corpus_score(hyps, [refs]).score
 elif job == "sacrebleu-sentences":
     check = sum(scorer.sentence_score(h, [r]).score for h, r in zip(hyps, refs))
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"wall": wall, "cpu": cpu, "peak_mb": peak, "before_mb": before, "check": check}))
+result = {"wall": wall, "cpu": cpu, "peak_mb": peak, "before_mb": before, "check": check}
+if job == "thread-pairs":
+    result.update(walls_1=walls[1], walls_2=walls[2], cpus_1=cpus[1], cpus_2=cpus[2])
+print(json.dumps(result))
 """
 
 

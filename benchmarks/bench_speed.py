@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -65,7 +66,9 @@ def versions(python: str) -> dict:
 
 
 def one_round(python: str, plain, tail, lines: int) -> dict:
-    """Every job of one interpreter once, each in a fresh process."""
+    """Every job of one interpreter once, each in a fresh process; the thread scaling row as pairs of calls
+    in one process, 1 thread and 2 back to back (each on new lists), so that a slow spell of the host
+    falls on both sides of a pair alike."""
     hyp, ref = plain
     sent_n = min(100_000, lines)
     sent_prefix = sent_n // 10
@@ -75,17 +78,34 @@ def one_round(python: str, plain, tail, lines: int) -> dict:
         "sentences": run_child(python, "sentences", hyp, ref, sent_n),
         "sacrebleu_sentences": sacrebleu,
         "lists": run_child(python, "lists", hyp, ref, lines),
-        "lists2": run_child(python, "lists", hyp, ref, lines, 2),
+        "thread_pairs": run_child(python, "thread-pairs", hyp, ref, lines, PAIRS_PER_ROUND),
         "paths": run_child(python, "paths", hyp, ref, lines),
         "tail": run_child(python, "lists", tail[0], tail[1], lines),
     }
 
 
+#: pairs of calls (1 thread, 2 threads) per round for the thread scaling row
+PAIRS_PER_ROUND = 3
+
+
+def pairs_of(runs: list[dict], what: str, threads: int) -> list[float]:
+    """The walls or CPU times (``what``) of every call with ``threads`` threads of the pair runs."""
+    return [x for run in runs for x in run[f"{what}_{threads}"]]
+
+
 def best_of_rounds(rounds: list[dict]) -> dict:
-    """Each job's best run over the rounds: least CPU, and least wall for the thread scaling row."""
-    r = {job: min((x[job] for x in rounds), key=lambda run: run["cpu"]) for job in rounds[0]}
-    r["lists_wall"] = min((x["lists"] for x in rounds), key=lambda run: run["wall"])
-    r["lists2"] = min((x["lists2"] for x in rounds), key=lambda run: run["wall"])
+    """Each job's best run over the rounds (least CPU); for the thread scaling row the least wall of every
+    call with 1 thread and with 2, and the median of the pairs' ratios, which one lucky or unlucky call
+    cannot move."""
+    r = {job: min((x[job] for x in rounds), key=lambda run: run["cpu"]) for job in rounds[0] if job != "thread_pairs"}
+    pairs = [x["thread_pairs"] for x in rounds]
+    for key, threads in (("lists_wall", 1), ("lists2", 2)):
+        # (no peak memory: the process holds the raw lines and both runs)
+        wall, cpu = min(zip(pairs_of(pairs, "walls", threads), pairs_of(pairs, "cpus", threads)))
+        r[key] = {"wall": wall, "cpu": cpu, "peak_mb": None}
+    ratios = [a / b for a, b in zip(pairs_of(pairs, "walls", 1), pairs_of(pairs, "walls", 2))]
+    r["threads_median"] = statistics.median(ratios)
+    r["threads_pairs"] = len(ratios)
     return r
 
 
@@ -100,7 +120,12 @@ TARGETS = [
     ("corpus 13a long tail: CPU / wc -w CPU", lambda r, wc: r["tail"]["cpu"] / wc["tail"]["cpu"], "<= 1.5"),
     ("corpus from paths / from lists (CPU)", lambda r, wc: r["paths"]["cpu"] / r["lists"]["cpu"], "<= 1.2"),
     ("corpus from paths: peak MB", lambda r, wc: r["paths"]["peak_mb"], "<= 200"),
-    ("2 threads vs 1 (wall speed-up)", lambda r, wc: r["lists_wall"]["wall"] / r["lists2"]["wall"], ">= 1.8"),
+    (
+        "2 threads vs 1 (wall speed-up, best call each)",
+        lambda r, wc: r["lists_wall"]["wall"] / r["lists2"]["wall"],
+        ">= 1.8",
+    ),
+    ("2 threads vs 1 (median of paired calls)", lambda r, wc: r["threads_median"], ">= 1.8"),
 ]
 
 
@@ -260,7 +285,8 @@ def main() -> None:
             f"Python {r['info']['python']}: lists {r['lists']['cpu']:.2f} CPU-s, paths {r['paths']['cpu']:.2f} CPU-s "
             f"(peak {r['paths']['peak_mb']:.0f} MB), long tail {r['tail']['cpu']:.2f} CPU-s, sentences "
             f"{r['sentences']['cpu']:.2f} CPU-s vs sacreBLEU {r['sacrebleu_sentences']['cpu']:.1f} (extrapolated); "
-            f"wall 1 thread {r['lists_wall']['wall']:.2f} s, 2 threads {r['lists2']['wall']:.2f} s"
+            f"wall 1 thread {r['lists_wall']['wall']:.2f} s, 2 threads {r['lists2']['wall']:.2f} s (best of "
+            f"{r['threads_pairs']} calls each; median ratio of the pairs {r['threads_median']:.2f})"
         )
 
 
