@@ -53,7 +53,7 @@ if job.startswith("sacrebleu"):
 else:
     from bleuscope import BLEU
     bleu = BLEU(tokenize="13a", threads=threads, effective_order=job == "sentences")  # as the sacreBLEU loop
-    if job == "thread-pairs":
+    if job.startswith("thread-pairs"):
         by_threads = {1: BLEU(tokenize="13a", threads=1), 2: BLEU(tokenize="13a", threads=2)}
 def rss_mb():
     with open("/proc/self/statm") as f:
@@ -66,11 +66,14 @@ elif job == "paths":
     check = bleu.corpus_score(Path(hyp_path), [Path(ref_path)]).score
 elif job == "sentences":
     check = float(bleu.sentence_scores(hyps, [refs]).scores.sum())
-elif job == "thread-pairs":  # here `threads` is the number of pairs of calls: 1 thread then 2, or the
-    walls, cpus = {1: [], 2: []}, {1: [], 2: []}  # other way round in turns, on new lists each time (their
-    for k in range(threads):  # decoding is not timed)
+elif job.startswith("thread-pairs"):  # here `threads` is the number of pairs of calls: 1 thread then 2,
+    walls, cpus = {1: [], 2: []}, {1: [], 2: []}  # or the other way round in turns; on new lists each time
+    for k in range(threads):  # (their decoding is not timed), or on the paths ("thread-pairs-paths")
         for t in (1, 2) if k % 2 == 0 else (2, 1):
-            hyps, refs = [b.decode() for b in hyp_bytes], [b.decode() for b in ref_bytes]
+            if job == "thread-pairs":
+                hyps, refs = [b.decode() for b in hyp_bytes], [b.decode() for b in ref_bytes]
+            else:
+                hyps, refs = Path(hyp_path), Path(ref_path)
             t1, c1 = time.perf_counter(), time.process_time()
             check = by_threads[t].corpus_score(hyps, [refs]).score
             walls[t].append(time.perf_counter() - t1)
@@ -83,7 +86,7 @@ elif job == "sacrebleu-sentences":
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 result = {"wall": wall, "cpu": cpu, "peak_mb": peak, "before_mb": before, "check": check}
-if job == "thread-pairs":
+if job.startswith("thread-pairs"):
     result.update(walls_1=walls[1], walls_2=walls[2], cpus_1=cpus[1], cpus_2=cpus[2])
 print(json.dumps(result))
 """

@@ -11,7 +11,9 @@ seconds of the call only, inputs read before the clock starts):
   extrapolated; both the best of the same number of runs);
 * corpus BLEU 13a on N (1,000,000) lines, 1 thread, against the CPU of ``wc -w`` on the same two files; the
   same on the long-tail corpus (``make_corpus.py --long-tail``); the same from paths (streamed) against
-  lists, with the peak memory; 2 threads against 1 (wall);
+  lists, with the peak memory; 2 threads against 1 (wall), as pairs of calls in one process (1 thread, then
+  2, or the other way round), each on newly built lists: the best call of each side and the median ratio of
+  the pairs; the same from paths (not a target);
 
 in rounds (each round runs every job of every interpreter and ``wc -w`` once; each job keeps its best
 round, so a slow spell of a shared host cannot fall on one side of a ratio only), and the ratio of every row to the first interpreter's. Corpora are built outside the repository.
@@ -79,6 +81,7 @@ def one_round(python: str, plain, tail, lines: int) -> dict:
         "sacrebleu_sentences": sacrebleu,
         "lists": run_child(python, "lists", hyp, ref, lines),
         "thread_pairs": run_child(python, "thread-pairs", hyp, ref, lines, PAIRS_PER_ROUND),
+        "thread_pairs_paths": run_child(python, "thread-pairs-paths", hyp, ref, lines, PAIRS_PER_ROUND),
         "paths": run_child(python, "paths", hyp, ref, lines),
         "tail": run_child(python, "lists", tail[0], tail[1], lines),
     }
@@ -97,7 +100,7 @@ def best_of_rounds(rounds: list[dict]) -> dict:
     """Each job's best run over the rounds (least CPU); for the thread scaling row the least wall of every
     call with 1 thread and with 2, and the median of the pairs' ratios, which one lucky or unlucky call
     cannot move."""
-    r = {job: min((x[job] for x in rounds), key=lambda run: run["cpu"]) for job in rounds[0] if job != "thread_pairs"}
+    r = {job: min((x[job] for x in rounds), key=lambda run: run["cpu"]) for job in rounds[0] if "pairs" not in job}
     pairs = [x["thread_pairs"] for x in rounds]
     for key, threads in (("lists_wall", 1), ("lists2", 2)):
         # (no peak memory: the process holds the raw lines and both runs)
@@ -106,6 +109,11 @@ def best_of_rounds(rounds: list[dict]) -> dict:
     ratios = [a / b for a, b in zip(pairs_of(pairs, "walls", 1), pairs_of(pairs, "walls", 2))]
     r["threads_median"] = statistics.median(ratios)
     r["threads_pairs"] = len(ratios)
+    paths = [x["thread_pairs_paths"] for x in rounds]  # not a target: the streamed files with 2 threads
+    r["paths_threads_median"] = statistics.median(
+        a / b for a, b in zip(pairs_of(paths, "walls", 1), pairs_of(paths, "walls", 2))
+    )
+    r["paths_threads_best"] = min(pairs_of(paths, "walls", 1)) / min(pairs_of(paths, "walls", 2))
     return r
 
 
@@ -286,7 +294,9 @@ def main() -> None:
             f"(peak {r['paths']['peak_mb']:.0f} MB), long tail {r['tail']['cpu']:.2f} CPU-s, sentences "
             f"{r['sentences']['cpu']:.2f} CPU-s vs sacreBLEU {r['sacrebleu_sentences']['cpu']:.1f} (extrapolated); "
             f"wall 1 thread {r['lists_wall']['wall']:.2f} s, 2 threads {r['lists2']['wall']:.2f} s (best of "
-            f"{r['threads_pairs']} calls each; median ratio of the pairs {r['threads_median']:.2f})"
+            f"{r['threads_pairs']} calls each; median ratio of the pairs {r['threads_median']:.2f}); from paths, 2 "
+            f"threads vs 1: {r['paths_threads_best']:.2f} (best call each), {r['paths_threads_median']:.2f} (median "
+            "of the pairs)"
         )
 
 

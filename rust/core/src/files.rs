@@ -9,6 +9,7 @@
 use std::io::{self, Read};
 
 use crate::count::row_width;
+use crate::par::{for_each_unit, pick_threads};
 use crate::text::{count_lines, Line};
 use crate::tok::unicode::py_rstrip;
 use crate::tok::Tokenizer;
@@ -418,9 +419,36 @@ pub struct FileCount {
     pub samples: Samples,
 }
 
+/// `work(stream)` for every stream, the streams spread over up to `threads` threads (each file is read
+/// and checked by one thread at a time, in its own order), the results in the streams' order.
+fn on_streams<S: Send, T: Send>(
+    streams: &mut [S],
+    threads: usize,
+    work: impl Fn(&mut S) -> T + Sync,
+) -> Vec<T> {
+    let mut results: Vec<Option<T>> = streams.iter().map(|_| None).collect();
+    let mut pairs: Vec<(&mut S, &mut Option<T>)> = streams.iter_mut().zip(&mut results).collect();
+    for_each_unit(
+        &mut pairs,
+        1,
+        threads,
+        || (),
+        |_, _, unit| {
+            for (stream, result) in unit {
+                **result = Some(work(stream));
+            }
+        },
+    );
+    results
+        .into_iter()
+        .map(|r| r.expect("every stream was read"))
+        .collect()
+}
+
 /// The BLEU corpus total of hypotheses (`streams[0]`) against reference streams (`streams[1..]`, every
-/// line present), counted as `how` says.
-pub fn count_files<R: Read>(
+/// line present), counted as `how` says. With more than one thread the streams are also read and
+/// checked side by side, so reading is not a serial step before each block's count.
+pub fn count_files<R: Read + Send + Sync>(
     how: FileCount,
     streams: &mut [LineReader<R>],
 ) -> Result<FileTotal, CountFilesError> {
@@ -447,10 +475,12 @@ pub fn count_files<R: Read>(
     };
     let mut sampler = Sampler::new(samples);
     let mut rows = Vec::new();
+    let n_streams = streams.len();
     loop {
-        for (s, r) in streams.iter_mut().enumerate() {
-            r.fill(block, budget)
-                .map_err(|error| CountFilesError::Io { stream: s, error })?;
+        let readers = pick_threads(threads, block, 2000, n_streams);
+        let filled = on_streams(streams, readers, |r| r.fill(block, budget));
+        for (s, result) in filled.into_iter().enumerate() {
+            result.map_err(|error| CountFilesError::Io { stream: s, error })?;
         }
         let k = streams.iter().map(LineReader::available).min().unwrap_or(0);
         if k == 0 {
@@ -476,12 +506,15 @@ pub fn count_files<R: Read>(
                 .collect();
             return Err(CountFilesError::Lengths { ended, after });
         }
-        let mut lines = Vec::with_capacity(streams.len());
-        for (s, r) in streams.iter().enumerate() {
-            let l = r
-                .lines(k)
-                .map_err(|problem| CountFilesError::Line { stream: s, problem })?;
-            lines.push(l.into_iter().map(Line::Text).collect::<Vec<_>>());
+        let readers = pick_threads(threads, k, 2000, n_streams);
+        let mut shared: Vec<&LineReader<R>> = streams.iter().collect();
+        let checked = on_streams(&mut shared, readers, |r| {
+            r.lines(k)
+                .map(|l| l.into_iter().map(Line::Text).collect::<Vec<_>>())
+        });
+        let mut lines = Vec::with_capacity(n_streams);
+        for (s, result) in checked.into_iter().enumerate() {
+            lines.push(result.map_err(|problem| CountFilesError::Line { stream: s, problem })?);
         }
         let refs: Vec<&[Line]> = lines[1..].iter().map(Vec::as_slice).collect();
         rows.clear();
@@ -666,21 +699,50 @@ mod tests {
         strip_line_ends: bool,
         samples: Samples,
     ) -> Result<FileTotal, CountFilesError> {
-        let mut streams: Vec<LineReader<Trickle>> = std::iter::once(hyp)
-            .chain(refs.iter().copied())
-            .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
-            .collect();
-        let how = FileCount {
-            tok: Tokenizer::T13a,
-            lowercase: false,
-            order: 4,
-            threads: 1,
-            block,
-            budget: 64,
-            strip_line_ends,
-            samples,
+        let run = |threads: usize| {
+            let mut streams: Vec<LineReader<Trickle>> = std::iter::once(hyp)
+                .chain(refs.iter().copied())
+                .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
+                .collect();
+            let how = FileCount {
+                tok: Tokenizer::T13a,
+                lowercase: false,
+                order: 4,
+                threads,
+                block,
+                budget: 64,
+                strip_line_ends,
+                samples,
+            };
+            count_files(how, &mut streams)
         };
-        count_files(how, &mut streams)
+        // the streams read side by side by 2 or 3 threads: the same total, or the same first problem
+        let one = run(1);
+        for threads in [2, 3] {
+            assert_eq!(
+                format!("{:?}", run(threads)),
+                format!("{one:?}"),
+                "{threads} threads"
+            );
+        }
+        one
+    }
+
+    #[test]
+    fn the_first_problem_is_the_first_streams_whatever_the_threads() {
+        // stream 1's bad byte is on a later line than stream 2's NUL: stream order decides, as read alone
+        let got = count(b"a\nb\nc\n", &[b"a\nb\xff\nc\n", b"\0\nb\nc\n"], 2, 100);
+        match got {
+            Err(CountFilesError::Line { stream: 1, problem }) => assert_eq!(problem.line(), 2),
+            other => panic!("{other:?}"),
+        }
+        // a later stream ends first
+        match count(b"a\nb\nc\n", &[b"a\nb\nc\n", b"a\n"], 1, 2) {
+            Err(CountFilesError::Lengths { ended, after }) => {
+                assert_eq!((ended, after), (vec![2], 1));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
