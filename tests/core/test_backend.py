@@ -293,6 +293,21 @@ def _count_text(hyps, refs, tokenizer="13a", order=4, fallback=None):
 
 
 @requires_core
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bad_items_of_later_chunks_are_named_by_their_place_in_the_lists(threads):
+    hyps, refs = ["a b"] * 20, [["a"] * 20, ["b"] * 20]
+    counter = _core.TextCounter("13a", order=4, threads=threads)
+    bad_hyps = hyps[:15] + [3] + hyps[16:]
+    with pytest.raises(TypeError, match=r"^hypotheses\[15\] must be a str, got int$"):
+        counter.rows(bad_hyps, refs, block_segments=7)
+    bad_refs = [refs[0], refs[1][:9] + [b"x"] + refs[1][10:]]
+    with pytest.raises(TypeError, match=r"^references\[1\]\[9\] must be a str or None, got bytes$"):
+        counter.total(hyps, bad_refs, block_segments=7)
+    with pytest.raises(TypeError, match=r"^references\[1\]\[9\] must be a str or None, got bytes$"):
+        counter.systems([hyps], bad_refs)
+
+
+@requires_core
 def test_bad_input_raises_python_errors():
     with pytest.raises(ValueError, match="reference stream 0 has 1 lines"):
         _count_text(["a", "b"], [["a"]])

@@ -50,23 +50,36 @@ impl<'py> TextInput<'py> {
     }
 
     /// The lines of segments `range`: hypotheses, then each reference stream's.
-    pub fn lines<'a>(
-        &'a self,
-        range: std::ops::Range<usize>,
-    ) -> PyResult<(Vec<Line<'a>>, Vec<Vec<Line<'a>>>)> {
-        let hyps = (range.clone())
-            .map(|i| line(self.hyps.get_borrowed_item(i)?, false, "hypotheses", i))
-            .collect::<PyResult<Vec<_>>>()?;
-        let mut refs = Vec::with_capacity(self.refs.len());
-        for (k, stream) in self.refs.iter().enumerate() {
-            let what = format!("references[{k}]");
-            let lines = (range.clone())
-                .map(|i| line(stream.get_borrowed_item(i)?, true, &what, i))
-                .collect::<PyResult<Vec<_>>>()?;
-            refs.push(lines);
-        }
-        Ok((hyps, refs))
+    pub fn lines<'a>(&'a self, range: std::ops::Range<usize>) -> PyResult<SegmentLines<'a>> {
+        segment_lines(self.refs.len(), range, |stream, i| match stream {
+            0 => self.hyps.get_borrowed_item(i),
+            _ => self.refs[stream - 1].get_borrowed_item(i),
+        })
     }
+}
+
+/// The lines of some segments: the hypotheses', then each reference stream's.
+pub type SegmentLines<'a> = (Vec<Line<'a>>, Vec<Vec<Line<'a>>>);
+
+/// The lines of segments `range` of the hypotheses (stream 0) and `n_refs` reference streams (1 on),
+/// `item(stream, segment)` giving each item; errors name an item as `hypotheses[i]` or `references[k][i]`.
+fn segment_lines<'a, 'py: 'a>(
+    n_refs: usize,
+    range: std::ops::Range<usize>,
+    item: impl Fn(usize, usize) -> PyResult<Borrowed<'a, 'py, PyAny>>,
+) -> PyResult<SegmentLines<'a>> {
+    let hyps = (range.clone())
+        .map(|i| line(item(0, i)?, false, "hypotheses", i))
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut refs = Vec::with_capacity(n_refs);
+    for k in 0..n_refs {
+        let what = format!("references[{k}]");
+        let lines = (range.clone())
+            .map(|i| line(item(1 + k, i)?, true, &what, i))
+            .collect::<PyResult<Vec<_>>>()?;
+        refs.push(lines);
+    }
+    Ok((hyps, refs))
 }
 
 /// Each stream of `ref_streams` as `make` gives it, every one `n_segments` long (`len`).
@@ -189,20 +202,11 @@ impl<'py> Held<'py> {
 
     /// The chunk's lines: hypotheses, then each reference stream's (errors name the items as
     /// [`TextInput::lines`] does).
-    pub fn lines(&self) -> PyResult<(Vec<Line<'_>>, Vec<Vec<Line<'_>>>)> {
-        let stream = |s: usize| &self.items[s * self.len..(s + 1) * self.len];
-        let hyps = (stream(0).iter().enumerate())
-            .map(|(j, item)| line(item.as_borrowed(), false, "hypotheses", self.start + j))
-            .collect::<PyResult<Vec<_>>>()?;
-        let mut refs = Vec::with_capacity(self.n_refs);
-        for k in 0..self.n_refs {
-            let what = format!("references[{k}]");
-            let lines = (stream(1 + k).iter().enumerate())
-                .map(|(j, item)| line(item.as_borrowed(), true, &what, self.start + j))
-                .collect::<PyResult<Vec<_>>>()?;
-            refs.push(lines);
-        }
-        Ok((hyps, refs))
+    pub fn lines(&self) -> PyResult<SegmentLines<'_>> {
+        let range = self.start..self.start + self.len;
+        segment_lines(self.n_refs, range, |stream, i| {
+            Ok(self.items[stream * self.len + i - self.start].as_borrowed())
+        })
     }
 }
 
