@@ -59,6 +59,9 @@ def rss_mb():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
 before = rss_mb()
+# numpy's import starts OpenBLAS's threads, which spin for a while (tens of ms of CPU, on the other core) before
+# they sleep: let them stop first, or their spin counts as the call's CPU time
+time.sleep(0.3)
 t0, c0 = time.perf_counter(), time.process_time()
 if job == "lists":
     check = bleu.corpus_score(hyps, [refs]).score

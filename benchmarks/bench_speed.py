@@ -8,7 +8,8 @@ and which tokenizers the compiled core runs, then times, in fresh child processe
 seconds of the call only, inputs read before the clock starts):
 
 * ``sentence_scores`` on 100,000 segments against a sacreBLEU ``sentence_score`` loop (on a prefix,
-  extrapolated; both the best of the same number of runs);
+  extrapolated; both the best of the same number of runs, and the median of the rounds' ratios, the two
+  processes of a round running back to back);
 * corpus BLEU 13a on N (1,000,000) lines, 1 thread, against the CPU of ``wc -w`` on the same two files; the
   same on the long-tail corpus (``make_corpus.py --long-tail``); the same from paths (streamed) against
   lists, with the peak memory; 2 threads against 1 (wall), as pairs of calls in one process (1 thread, then
@@ -107,6 +108,7 @@ def best_of_rounds(rounds: list[dict]) -> dict:
         wall, cpu = min(zip(pairs_of(pairs, "walls", threads), pairs_of(pairs, "cpus", threads)))
         r[key] = {"wall": wall, "cpu": cpu, "peak_mb": None}
     ratios = [a / b for a, b in zip(pairs_of(pairs, "walls", 1), pairs_of(pairs, "walls", 2))]
+    r["sentences_median"] = statistics.median(x["sacrebleu_sentences"]["cpu"] / x["sentences"]["cpu"] for x in rounds)
     r["threads_median"] = statistics.median(ratios)
     r["threads_pairs"] = len(ratios)
     paths = [x["thread_pairs_paths"] for x in rounds]  # not a target: the streamed files with 2 threads
@@ -120,8 +122,13 @@ def best_of_rounds(rounds: list[dict]) -> dict:
 #: the rows of the speed table: (name, value of one interpreter's results and the ``wc -w`` runs, target)
 TARGETS = [
     (
-        "sentence_scores 100k: sacreBLEU loop / bleuscope (CPU)",
+        "sentence_scores 100k: sacreBLEU loop / bleuscope (CPU, best of each)",
         lambda r, wc: r["sacrebleu_sentences"]["cpu"] / r["sentences"]["cpu"],
+        ">= 50",
+    ),
+    (
+        "sentence_scores 100k: the same, median of the rounds' ratios",
+        lambda r, wc: r["sentences_median"],
         ">= 50",
     ),
     ("corpus 13a 1 thread: CPU / wc -w CPU", lambda r, wc: r["lists"]["cpu"] / wc["plain"]["cpu"], "<= 1.2"),
