@@ -119,12 +119,16 @@ def best_of_rounds(rounds: list[dict]) -> dict:
     return r
 
 
-#: the rows of the speed table: (name, value of one interpreter's results and the ``wc -w`` runs, target)
+#: the rows of the speed table: (name, value of one interpreter's results and the ``wc -w`` runs, target; None:
+#: shown, not a target). The two ratios of one thing against another thing timed seconds apart (sacreBLEU's loop,
+#: 1 thread against 2) are judged by the median of their back-to-back pairs: the best of each side, shown beside
+#: it, compares one side's fastest moment with the other's, and on a host whose speed drifts by up to half within
+#: a minute that moves the ratio by a fifth either way.
 TARGETS = [
     (
         "sentence_scores 100k: sacreBLEU loop / bleuscope (CPU, best of each)",
         lambda r, wc: r["sacrebleu_sentences"]["cpu"] / r["sentences"]["cpu"],
-        ">= 50",
+        None,
     ),
     (
         "sentence_scores 100k: the same, median of the rounds' ratios",
@@ -138,7 +142,7 @@ TARGETS = [
     (
         "2 threads vs 1 (wall speed-up, best call each)",
         lambda r, wc: r["lists_wall"]["wall"] / r["lists2"]["wall"],
-        ">= 1.8",
+        None,
     ),
     ("2 threads vs 1 (median of paired calls)", lambda r, wc: r["threads_median"], ">= 1.8"),
 ]
@@ -147,6 +151,12 @@ TARGETS = [
 def met(value: float, target: str) -> bool:
     op, bound = target.split()
     return value <= float(bound) if op == "<=" else value >= float(bound)
+
+
+def verdict(value: float, target: str | None) -> str:
+    if target is None:
+        return "shown"
+    return "met" if met(value, target) else "missed"
 
 
 def collect(pythons: list[str], lines: int, repeats: int, corpus_dir: Path) -> tuple[list[dict], dict]:
@@ -163,7 +173,7 @@ def collect(pythons: list[str], lines: int, repeats: int, corpus_dir: Path) -> t
         for py in pythons:
             py_rounds[py].append(one_round(py, plain, tail, lines))
     wc = {key: min((x[key] for x in wc_rounds), key=lambda run: run["cpu"]) for key in ("plain", "tail")}
-    return [{"info": versions(py), **best_of_rounds(py_rounds[py])} for py in pythons], wc
+    return [{"info": versions(py), **best_of_rounds(py_rounds[py]), "rounds": py_rounds[py]} for py in pythons], wc
 
 
 def run(quick: bool = False, pythons: list[str] | None = None, lines: int = 1_000_000) -> list[dict]:
@@ -247,7 +257,7 @@ def run(quick: bool = False, pythons: list[str] | None = None, lines: int = 1_00
                     "tool": name,
                     "seconds": None,
                     "peak_mb": None,
-                    "note": f"{v:.2f} (target {target}: {'met' if met(v, target) else 'missed'}; {load})",
+                    "note": f"{v:.2f} (target {target or '-'}: {verdict(v, target)}; {load})",
                 }
             )
     return rows
@@ -281,18 +291,25 @@ def main() -> None:
         cells = []
         for r in results:
             v = value(r, wc)
-            cells.append(f"{v:.2f} ({'met' if met(v, target) else 'missed'})")
-        print(f"| {name} | {' | '.join(cells)} | {target} |")
+            cells.append(f"{v:.2f} ({verdict(v, target)})")
+        print(f"| {name} | {' | '.join(cells)} | {target or '-'} |")
     if len(results) > 1:
         base = results[0]
-        print(f"\nCPU seconds relative to Python {base['info']['python']} (target: within 10%):")
+        print(
+            f"\nCPU seconds relative to Python {base['info']['python']} (target: within 10%; best of each, and the "
+            "median of the rounds' ratios, each round running both interpreters' jobs one after the other):"
+        )
         for key, label in (
             ("sentences", "sentence_scores"),
             ("lists", "corpus 13a lists"),
             ("tail", "long tail"),
             ("paths", "paths"),
         ):
-            ratios = ", ".join(f"{r['info']['python']}: {r[key]['cpu'] / base[key]['cpu']:.2f}x" for r in results[1:])
+            ratios = ", ".join(
+                f"{r['info']['python']}: {r[key]['cpu'] / base[key]['cpu']:.2f}x (median "
+                f"{statistics.median(x[key]['cpu'] / y[key]['cpu'] for x, y in zip(r['rounds'], base['rounds'])):.2f}x)"
+                for r in results[1:]
+            )
             print(f"  {label}: {base[key]['cpu']:.2f} CPU-s; {ratios}")
     print(f"\nwc -w CPU: plain {wc['plain']['cpu']:.2f} s, long tail {wc['tail']['cpu']:.2f} s")
     for r in results:

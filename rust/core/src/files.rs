@@ -716,13 +716,16 @@ mod tests {
             };
             count_files(how, &mut streams)
         };
-        // the streams read side by side by 2 or 3 threads: the same total, or the same first problem
+        // every stream read by a thread of its own, side by side: the same total, or the same first problem
+        // (the samples are taken after the reading, in order, whatever the threads: their test, with its
+        // hundreds of cases, runs on one)
         let one = run(1);
-        for threads in [2, 3] {
+        if samples.every == 0 {
+            let side_by_side = 1 + refs.len();
             assert_eq!(
-                format!("{:?}", run(threads)),
+                format!("{:?}", run(side_by_side)),
                 format!("{one:?}"),
-                "{threads} threads"
+                "{side_by_side} threads"
             );
         }
         one
