@@ -52,9 +52,10 @@ if job.startswith("sacrebleu"):
         scorer = sacrebleu.BLEU(tokenize="13a", effective_order=True)
 else:
     from bleuscope import BLEU
-    bleu = BLEU(tokenize="13a", threads=threads, effective_order=job == "sentences")  # as the sacreBLEU loop
-    if job.startswith("thread-pairs"):
+    if job.startswith("thread-pairs"):  # (where `threads` is the number of pairs)
         by_threads = {1: BLEU(tokenize="13a", threads=1), 2: BLEU(tokenize="13a", threads=2)}
+    else:
+        bleu = BLEU(tokenize="13a", threads=threads, effective_order=job == "sentences")  # as the sacreBLEU loop
 def rss_mb():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
