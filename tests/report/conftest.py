@@ -36,3 +36,29 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+#: WMT22 en-de: eight systems, two references, the source
+WMT_EN_DE = Path(__file__).resolve().parents[3] / "shared" / "data" / "mt" / "generaltest2022" / "en-de"
+
+
+def wmt_en_de_inputs():
+    names = sorted(p.stem for p in (WMT_EN_DE / "sys").glob("*.txt"))
+    systems = {n: read_lines(WMT_EN_DE / "sys" / f"{n}.txt") for n in names}
+    refs = [read_lines(WMT_EN_DE / "ref.A.txt"), read_lines(WMT_EN_DE / "ref.B.txt")]
+    return systems, refs, read_lines(WMT_EN_DE / "src.txt")
+
+
+@pytest.fixture(scope="session")
+def wmt_en_de_report():
+    """The report data of WMT22 en-de with -m bleu chrf ter (100 resamples: the tests check shapes and
+    formats of the exports, not interval widths)."""
+    if not (WMT_EN_DE / "ref.A.txt").exists():
+        pytest.skip("../shared/data/mt not found")
+    from bleuscope.metrics.chrf import CHRF
+    from bleuscope.metrics.ter import TER
+    from bleuscope.report import report_data
+
+    systems, refs, sources = wmt_en_de_inputs()
+    return report_data(systems, refs, sources=sources, metrics=[CHRF(), TER()], n_bootstrap=100,
+                       max_segments=200, reference_names=["A", "B"], title="generaltest2022 en-de")

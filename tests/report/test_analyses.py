@@ -115,7 +115,9 @@ def test_word_accuracy_worked_by_hand():
     f = dict(zip(wa.labels, wa.fmeasure[0]))
     counts = dict(zip(wa.labels, wa.counts[0]))
     assert counts["<1"] == (0, 1, 0) and counts["1"] == (1, 2, 2) and counts["2"] == (3, 4, 4)
-    assert f["<1"] == 0.0 and f["1"] == pytest.approx(0.5) and f["2"] == pytest.approx(0.75)
+    # <1 has no reference words: recall and F-measure are undefined (compare-mt writes 0), precision is 0/1
+    assert f["<1"] is None and dict(zip(wa.labels, wa.precision[0]))["<1"] == 0.0
+    assert f["1"] == pytest.approx(0.5) and f["2"] == pytest.approx(0.75)
     assert wa.source == "the reference" and wa.ref_words[:3] == (0, 2, 4)
     # with training data a 5, c 1: <1 {b, d, e}: output e b d d, reference b b d: 2 matches, P 2/4, R 2/3;
     # 1 {c}: nothing output -> 0; [5,10) {a}: output a a a, reference a a: P 2/3, R 1 -> F 0.8
@@ -144,9 +146,55 @@ def test_word_accuracy_intervals_are_the_bootstrap_of_the_counts(example, data):
     with np.errstate(divide="ignore", invalid="ignore"):
         p, r = both / out, both / ref
         f = np.where(both > 0, 2 * p * r / (p + r), 0.0)
-    lo, hi = np.percentile(f, [2.5, 97.5], axis=0)
-    np.testing.assert_allclose(data.word_accuracy.lower[1], lo, atol=1e-12)
-    np.testing.assert_allclose(data.word_accuracy.upper[1], hi, atol=1e-12)
+    wa = data.word_accuracy
+    segments = (rows[:, :, 2] > 0).sum(axis=0)
+    assert wa.segments[1] == tuple(int(x) for x in segments)
+    for g in range(len(cut) + 1):
+        if segments[g] < analyses.MIN_BUCKET_SEGMENTS:  # <1: never a reference word
+            assert wa.lower[1][g] is None and wa.upper[1][g] is None
+            continue
+        kept = ref[:, g] > 0  # the resamples in which the bucket has reference words
+        lo, hi = np.percentile(f[kept, g], [2.5, 97.5])
+        assert (wa.lower[1][g], wa.upper[1][g]) == pytest.approx((lo, hi), abs=1e-12)
+        assert wa.resamples[1][g] == kept.sum()
+
+
+def test_small_bucket_intervals_use_only_nonempty_resamples(example):
+    """Buckets of 1, 2 and 3 segments (and one of 24): an interval comes from the resamples in which the bucket
+    holds a segment, redrawn here; none below the minimum size; an empty bucket has no score."""
+    systems, refs = example
+    bleu = BLEU()
+    n = 30
+    stats = np.stack([bleu.segment_statistics(h[:n], [r[:n] for r in refs]).stats for h in systems.values()])
+    groups = np.array([0] + [1] * 2 + [2] * 3 + [3] * 24)
+    rng = np.random.default_rng(7)
+    groups = groups[rng.permutation(n)]
+    resampler = analyses.Resampler(n, N_BOOT, 12345)
+    labels = ["one", "two", "three", "rest", "empty"]
+    draws = _draws(n)
+    counts = np.stack([np.bincount(d, minlength=n) for d in draws])  # [N, S]
+    for min_segments in (1, analyses.MIN_BUCKET_SEGMENTS):
+        table = analyses.bucket_tables("t", [("BLEU", bleu.score_rows, stats)], groups, labels, resampler,
+                                       min_segments=min_segments)[0]
+        for k in range(len(systems)):
+            assert table.scores[k][4] is None and table.lower[k][4] is None  # the empty bucket
+            for g, size in enumerate((1, 2, 3, 24)):
+                members = groups == g
+                assert table.counts[k][g] == size
+                assert table.scores[k][g] == pytest.approx(float(bleu.score_rows(stats[k][members].sum(axis=0,
+                                                                                                   keepdims=True))[0]))
+                drawn = counts[:, members].sum(axis=1) > 0
+                assert table.resamples[k][g] == drawn.sum()
+                if size < min_segments:
+                    assert table.lower[k][g] is None and table.upper[k][g] is None
+                    continue
+                sums = counts[drawn][:, members] @ stats[k][members]
+                lo, hi = np.percentile(bleu.score_rows(sums), [2.5, 97.5])
+                assert (table.lower[k][g], table.upper[k][g]) == pytest.approx((lo, hi), abs=1e-9)
+                if size == 1:  # every kept resample repeats the one segment: no lower bound of 0
+                    assert table.lower[k][g] == pytest.approx(table.scores[k][g])
+                    assert drawn.sum() < N_BOOT  # some resamples missed it (and are not scored 0)
+    assert "least one segment" in analyses.interval_rule(10, 1000) and "fewer than 10" in analyses.interval_rule(10, 1000)
 
 
 def test_bucket_and_best_difference_intervals_redrawn(example, data):
@@ -223,11 +271,12 @@ def test_exports_and_command_options(tmp_path, capsys):
     import hashlib
     assert hashlib.sha256(ref.read_bytes()).hexdigest() in page and "bleuscope report" in page
     rows = list(csv.reader(io.StringIO((tmp_path / "csv" / "systems.csv").read_text(encoding="utf-8"))))
-    assert rows[0][:4] == ["rank", "system", "BLEU", "BLEU 95% CI"] and "TER 95% CI" in rows[0]
+    assert rows[0] == ["system", "metric", "score", "lower", "upper", "cluster", "rank_low", "rank_high"]
+    assert [r[1] for r in rows[1:]] == ["BLEU", "chrF2", "TER"] * 2
     tex = (tmp_path / "tex" / "systems.tex").read_text(encoding="utf-8")
     assert "sys\\_a\\&b" in tex and "\\begin{tabular}" in tex and "\\bottomrule" in tex
     assert latex_escape("50% of $x_1 {a}~^\\") == "50\\% of \\$x\\_1 \\{a\\}\\textasciitilde{}\\textasciicircum{}\\textbackslash{}"
-    assert (tmp_path / "csv" / "ngrams-0-1.csv").exists() and (tmp_path / "tex" / "word-accuracy.tex").exists()
+    assert (tmp_path / "csv" / "ngrams-sys_a_b-vs-other.csv").exists() and (tmp_path / "tex" / "word-accuracy.tex").exists()
 
 
 @pytest.mark.filterwarnings("ignore::bleuscope.analysis.significance.TiesWarning")

@@ -120,8 +120,11 @@ def percentile_interval(samples: np.ndarray, axis: int = 0) -> tuple[np.ndarray,
 class BucketTable:
     """One metric's corpus score per system on groups of segments, with 95% intervals.
 
-    ``counts[k][g]`` segments of system k are in bucket g; ``scores``/``lower``/``upper`` are None where a
-    system has no segment in a bucket.
+    ``counts[k][g]`` segments of system k are in bucket g; ``scores`` is None where a system has no segment in
+    a bucket. ``lower``/``upper`` are None there too, and where the bucket has fewer than ``min_segments``
+    segments (a bootstrap of one or two segments only repeats them). An interval uses only the resamples in
+    which the bucket holds at least one segment: ``resamples[k][g]`` of them (an empty resample has no score;
+    scoring it 0 would pull the lower bound to 0).
     """
 
     title: str
@@ -131,6 +134,19 @@ class BucketTable:
     scores: tuple[tuple[float | None, ...], ...]
     lower: tuple[tuple[float | None, ...], ...]
     upper: tuple[tuple[float | None, ...], ...]
+    resamples: tuple[tuple[int, ...], ...] = ()
+    min_segments: int = 0
+
+
+#: buckets of fewer segments than this get no interval (the score is still shown)
+MIN_BUCKET_SEGMENTS = 10
+
+
+def interval_rule(min_segments: int, n_samples: int) -> str:
+    """The rule of the bucket intervals, as written under each bucket table."""
+    return (f"95% bootstrap percentile intervals over the resamples (of {n_samples}) in which the bucket holds at "
+            f"least one segment; the count of those resamples is given where it is below {n_samples}. A bucket "
+            f"of fewer than {min_segments} segments gets no interval (—), an empty bucket no score (—).")
 
 
 def bucket_labels(cutoffs: Sequence[int]) -> list[str]:
@@ -147,49 +163,68 @@ def bucket_of(values: np.ndarray, cutoffs: Sequence[int]) -> np.ndarray:
     return np.searchsorted(np.asarray(cutoffs), values, side="right")
 
 
-def _score_or_none(x: float, present: bool) -> float | None:
-    return float(x) if present else None
+def nonempty_interval(values: np.ndarray, present: np.ndarray, size: int, min_segments: int
+                      ) -> tuple[float | None, float | None, int]:
+    """The percentile interval of ``values[present]`` (one value per resample; ``present``: the bucket is
+    non-empty in that resample) and the number of resamples used; no interval below ``min_segments``."""
+    used = int(np.count_nonzero(present))
+    if size == 0 or size < min_segments or used == 0:
+        return None, None, used
+    lo, hi = percentile_interval(values[present])
+    return float(lo), float(hi), used
 
 
 def bucket_tables(title: str, metrics: Sequence[tuple[str, Callable, np.ndarray]], groups: np.ndarray,
-                  labels: Sequence[str], resampler: Resampler) -> list[BucketTable]:
+                  labels: Sequence[str], resampler: Resampler,
+                  min_segments: int = MIN_BUCKET_SEGMENTS) -> list[BucketTable]:
     """Per metric ``(name, score_rows, stats [K, S, D])``: its scores on the segments of each group
     (``groups`` [K, S], or [S] for all systems). The resampled sums of every metric and system come from the
-    same products: one for all systems when they share the groups, else one per system."""
+    same products: one for all systems when they share the groups, else one per system; a column of ones
+    counts each bucket's segments in every resample."""
     k_all, n_seg = metrics[0][2].shape[:2]
     n_groups = len(labels)
     widths = [stats.shape[2] for _, _, stats in metrics]
+    ones = np.ones((n_seg, 1), dtype=np.int64)
     if np.ndim(groups) == 1:
-        stacked = np.concatenate([stats[k] for k in range(k_all) for _, _, stats in metrics], axis=1)
-        per_system = resampler.sums(stacked, groups, n_groups).reshape(-1, n_groups, k_all, sum(widths))
+        stacked = np.concatenate([ones] + [stats[k] for k in range(k_all) for _, _, stats in metrics], axis=1)
+        summed = resampler.sums(stacked, groups, n_groups)
+        present = [summed[:, :, 0] > 0] * k_all
+        per_system = summed[:, :, 1:].reshape(-1, n_groups, k_all, sum(widths))
         sampled = [per_system[:, :, k, :] for k in range(k_all)]
     else:
-        sampled = [resampler.sums(np.concatenate([stats[k] for _, _, stats in metrics], axis=1), groups[k], n_groups)
-                   for k in range(k_all)]
+        sampled, present = [], []
+        for k in range(k_all):
+            summed = resampler.sums(np.concatenate([ones] + [stats[k] for _, _, stats in metrics], axis=1),
+                                    groups[k], n_groups)
+            present.append(summed[:, :, 0] > 0)
+            sampled.append(summed[:, :, 1:])
     groups = np.broadcast_to(groups, (k_all, n_seg))
     offsets = np.cumsum([0, *widths])
     return [_bucket_table(title, name, score_rows, stats, groups,
-                          [x[:, :, offsets[m]:offsets[m + 1]] for x in sampled], labels)
+                          [x[:, :, offsets[m]:offsets[m + 1]] for x in sampled], present, labels, min_segments)
             for m, (name, score_rows, stats) in enumerate(metrics)]
 
 
 def _bucket_table(title: str, metric_name: str, score_rows: Callable, stats: np.ndarray, groups: np.ndarray,
-                  sampled: Sequence[np.ndarray], labels: Sequence[str]) -> BucketTable:
+                  sampled: Sequence[np.ndarray], present: Sequence[np.ndarray], labels: Sequence[str],
+                  min_segments: int) -> BucketTable:
     k_all, _, width = stats.shape
     n_groups = len(labels)
-    counts, scores, lower, upper = [], [], [], []
+    counts, scores, lower, upper, used = [], [], [], [], []
     for k in range(k_all):
         n = np.bincount(groups[k], minlength=n_groups)
         totals = np.zeros((n_groups, width), dtype=np.int64)
         np.add.at(totals, groups[k], stats[k])
         point = np.asarray(score_rows(totals), dtype=np.float64)
-        flat = np.asarray(score_rows(sampled[k].reshape(-1, width)), dtype=np.float64)
-        lo, hi = percentile_interval(flat.reshape(len(sampled[k]), n_groups))
+        flat = np.asarray(score_rows(sampled[k].reshape(-1, width)), dtype=np.float64).reshape(-1, n_groups)
+        bounds = [nonempty_interval(flat[:, g], present[k][:, g], int(n[g]), min_segments) for g in range(n_groups)]
         counts.append(tuple(int(c) for c in n))
-        scores.append(tuple(_score_or_none(point[g], n[g] > 0) for g in range(n_groups)))
-        lower.append(tuple(_score_or_none(lo[g], n[g] > 0) for g in range(n_groups)))
-        upper.append(tuple(_score_or_none(hi[g], n[g] > 0) for g in range(n_groups)))
-    return BucketTable(title, metric_name, tuple(labels), tuple(counts), tuple(scores), tuple(lower), tuple(upper))
+        scores.append(tuple(float(point[g]) if n[g] > 0 else None for g in range(n_groups)))
+        lower.append(tuple(b[0] for b in bounds))
+        upper.append(tuple(b[1] for b in bounds))
+        used.append(tuple(b[2] for b in bounds))
+    return BucketTable(title, metric_name, tuple(labels), tuple(counts), tuple(scores), tuple(lower), tuple(upper),
+                       tuple(used), min_segments)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -371,15 +406,27 @@ def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, 
 # ---------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class WordAccuracy:
-    """Per system and frequency bucket: F-measure of word matches with its 95% interval, and the counts."""
+    """Per system and frequency bucket: F-measure of word matches with its 95% interval, and the counts.
+
+    The F-measure (and recall) is None where the bucket has no reference words (recall is undefined there;
+    with frequencies from the reference, the ``<1`` bucket only ever holds output words), precision None where
+    it has no output words. Intervals follow the bucket rule (:class:`BucketTable`): only resamples in which
+    the bucket has reference words, none for buckets whose reference words lie in fewer than ``min_segments``
+    segments.
+    """
 
     labels: tuple[str, ...]
     source: str  # where the frequencies come from ("the reference" or a file name)
     ref_words: tuple[int, ...]  # reference words per bucket
-    fmeasure: tuple[tuple[float, ...], ...]  # [K][G]
-    lower: tuple[tuple[float, ...], ...]
-    upper: tuple[tuple[float, ...], ...]
+    fmeasure: tuple[tuple[float | None, ...], ...]  # [K][G]
+    lower: tuple[tuple[float | None, ...], ...]
+    upper: tuple[tuple[float | None, ...], ...]
     counts: tuple[tuple[tuple[int, int, int], ...], ...]  # [K][G] (matched, output, reference) words
+    precision: tuple[tuple[float | None, ...], ...] = ()
+    recall: tuple[tuple[float | None, ...], ...] = ()
+    segments: tuple[tuple[int, ...], ...] = ()  # [K][G] segments with reference words in the bucket
+    resamples: tuple[tuple[int, ...], ...] = ()  # [K][G] resamples the interval uses
+    min_segments: int = 0
 
 
 def frequency_labels(cutoffs: Sequence[int] = FREQUENCY_CUTOFFS) -> list[str]:
@@ -441,20 +488,30 @@ def fmeasure(rows: np.ndarray) -> np.ndarray:
 
 
 def word_accuracy(rows: Sequence[np.ndarray], source: str, resampler: Resampler,
-                  cutoffs: Sequence[int] = FREQUENCY_CUTOFFS) -> WordAccuracy:
+                  cutoffs: Sequence[int] = FREQUENCY_CUTOFFS, min_segments: int = MIN_BUCKET_SEGMENTS) -> WordAccuracy:
     """:class:`WordAccuracy` from each system's :func:`word_match_rows`."""
     n_groups = len(cutoffs) + 1
-    f_all, lo_all, hi_all, counts_all = [], [], [], []
+    f_all, lo_all, hi_all, counts_all, p_all, r_all, seg_all, used_all = [], [], [], [], [], [], [], []
     # every system's resampled sums from one product
     every = resampler.sums(np.concatenate([r.reshape(len(r), -1) for r in rows], axis=1)) if rows else None
     for k, r in enumerate(rows):
         total = r.sum(axis=0)  # [G, 3]
-        f_all.append(tuple(float(x) for x in fmeasure(total)))
+        f = fmeasure(total)
+        has_ref, has_out = total[:, 2] > 0, total[:, 1] > 0
+        f_all.append(tuple(float(f[g]) if has_ref[g] else None for g in range(n_groups)))
+        p_all.append(tuple(float(total[g, 0] / total[g, 1]) if has_out[g] else None for g in range(n_groups)))
+        r_all.append(tuple(float(total[g, 0] / total[g, 2]) if has_ref[g] else None for g in range(n_groups)))
         sampled = every[:, 0, k * n_groups * 3:(k + 1) * n_groups * 3].reshape(-1, n_groups, 3)
-        lo, hi = percentile_interval(fmeasure(sampled))
-        lo_all.append(tuple(float(x) for x in lo))
-        hi_all.append(tuple(float(x) for x in hi))
+        sampled_f = fmeasure(sampled)
+        segments = (r[:, :, 2] > 0).sum(axis=0)
+        bounds = [nonempty_interval(sampled_f[:, g], sampled[:, g, 2] > 0, int(segments[g]), min_segments)
+                  for g in range(n_groups)]
+        lo_all.append(tuple(b[0] for b in bounds))
+        hi_all.append(tuple(b[1] for b in bounds))
+        used_all.append(tuple(b[2] for b in bounds))
+        seg_all.append(tuple(int(x) for x in segments))
         counts_all.append(tuple(tuple(int(v) for v in total[g]) for g in range(n_groups)))
     ref_words = tuple(int(x) for x in rows[0].sum(axis=0)[:, 2]) if rows else ()
     return WordAccuracy(tuple(frequency_labels(cutoffs)), source, ref_words, tuple(f_all), tuple(lo_all),
-                        tuple(hi_all), tuple(counts_all))
+                        tuple(hi_all), tuple(counts_all), tuple(p_all), tuple(r_all), tuple(seg_all),
+                        tuple(used_all), min_segments)

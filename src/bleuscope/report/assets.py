@@ -463,7 +463,7 @@ JS = r"""
     ngramRows("ngrams-a-body", rows ? rows[swap ? 1 : 0] : null, swap ? 1 : 0, key, swap);
     ngramRows("ngrams-b-body", rows ? rows[swap ? 0 : 1] : null, swap ? 0 : 1, key, swap);
     var ex = document.querySelector("#ngrams .export");
-    if (ex) { ex.setAttribute("data-export", "ngrams-" + key); }
+    if (ex && D.ngramExports[key]) { ex.setAttribute("data-export", D.ngramExports[key]); }
   }
   function syncSelects() {
     [["sys-a", "a"], ["sys-b", "b"], ["ng-a", "a"], ["ng-b", "b"]].forEach(function (p) {
@@ -516,7 +516,10 @@ JS = r"""
     return v !== null ? parseFloat(v) : td.textContent.trim().toLowerCase();
   }
   function sortable(table) {
-    var ths = table.querySelectorAll("thead th[data-sort]");
+    var ths = table.querySelectorAll("thead th[data-sort]"), body0 = table.tBodies[0];
+    var original = Array.prototype.slice.call(body0.rows), lines = original.map(function (r) {
+      return r.classList.contains("cluster-start");
+    });
     Array.prototype.forEach.call(ths, function (th) {
       var b = document.createElement("button");
       b.type = "button"; b.className = "sort";
@@ -524,7 +527,9 @@ JS = r"""
       th.appendChild(b);
       th.addEventListener("click", function () {
         var col = Array.prototype.indexOf.call(th.parentNode.children, th);
-        var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+        // the first click sorts best first (descending where higher is better), the next one reverses
+        var now = th.getAttribute("aria-sort"), first = th.getAttribute("data-first") === "desc" ? -1 : 1;
+        var dir = now === "ascending" ? -1 : now === "descending" ? 1 : first;
         Array.prototype.forEach.call(ths, function (o) { o.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
         var body = table.tBodies[0], list = Array.prototype.slice.call(body.rows);
@@ -532,7 +537,9 @@ JS = r"""
           var p = cellValue(x.cells[col]), q = cellValue(y.cells[col]);
           return (p < q ? -1 : p > q ? 1 : 0) * dir;
         });
-        list.forEach(function (r) { r.classList.remove("cluster-start"); body.appendChild(r); });
+        // the cluster lines stay where the rows are in rank order again
+        var ranked = list.every(function (r, x) { return r === original[x]; });
+        list.forEach(function (r, x) { r.classList.toggle("cluster-start", ranked && lines[x]); body.appendChild(r); });
       });
     });
   }

@@ -136,7 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--holm", action="store_true",
                    help="adjust the pairwise p-values with Holm-Bonferroni (clusters and ranks use them)")
     r.add_argument("--latex", metavar="DIR", help="also write every table as a LaTeX tabular into DIR")
-    r.add_argument("--csv", metavar="DIR", help="also write every table as CSV into DIR")
+    r.add_argument("--latex-layout", choices=("wide", "long"), default="wide",
+                   help="LaTeX tables of buckets and word accuracy: 'wide' (the page's shape: a row per bucket, "
+                        "columns per system) or 'long' (a row per bucket and system: narrow, for one column of "
+                        "a two-column paper); every table is shrunk to the line width only where it is wider")
+    r.add_argument("--csv", metavar="DIR", help="also write every table as CSV into DIR (one value per column)")
     r.add_argument("--pair", nargs=2, metavar=("A", "B"),
                    help="the two systems compared by default (names; default: the two best by the first metric)")
     r.add_argument("--max-segments", type=_max_segments, default=5000, metavar="N",
@@ -280,9 +284,10 @@ def _command_line(argv: list[str]) -> str:
     return " ".join(["bleuscope", "report", *(shlex.quote(a) for a in argv)])
 
 
-def write_tables(data, latex: str | None, csv: str | None) -> list[str]:
-    """Every table of the report into the --latex / --csv directories (created if missing); the paths."""
-    from .tables import all_tables
+def write_tables(data, latex: str | None, csv: str | None, layout: str = "wide") -> list[str]:
+    """Every table of the report into the --latex / --csv directories (created if missing); the paths. Two
+    tables whose names give the same file name get ``-2``, ``-3``, ... (nothing is overwritten)."""
+    from .tables import all_tables, file_stem
 
     written = []
     for directory, ext in ((latex, "tex"), (csv, "csv")):
@@ -293,10 +298,16 @@ def write_tables(data, latex: str | None, csv: str | None) -> list[str]:
         except OSError as e:
             raise UsageError(f"--{'latex' if ext == 'tex' else 'csv'} {directory}: cannot create the directory "
                              f"({e.strerror})") from None
+        used: set = set()
         for table in all_tables(data):
-            stem = re.sub(r"[^A-Za-z0-9+._-]", "_", table.name)
+            stem = base = file_stem(table.name)
+            n = 1
+            while stem.lower() in used:
+                n += 1
+                stem = f"{base}-{n}"
+            used.add(stem.lower())
             path = os.path.join(directory, f"{stem}.{ext}")
-            write_file(path, table.latex() if ext == "tex" else table.csv())
+            write_file(path, table.latex(layout) if ext == "tex" else table.csv())
             written.append(path)
     return written
 
@@ -355,7 +366,7 @@ def run(argv: list[str] | None, warn) -> int:
         page = render(data)
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None
-    write_tables(data, args.latex, args.csv)
+    write_tables(data, args.latex, args.csv, args.latex_layout)
     write_output(page, None if args.output == "-" else args.output)
     if not args.quiet:
         size = len(page.encode("utf-8"))

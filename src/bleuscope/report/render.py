@@ -74,6 +74,7 @@ def page_data(data: ReportData) -> dict:
     """What the script needs: texts and sentence scores of the segments shown, names, defaults, exports."""
     shown = data.shown_segments
     exports = {t.name: {"csv": t.csv(), "tex": t.latex()} for t in tables.all_tables(data)}
+    ngram_exports = {f"{d.a}-{d.b}": tables.ngram_export_name(data, d.a, d.b) for d in data.ngram_differences}
     ngrams = {}
     for d in data.ngram_differences:
         ngrams[f"{d.a}-{d.b}"] = [[[r.ngram, r.order, r.a, r.b, r.ref, round(r.lower), round(r.upper),
@@ -97,6 +98,7 @@ def page_data(data: ReportData) -> dict:
                   for m in data.metrics],
         "ngrams": ngrams,
         "exports": exports,
+        "ngramExports": ngram_exports,
         "scatter": SCATTER_GEOMETRY if len(data.systems) > 1 else None,
     }
 
@@ -106,9 +108,15 @@ SCATTER_SIZE = 300
 SCATTER_GEOMETRY = {"left": 36, "plot": SCATTER_SIZE - 44, "y0": 8 + SCATTER_SIZE - 44}
 
 
-def _export_buttons(name: str) -> str:
+def _export_buttons(name: str, what: str | None = None, chart: str | None = None) -> str:
+    """Download buttons of one table (CSV, LaTeX) and of its chart (SVG; ``chart`` is the chart's id); their
+    accessible names say which table."""
+    what = esc(what or name)
+    svg = (f' <button type="button" data-format="svg" data-chart="{esc(chart)}" aria-label="SVG of the chart: '
+           f'{what}">SVG</button>' if chart else "")
     return (f'<span class="export js-only" data-export="{esc(name)}">export: <button type="button" '
-            f'data-format="csv">CSV</button> <button type="button" data-format="tex">LaTeX</button></span>')
+            f'data-format="csv" aria-label="CSV of {what}">CSV</button> <button type="button" data-format="tex" '
+            f'aria-label="LaTeX of {what}">LaTeX</button>{svg}</span>')
 
 
 def _wrap(table_html: str) -> str:
@@ -162,7 +170,8 @@ def systems_section(data: ReportData) -> str:
     for m in data.metrics:
         arrow = "" if m.higher_is_better else " ↓"
         tip = "" if m.higher_is_better else ' title="lower is better"'
-        head += [f'<th class="num" data-sort="num"{tip}>{esc(m.name)}{arrow}</th>',
+        first_dir = "" if not m.higher_is_better else ' data-first="desc"'
+        head += [f'<th class="num" data-sort="num"{first_dir}{tip}>{esc(m.name)}{arrow}</th>',
                  f'<th class="num">{esc(m.name)} 95% CI</th>',
                  f'<th class="num" data-sort="num" title="{esc(m.name)} significance cluster (1 = best)">'
                  f"{esc(m.name)} cluster</th>",
@@ -206,16 +215,38 @@ def systems_section(data: ReportData) -> str:
         '<section id="systems"><h2>Systems</h2>'
         f'<p class="note">Ranked by {esc(first.name)}, best first. 95% CI: the bootstrap percentile interval of '
         f"the corpus score ({data.n_bootstrap} resamples, seed {data.seed}, as <code>sacrebleu --confidence"
-        "</code>). Cluster: systems in one cluster are not separated by the paired bootstrap test; a line "
-        f"between clusters means every system above beats every system below with p &lt; {data.alpha:g}; rank: "
-        f"the ranks consistent with the tests.{holm} Click a column header to sort.</p>"
+        f"</code>). Cluster (WMT's rule): {esc(tables.cluster_rule(data.alpha))} The pairs of one cluster that "
+        "are separated are listed under each metric in the significance section. Rank: the ranks consistent "
+        f"with the tests.{holm} Click a column header to sort (a second click reverses; the first sorts "
+        "best first).</p>"
         + _export_buttons("systems")
         + _wrap(f'<table id="systems-table" class="sortable"><thead><tr>{"".join(head)}</tr></thead><tbody>'
                 f'{"".join(rows)}</tbody></table>')
+        + _within_cluster_summary(data)
         + '<h3>BLEU details</h3>' + _export_buttons("bleu-details")
         + _wrap(f'<table id="bleu-details"><thead><tr>{det_head}</tr></thead><tbody>{det_rows}</tbody></table>')
         + "".join(sigs) + best_difference_html(data) + "</section>"
     )
+
+
+def _within_cluster_summary(data: ReportData) -> str:
+    """Where a cluster holds pairs the test separates, say so under the systems table (a cluster is not a
+    set of ties)."""
+    notes = []
+    for m in data.metrics:
+        if m.clusters is None:
+            continue
+        for c, members in enumerate(m.clusters, start=1):
+            pairs = tables.separated_pairs(data, m, members)
+            if pairs:
+                names = "; ".join(f"{esc(data.systems[i])} &gt; {esc(data.systems[j])}" for i, j, _ in pairs[:4])
+                more = f"; {len(pairs) - 4} more" if len(pairs) > 4 else ""
+                notes.append(f"{esc(m.name)} cluster {c}: {len(pairs)} significant pair{'s' if len(pairs) > 1 else ''} "
+                             f"({names}{more})")
+    if not notes:
+        return ""
+    return ('<p class="note within-cluster"><b>Significant differences inside clusters</b> (do not write that '
+            "the systems of one cluster are indistinguishable): " + " · ".join(notes) + ".</p>")
 
 
 def best_difference_html(data: ReportData) -> str:
@@ -235,6 +266,15 @@ def best_difference_html(data: ReportData) -> str:
                    + _export_buttons(f"difference-from-best-{bd.metric}") + "</div>")
     out.append("</div>")
     return "".join(out)
+
+
+def _separated_in_cluster(data: ReportData, m, members) -> str:
+    pairs = tables.separated_pairs(data, m, members)
+    if not pairs:
+        return " (no pair separated)" if len(members) > 1 else ""
+    items = "; ".join(f"{esc(data.systems[i])} &gt; {esc(data.systems[j])} ({_p_html(p, data)})" for i, j, p in pairs)
+    return (f' — <span class="separated">{len(pairs)} pair{"s" if len(pairs) > 1 else ""} inside this cluster '
+            f"differ significantly: {items}</span>")
 
 
 def significance_section(data: ReportData) -> str:
@@ -262,7 +302,8 @@ def significance_section(data: ReportData) -> str:
                 cells.append(f'<td{cls} title="{esc(tip)}" data-p="{p!r}">{mark}{delta:+.2f}<br>'
                              f'<span class="p">{_p_html(p, data)}</span></td>')
             rows.append(f"<tr><th>{esc(data.systems[i])}</th>{''.join(cells)}</tr>")
-        clusters = "".join(f"<li>cluster {c}: {', '.join(esc(data.systems[n]) for n in members)}</li>"
+        clusters = "".join(f"<li>cluster {c}: {', '.join(esc(data.systems[n]) for n in members)}"
+                           f"{_separated_in_cluster(data, m, members)}</li>"
                            for c, members in enumerate(m.clusters, start=1))
         table_id = "p-matrix" if m is data.metrics[0] else f"p-matrix-{esc(m.name)}"
         parts.append(
@@ -332,7 +373,7 @@ def ngram_section(data: ReportData) -> str:
         "them, by (A + 1) / (A + B + 2); the interval of A − B is a 95% paired bootstrap over segments. Click an "
         "n-gram to list its segments (where A and B differ on it) in the segment table. The choice of A and B "
         "also sets the two-systems views and the segment table.</p>"
-        + _export_buttons(f"ngrams-{lo}-{hi}")
+        + _export_buttons(tables.ngram_export_name(data, lo, hi), "the n-gram tables")
         + f'<div class="wl"><div><h3>A ({name_a}) better</h3>'
         + _wrap(f'<table id="ngrams-a">{head}<tbody id="ngrams-a-body">{_ngram_rows(swap(a_rows), "A")}</tbody></table>')
         + f'</div><div><h3>B ({name_b}) better</h3>'
@@ -349,8 +390,9 @@ def word_accuracy_section(data: ReportData) -> str:
         f'<th class="num">{charts.swatch(k)} {esc(data.systems[k])}</th>' for k in order)
     rows = []
     for g, label in enumerate(wa.labels):
-        cells = "".join(f'<td class="num">{wa.fmeasure[k][g]:.3f} <span class="muted">[{wa.lower[k][g]:.3f}, '
-                        f"{wa.upper[k][g]:.3f}]</span></td>" for k in order)
+        cells = "".join(_interval_cell(wa.fmeasure[k][g], wa.lower[k][g], wa.upper[k][g], 3,
+                                       wa.resamples[k][g] if wa.resamples else None, data.n_bootstrap)
+                        for k in order)
         rows.append(f'<tr><td>{esc(label)}</td><td class="num">{wa.ref_words[g]}</td>{cells}</tr>')
     chart = charts.interval_groups(list(wa.labels), [wa.fmeasure[k] for k in order], [wa.lower[k] for k in order],
                                    [wa.upper[k] for k in order], names, order,
@@ -367,18 +409,35 @@ def word_accuracy_section(data: ReportData) -> str:
     )
 
 
+def _interval_cell(score: float | None, lower: float | None, upper: float | None, digits: int, used: int | None,
+                   n_samples: int, segments: int | None = None) -> str:
+    """A score with its interval: "—" for no score, the interval "[—]" where the bucket is too small, the
+    resamples used where some were empty."""
+    if score is None:
+        return '<td class="num muted" title="empty bucket">—</td>'
+    inner = f"{score:.{digits}f}"
+    if lower is None or upper is None:
+        interval = '[—]'
+    else:
+        interval = f"[{lower:.{digits - 1 if digits > 1 else digits}f}, {upper:.{digits - 1 if digits > 1 else digits}f}]"
+    extra = []
+    if segments is not None:
+        extra.append(f"{segments}")
+    if used is not None and used < n_samples and lower is not None:
+        extra.append(f"{used} res.")
+    tail = f" ({', '.join(extra)})" if extra else ""
+    return f'<td class="num">{inner} <span class="muted">{interval}{tail}</span></td>'
+
+
 def _bucket_block(data: ReportData, t, name: str, title: str, chart: bool) -> str:
     order = data.metrics[0].order
     names = [data.systems[k] for k in order]
     head = "<th>bucket</th>" + "".join(f'<th class="num">{esc(n)}</th>' for n in names)
     rows = []
     for g, label in enumerate(t.labels):
-        cells = []
-        for k in order:
-            s = t.scores[k][g]
-            cells.append('<td class="num muted">–</td>' if s is None else
-                         f'<td class="num">{s:.2f} <span class="muted">[{t.lower[k][g]:.1f}, {t.upper[k][g]:.1f}] '
-                         f"({t.counts[k][g]})</span></td>")
+        cells = [_interval_cell(t.scores[k][g], t.lower[k][g], t.upper[k][g], 2,
+                                t.resamples[k][g] if t.resamples else None, data.n_bootstrap, t.counts[k][g])
+                 for k in order]
         rows.append(f"<tr><td>{esc(label)}</td>{''.join(cells)}</tr>")
     svg = ""
     if chart:
@@ -386,7 +445,8 @@ def _bucket_block(data: ReportData, t, name: str, title: str, chart: bool) -> st
                                      [t.upper[k] for k in order], names, order, f"{t.metric} {title}", t.metric)
     table = (f'<table id="{name}-{esc(t.metric)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
              "</tbody></table>")
-    return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}") + _wrap(table))
+    return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}", f"{t.metric} {title}")
+            + _wrap(table))
 
 
 def buckets_section(data: ReportData) -> str:
