@@ -9,7 +9,7 @@
 use std::io::{self, Read};
 
 use crate::count::row_width;
-use crate::par::{for_each_unit, pick_threads};
+use crate::par::{for_each_unit, pick_threads, should_stop};
 use crate::text::{count_lines, Line};
 use crate::tok::unicode::py_rstrip;
 use crate::tok::Tokenizer;
@@ -326,6 +326,8 @@ pub enum CountFilesError {
     Lengths { ended: Vec<usize>, after: usize },
     /// a segment needs the Python tokenizer (the caller counts the files another way)
     Fallback,
+    /// the calling thread's poll said stop ([`crate::par::polled`])
+    Stopped,
 }
 
 /// Corpus total of files: the summed statistics row, the segments, the hypotheses ending in `" ."`, and
@@ -420,12 +422,13 @@ pub struct FileCount {
 }
 
 /// `work(stream)` for every stream, the streams spread over up to `threads` threads (each file is read
-/// and checked by one thread at a time, in its own order), the results in the streams' order.
+/// and checked by one thread at a time, in its own order), the results in the streams' order; None when
+/// the work was stopped ([`crate::par::should_stop`]) before every stream's was done.
 fn on_streams<S: Send, T: Send>(
     streams: &mut [S],
     threads: usize,
     work: impl Fn(&mut S) -> T + Sync,
-) -> Vec<T> {
+) -> Option<Vec<T>> {
     let mut results: Vec<Option<T>> = streams.iter().map(|_| None).collect();
     let mut pairs: Vec<(&mut S, &mut Option<T>)> = streams.iter_mut().zip(&mut results).collect();
     for_each_unit(
@@ -439,10 +442,7 @@ fn on_streams<S: Send, T: Send>(
             }
         },
     );
-    results
-        .into_iter()
-        .map(|r| r.expect("every stream was read"))
-        .collect()
+    results.into_iter().collect()
 }
 
 /// The BLEU corpus total of hypotheses (`streams[0]`) against reference streams (`streams[1..]`, every
@@ -477,8 +477,12 @@ pub fn count_files<R: Read + Send + Sync>(
     let mut rows = Vec::new();
     let n_streams = streams.len();
     loop {
+        if should_stop() {
+            return Err(CountFilesError::Stopped);
+        }
         let readers = pick_threads(threads, block, 2000, n_streams);
-        let filled = on_streams(streams, readers, |r| r.fill(block, budget));
+        let filled = on_streams(streams, readers, |r| r.fill(block, budget))
+            .ok_or(CountFilesError::Stopped)?;
         for (s, result) in filled.into_iter().enumerate() {
             result.map_err(|error| CountFilesError::Io { stream: s, error })?;
         }
@@ -511,7 +515,8 @@ pub fn count_files<R: Read + Send + Sync>(
         let checked = on_streams(&mut shared, readers, |r| {
             r.lines(k)
                 .map(|l| l.into_iter().map(Line::Text).collect::<Vec<_>>())
-        });
+        })
+        .ok_or(CountFilesError::Stopped)?;
         let mut lines = Vec::with_capacity(n_streams);
         for (s, result) in checked.into_iter().enumerate() {
             lines.push(result.map_err(|problem| CountFilesError::Line { stream: s, problem })?);

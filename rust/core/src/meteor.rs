@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
-use crate::par::{for_each_unit, pick_threads};
+use crate::par::{for_each_unit, pick_threads, should_stop};
 use crate::porter::stem_into;
 use crate::tok::unicode::py_lower_into;
 use crate::wordnet::{FormatError, StrHasher, WordNet};
@@ -299,6 +299,9 @@ pub fn align_pairs(
     let (mut stems, mut synonyms) = (Vec::new(), Vec::new());
     if threads <= 1 {
         for (unit, rows) in out.chunks_mut(2 * PAIR_UNIT).enumerate() {
+            if should_stop() {
+                break;
+            }
             align_unit(scratch, &mut stems, &mut synonyms, unit, rows);
         }
     } else {

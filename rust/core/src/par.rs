@@ -3,11 +3,80 @@
 //! on which thread took which unit. Every parallel job (BLEU rows of text, ids and padded ids, pairwise
 //! BLEU, chrF, TER) runs through [`for_each_unit`], except work whose input only the calling thread can
 //! read (Python objects): [`fed`] hands it to helper threads job by job as the caller reads it.
+//!
+//! A long job can be stopped from outside (Ctrl-C in the Python process): [`polled`] gives the calling
+//! thread a poll, which [`should_stop`] asks at unit boundaries at most every [`POLL_INTERVAL`]; once it
+//! says stop, the jobs on that thread skip their remaining units (their output is then incomplete, and
+//! the caller of [`polled`] discards it).
 
 use std::any::Any;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The least time between two calls of a thread's poll (a poll may take a lock, e.g. Python's GIL).
+pub const POLL_INTERVAL: Duration = Duration::from_millis(20);
+
+/// The poll of the calling thread, set by [`polled`].
+#[derive(Clone, Copy)]
+struct Poll {
+    poll: fn() -> bool,
+    last: Option<Instant>,
+    stopped: bool,
+}
+
+thread_local! {
+    static POLL: Cell<Option<Poll>> = const { Cell::new(None) };
+}
+
+/// Runs `f` on the calling thread with `poll` as its stop poll (true: stop), and returns `f`'s result and
+/// whether the poll said stop meanwhile (the result is then incomplete). Calls nest: the outer poll
+/// comes back when `f` returns or panics.
+pub fn polled<T>(poll: fn() -> bool, f: impl FnOnce() -> T) -> (T, bool) {
+    struct Restore(Option<Poll>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            POLL.with(|p| p.set(self.0));
+        }
+    }
+    let outer = POLL.with(|p| {
+        p.replace(Some(Poll {
+            poll,
+            last: None,
+            stopped: false,
+        }))
+    });
+    let _restore = Restore(outer);
+    let result = f();
+    let stopped = POLL.with(|p| p.get().is_some_and(|p| p.stopped));
+    (result, stopped)
+}
+
+/// Whether the work on the calling thread should stop: its poll (of [`polled`]) said so, now or before
+/// (asked at most every [`POLL_INTERVAL`]); false on a thread without a poll.
+pub fn should_stop() -> bool {
+    POLL.with(|cell| {
+        let Some(mut p) = cell.get() else {
+            return false;
+        };
+        if p.stopped {
+            return true;
+        }
+        let now = Instant::now();
+        if p.last
+            .is_some_and(|last| now.duration_since(last) < POLL_INTERVAL)
+        {
+            return false;
+        }
+        p.last = Some(now);
+        p.stopped = (p.poll)();
+        cell.set(Some(p));
+        p.stopped
+    })
+}
 
 /// Segments per unit of work handed to a thread by [`fill_rows`].
 pub const WORK_UNIT: usize = 512;
@@ -27,7 +96,9 @@ pub fn pick_threads(requested: usize, work: usize, work_per_thread: usize, units
 /// Splits `out` into consecutive units of `unit_len` items (the last one may be shorter) and calls
 /// `work(state, unit_index, unit)` for each, on `threads` threads (1: the calling thread) that take the
 /// units in order from a shared queue, each with its own `state` from `new_state`. Returns the threads'
-/// final states. A panic in a worker is resumed in the caller once every thread has stopped.
+/// final states. A panic in a worker is resumed in the caller once every thread has stopped. The calling
+/// thread takes units too and asks [`should_stop`] between them: once it says stop, no thread takes a
+/// unit any more (the output is incomplete).
 pub fn for_each_unit<T, S, N, F>(
     out: &mut [T],
     unit_len: usize,
@@ -42,9 +113,16 @@ where
     F: Fn(&mut S, usize, &mut [T]) + Sync,
 {
     let queue = Mutex::new(out.chunks_mut(unit_len.max(1)).enumerate());
-    let run = || {
+    let stop = AtomicBool::new(should_stop());
+    let run = |lead: bool| {
         let mut state = new_state();
         loop {
+            if lead && should_stop() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
             let Some((unit, items)) = next else { break };
             work(&mut state, unit, items);
@@ -52,16 +130,24 @@ where
         state
     };
     if threads <= 1 {
-        return vec![run()];
+        return vec![run(true)];
     }
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads).map(|_| s.spawn(run)).collect();
+        let run = &run;
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(move || run(false))).collect();
+        // the calling thread counts too; a panic of its own is resumed once the others have stopped
+        let mine = catch_unwind(AssertUnwindSafe(|| run(true)));
+        if mine.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let mut joined = vec![mine];
+        joined.extend(handles.into_iter().map(|h| h.join()));
         let mut states = Vec::with_capacity(threads);
         let mut panic = None;
-        for h in handles {
-            match h.join() {
+        for result in joined {
+            match result {
                 Ok(state) => states.push(state),
-                Err(e) => panic = Some(e),
+                Err(e) => panic = panic.or(Some(e)),
             }
         }
         if let Some(e) = panic {
@@ -440,6 +526,62 @@ mod tests {
             let panic = result.expect_err("the job's panic");
             assert_eq!(panic.downcast_ref::<&str>(), Some(&"job panic"));
         }
+    }
+
+    fn stop_now() -> bool {
+        true
+    }
+
+    fn never_stop() -> bool {
+        false
+    }
+
+    #[test]
+    fn a_stop_poll_ends_the_units_early_and_is_reported() {
+        for threads in [1, 2, 4] {
+            let mut out = vec![0u8; 10_000];
+            let (states, stopped) = polled(stop_now, || {
+                for_each_unit(
+                    &mut out,
+                    1,
+                    threads,
+                    || 0usize,
+                    |n, _, items| {
+                        *n += 1;
+                        items[0] = 1;
+                    },
+                )
+            });
+            assert!(stopped);
+            // the poll says stop before the first unit: no thread takes one
+            assert_eq!(states.iter().sum::<usize>(), 0, "{threads} threads");
+            assert!(out.iter().all(|&x| x == 0));
+            let (states, stopped) = polled(never_stop, || {
+                for_each_unit(
+                    &mut out,
+                    1,
+                    threads,
+                    || 0usize,
+                    |n, _, items| {
+                        *n += 1;
+                        items[0] = 1;
+                    },
+                )
+            });
+            assert!(!stopped);
+            assert_eq!(states.iter().sum::<usize>(), 10_000);
+        }
+    }
+
+    #[test]
+    fn polls_nest_and_end_with_their_call() {
+        assert!(!should_stop(), "no poll outside polled");
+        let ((inner, after_inner), outer) = polled(never_stop, || {
+            let inner = polled(stop_now, should_stop);
+            (inner, should_stop())
+        });
+        assert_eq!((inner, after_inner, outer), ((true, true), false, false));
+        assert!(!should_stop());
     }
 
     #[test]

@@ -323,6 +323,11 @@ impl TextCounter {
                     if feed.failed() {
                         break;
                     }
+                    // Ctrl-C between chunks (the reading thread holds the GIL: the handler runs here)
+                    if let Err(e) = py.check_signals() {
+                        stopped = Err(e);
+                        break;
+                    }
                     let start = c * chunk;
                     let read = input
                         .hold(start..n_seg.min(start + chunk))

@@ -76,6 +76,10 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::note_main_thread(m.py())?;
+    // numpy's C API is looked up (Python code) when the first array is made: now, not after a long count
+    // with a Ctrl-C pending, whose KeyboardInterrupt would fail the lookup
+    PyArray1::<i64>::from_vec(m.py(), Vec::new());
     m.add("BUILD", build_info(m.py())?)?;
     // sacreBLEU adds the log precisions with Python's sum(), whose rounding changed in CPython 3.12
     bleuscope_core::score::set_compensated_sum(m.py().version_info() >= (3, 12));
