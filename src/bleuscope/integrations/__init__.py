@@ -4,6 +4,9 @@
   floats, without NLTK (also reachable as ``bleuscope.nltk``);
 * :mod:`bleuscope.integrations.rouge_score`: the rouge-score package's ``rouge_scorer`` and ``scoring`` (also
   reachable as ``bleuscope.rouge_score``);
+* :mod:`bleuscope.integrations.hf_evaluate`: HF ``evaluate``'s metric modules (``sacrebleu``, ``bleu``, ``chrf``,
+  ``ter``, ``rouge``, ``meteor``, ...) as module folders ``evaluate.load`` takes offline, and the same without
+  ``evaluate`` (``load(name)``);
 * :mod:`bleuscope.integrations.torch`: token-id BLEU on torch tensors (CPU or CUDA) and an accumulating,
   distributed-aware metric for evaluation loops (``pip install "bleuscope[torch]"``).
 """

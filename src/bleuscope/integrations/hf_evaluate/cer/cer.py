@@ -1,0 +1,8 @@
+"""HF evaluate's ``cer`` metric module, computed by bleuscope: ``evaluate.load(<this folder>)``, the official
+script's arguments and returned dict (see :mod:`bleuscope.integrations.hf_evaluate`)."""
+
+from bleuscope.integrations.hf_evaluate import evaluate_base as _base
+
+
+class CER(_base.BleuscopeMetric):
+    module_name = "cer"

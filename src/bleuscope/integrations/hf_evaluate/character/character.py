@@ -1,0 +1,8 @@
+"""HF evaluate's ``character`` metric module, computed by bleuscope: ``evaluate.load(<this folder>)``, the official
+script's arguments and returned dict (see :mod:`bleuscope.integrations.hf_evaluate`)."""
+
+from bleuscope.integrations.hf_evaluate import evaluate_base as _base
+
+
+class Character(_base.BleuscopeMetric):
+    module_name = "character"
