@@ -85,8 +85,10 @@ def pearson(gold: np.ndarray, metric: np.ndarray) -> float:
     ym = y - y.mean()
     xmax = np.max(np.abs(xm))
     ymax = np.max(np.abs(ym))
-    normxm = xmax * np.linalg.norm(xm / xmax)
-    normym = ymax * np.linalg.norm(ym / ymax)
+    # scipy's norm along an axis: the square root of a sum of squares (not numpy's dot of a flat vector)
+    xs, ys = xm / xmax, ym / ymax
+    normxm = xmax * np.sqrt(np.add.reduce(xs * xs))
+    normym = ymax * np.sqrt(np.add.reduce(ys * ys))
     r = float(np.clip(np.vecdot(xm / normxm, ym / normym), -1.0, 1.0))
     return float(round(r)) if x.size == 2 else r
 
@@ -248,7 +250,14 @@ def kendall(gold: np.ndarray, metric: np.ndarray, variant: str = "b") -> float:
     """Kendall's tau b or c as scipy.stats.kendalltau gives it (clipped to [-1, 1])."""
     if variant not in ("b", "c"):
         raise ValueError(f"variant: {variant!r} is not 'b' or 'c'")
-    v = kendall_variant(gold, metric, variant)
+    if variant == "c":
+        v = kendall_variant(gold, metric, variant)
+    else:  # scipy divides by the first argument's (gold's) side first
+        s = tau_stats(gold, metric)
+        tot = s.pairs
+        gtie, mtie = s.ties_gold + s.ties_both, s.ties_metric + s.ties_both
+        v = math.nan if gtie == tot or mtie == tot else float(
+            (s.con - s.dis) / np.sqrt(tot - gtie) / np.sqrt(tot - mtie))
     return v if math.isnan(v) else float(min(1.0, max(-1.0, v)))
 
 

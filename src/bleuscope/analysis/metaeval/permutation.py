@@ -263,7 +263,7 @@ def permutation_sig_diff(
                 and sizes.size * int(sizes.max()) ** 2 <= 8_000_000 and not np.isnan(s1).any() \
                 and not np.isnan(s2).any():
             fast = _SwapForms(_PairTable(bounds, gf), bounds, s1, s2, kinds)
-        fn = _scalar_fn(statistic, statistic_args)
+        fn = _scalar_fn(statistic, {**statistic_args, "num_sys": num_sys})
         pairs = sizes * (sizes - 1) // 2
 
         def from_counts(counts: list[np.ndarray]) -> np.ndarray:

@@ -148,8 +148,6 @@ def _pvalue(g, m1, m2, statistic, num_sys, average_by, k, rng, perm_test, block_
                                              k=k, rng=rng, block_size=block_size, early_min=early_min,
                                              early_max=early_max, epsilon1=eps, epsilon2=eps).p
     name, args = _perm_statistic(statistic, epsilon)
-    if name == "spa":
-        args = {"num_sys": num_sys}
     return permutation_sig_diff(g, m1, m2, num_sys=num_sys, statistic=name, average_by=average_by, k=k, rng=rng,
                                 block_size=block_size, early_min=early_min, early_max=early_max, **args).p
 
