@@ -24,6 +24,8 @@ __all__ = [
     "Tokenizer",
     "RougeCounter",
     "porter_stem",
+    "EditAligner",
+    "align_token_ids",
     "MeteorTable",
     "WordNetTables",
     "WordNetFormatError",
@@ -213,6 +215,32 @@ class RougeCounter:
     ) -> tuple[_Rows, npt.NDArray[np.float64], _Lengths] | None: ...
 
 def porter_stem(word: str) -> str: ...
+
+#: what ``EditAligner.alignments`` and ``align_token_ids`` return: opcodes ``[M, 5]`` (kind 0 equal,
+#: 1 replace, 2 delete, 3 insert; i1, i2, j1, j2), opcodes per pair ``[S]``, statistics rows ``[S, 6]``
+_Alignments = tuple[_Rows, _Lengths, _Rows]
+
+@final
+class EditAligner:
+    """Edit-rate rows ``[S, 6]`` (H, S, D, I, reference and hypothesis lengths) and rapidfuzz's opcodes."""
+
+    def __new__(cls, units: str, *, threads: int = 0) -> EditAligner: ...
+    @property
+    def units(self) -> str: ...
+    @property
+    def threads(self) -> int: ...
+    def counts(self, references: _Lines, hypotheses: _Lines) -> _Rows | None: ...
+    def alignments(self, references: _Lines, hypotheses: _Lines) -> _Alignments | None: ...
+
+def align_token_ids(
+    ref_ids: npt.NDArray[np.uint32],
+    ref_offsets: npt.NDArray[np.int64],
+    hyp_ids: npt.NDArray[np.uint32],
+    hyp_offsets: npt.NDArray[np.int64],
+    alphabet: int,
+    *,
+    threads: int = 0,
+) -> _Alignments: ...
 
 class WordNetFormatError(ValueError): ...
 

@@ -13,6 +13,7 @@ import sys
 
 #: short name -> the integration's module, below ``bleuscope``
 SHORT_NAMES = {
+    "jiwer": "integrations.jiwer",
     "nltk": "integrations.nltk",
     "rouge_score": "integrations.rouge_score",
 }

@@ -17,4 +17,5 @@ pub mod table;
 pub mod ter;
 pub mod text;
 pub mod tok;
+pub mod wer;
 pub mod wordnet;

@@ -12,6 +12,7 @@ mod meteor;
 mod resample;
 mod rouge;
 mod tok;
+mod wer;
 
 use bleuscope_core::score::{c_exp, c_log};
 use numpy::{PyArray1, PyReadonlyArray1};
@@ -92,6 +93,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tok::Tokenizer>()?;
     m.add_class::<rouge::RougeCounter>()?;
     m.add_function(wrap_pyfunction!(rouge::porter_stem, m)?)?;
+    m.add_class::<wer::EditAligner>()?;
+    m.add_function(wrap_pyfunction!(wer::align_token_ids, m)?)?;
     m.add_class::<meteor::MeteorTable>()?;
     m.add_class::<meteor::WordNetTables>()?;
     m.add(

@@ -733,6 +733,9 @@ def ter_rows(
 
 __all__ = [
     "ENGINES",
+    "edit_alignments",
+    "edit_alignments_of_ids",
+    "edit_counts",
     "ThreadsOption",
     "set_process_threads",
     "bleu_scores",
@@ -769,3 +772,38 @@ __all__ = [
     "tokenizer_core_name",
     "tokenizer_support",
 ]
+
+
+# -- edit rates (WER, CER, MER, WIL, WIP) -------------------------------------------------------------------
+def edit_counts(references: list[str], hypotheses: list[str], units: str, *, threads: int | None = None):
+    """Edit-rate statistics rows int64 ``[S, 6]`` (hits, substitutions, deletions, insertions, reference and
+    hypothesis lengths) of every (reference, hypothesis) pair tokenized by ``units``, aligned as rapidfuzz
+    (jiwer 4.0.0); None when the compiled core is not built or a string is not UTF-8."""
+    check_threads(threads)
+    if _native() is None:
+        return None
+    return _edit_aligner(units, core_threads(threads)).counts(references, hypotheses)
+
+
+def edit_alignments(references: list[str], hypotheses: list[str], units: str, *, threads: int | None = None):
+    """``(opcodes int64 [M, 5], opcodes per pair int64 [S], rows int64 [S, 6])`` of every pair (opcode kinds
+    0 equal, 1 replace, 2 delete, 3 insert, then ``i1, i2, j1, j2``); None as :func:`edit_counts`."""
+    check_threads(threads)
+    if _native() is None:
+        return None
+    return _edit_aligner(units, core_threads(threads)).alignments(references, hypotheses)
+
+
+def edit_alignments_of_ids(ref_ids, ref_offsets, hyp_ids, hyp_offsets, alphabet: int, *, threads: int | None = None):
+    """:func:`edit_alignments` of token ids (uint32 ids below ``alphabet``, int64 offsets of each pair's
+    sequence); None when the compiled core is not built."""
+    check_threads(threads)
+    core = _native()
+    if core is None:
+        return None
+    return core.align_token_ids(ref_ids, ref_offsets, hyp_ids, hyp_offsets, alphabet, threads=core_threads(threads))
+
+
+@functools.lru_cache(maxsize=32)
+def _edit_aligner(units: str, threads: int):
+    return _native().EditAligner(units, threads=threads)

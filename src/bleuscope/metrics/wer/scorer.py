@@ -1,0 +1,267 @@
+"""The edit rates WER, CER, MER, WIL and WIP with jiwer 4.0.0's numbers, on additive integer statistics.
+
+A segment's statistics row is ``[hits, substitutions, deletions, insertions, reference length, hypothesis
+length]``: the counts of rapidfuzz's alignment of the reference to the hypothesis (the one jiwer 4.0.0
+takes; :mod:`.alignment` says which of the optimal alignments that is, and the compiled core gives the same
+rows). Rows add up, so the corpus score of shards, streams, worker processes and resamples is that of a
+single pass, and it is the **corpus** rate (a ratio of sums, what jiwer, HF evaluate, torchmetrics and NeMo
+report), never the mean of sentence rates (``sentence_scores(...).scores.mean()`` gives that):
+
+* WER = (S + D + I) / (H + S + D); CER is WER over characters;
+* MER = (S + D + I) / (H + S + D + I);
+* WIP = (H / reference length) * (H / hypothesis length); WIL = 1 - WIP.
+
+The rates are fractions (0.25, not 25), as every one of those tools gives them.
+
+**Profiles** (``profile=``, named in the signature) say how text becomes tokens and what an empty reference
+gives, for the numbers of each tool:
+
+* ``jiwer`` (the default): jiwer 4.0.0's ``wer_default`` / ``cer_default`` (:mod:`.units`); references
+  that are all empty give WER = CER = the number of insertions, MER 0 (1 with a non-empty hypothesis),
+  WIP 1 (0), WIL 1 - WIP;
+* ``hf-evaluate``: HF evaluate's ``wer`` and ``cer`` modules under jiwer 4 (per pair, counts summed): jiwer's
+  numbers, and an error when the references are all empty (the module divides by zero);
+* ``hf-evaluate-jiwer3``: the same modules under jiwer 3: WER as jiwer, CER with runs of whitespace
+  collapsed first; an empty reference is an error (jiwer 3 refuses it);
+* ``torchmetrics``: torchmetrics' ``WordErrorRate`` / ``CharErrorRate``: words of ``str.split()``, every
+  character; all-empty references give NaN (0 / 0);
+* ``nemo``: NeMo's ``word_error_rate`` (``use_cer`` for CER): tokens as torchmetrics, all-empty references
+  give ``inf``.
+
+MER, WIL and WIP are defined by the ``jiwer`` and ``hf-evaluate*`` profiles only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...core import backend
+from ...core.signature import nrefs_field, version_field
+from ...core.stats import check_statistics
+from ..base import Metric, ScoreBatch, ScoreText
+from . import alignment
+from .units import tokens
+
+COLUMNS = ["hits", "substitutions", "deletions", "insertions", "ref_length", "hyp_length"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one tool tokenizes and treats empty references (see the module docstring)."""
+
+    name: str
+    word_units: str
+    char_units: str
+    #: what references that are all empty give: "jiwer" (jiwer 4's values), "error", "nan", "inf"
+    empty: str
+    #: an empty reference of a single segment is an error (jiwer 3)
+    refuses_empty_segment: bool = False
+    #: the measures the tool defines
+    measures: tuple[str, ...] = ("wer", "mer", "wil", "wip")
+
+
+PROFILES = {
+    p.name: p
+    for p in (
+        Profile("jiwer", "jiwer-words", "jiwer-chars", "jiwer"),
+        Profile("hf-evaluate", "jiwer-words", "jiwer-chars", "error"),
+        Profile("hf-evaluate-jiwer3", "jiwer-words", "collapsed-chars", "error", refuses_empty_segment=True),
+        Profile("torchmetrics", "split-words", "raw-chars", "nan", measures=("wer",)),
+        Profile("nemo", "split-words", "raw-chars", "inf", measures=("wer",)),
+    )
+}
+
+
+@dataclass(frozen=True)
+class EditRateScore(ScoreText):
+    """One edit rate (a fraction) with the counts it comes from."""
+
+    score: float
+    hits: int
+    substitutions: int
+    deletions: int
+    insertions: int
+    ref_length: int
+    hyp_length: int
+    signature: str = ""
+    name: str = field(default="WER")
+
+    @property
+    def verbose(self) -> str:
+        return (f"(H = {self.hits} S = {self.substitutions} D = {self.deletions} I = {self.insertions} "
+                f"ref_len = {self.ref_length} hyp_len = {self.hyp_length})")
+
+    def format(self, width: int = 4, score_only: bool = False, signature: str | None = None) -> str:
+        """As every score's ``format``, four decimals by default (a rate, not a percentage)."""
+        return super().format(width, score_only, signature)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "score": self.score, "hits": self.hits, "substitutions": self.substitutions,
+                "deletions": self.deletions, "insertions": self.insertions, "ref_length": self.ref_length,
+                "hyp_length": self.hyp_length, "signature": self.signature}
+
+
+@dataclass(frozen=True)
+class EditRateScores(ScoreBatch):
+    """Sentence edit rates of a batch: an array, plus an :class:`EditRateScore` per segment on indexing."""
+
+    scores: np.ndarray  # float64 [S]
+    stats: np.ndarray  # int64 [S, 6]
+    signature: str = ""
+    name: str = "WER"
+
+    def __getitem__(self, i: int) -> EditRateScore:
+        return EditRateScore(float(self.scores[i]), *map(int, self.stats[i]), self.signature, self.name)
+
+
+def rates(measure: str, rows: np.ndarray, empty: str) -> np.ndarray:
+    """float64 ``measure`` ("wer", "mer", "wil", "wip") of every summed row, jiwer's arithmetic; rows whose
+    reference length is 0 follow ``empty`` ("jiwer": jiwer 4's values; "nan"; "inf"; "error": NaN here,
+    the callers refuse such input)."""
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1, 6)
+    h, s, d, i, nr, nh = (rows[:, k].astype(np.float64) for k in range(6))
+    errors = s + d + i
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if measure == "wer":
+            value = errors / (h + s + d)
+            fallback = i if empty == "jiwer" else np.full_like(i, np.inf if empty == "inf" else np.nan)
+        elif measure == "mer":
+            value = errors / (h + s + d + i)
+            fallback = np.where(nh == 0, 0.0, 1.0)
+        else:
+            wip = np.where(nh >= 1, (h / nr) * (h / nh), 0.0)
+            fallback = np.where(nh == 0, 1.0, 0.0)
+            value, fallback = (wip, fallback) if measure == "wip" else (1 - wip, 1 - fallback)
+    if empty != "jiwer" and measure != "wer":
+        fallback = np.full_like(fallback, np.nan)
+    return np.where(nr > 0, value, fallback)
+
+
+class EditRate(Metric):
+    """An edit rate over words or characters (:class:`WER`, :class:`CER`, :class:`MER`, :class:`WIL`,
+    :class:`WIP`) with one reference per segment. ``profile``: whose numbers (module docstring);
+    ``engine``/``threads`` as every metric's."""
+
+    name = "WER"
+    measure = "wer"
+    characters = False
+    higher_is_better = False
+    sacrebleu_arithmetic = False
+    stats_width = 6
+    short_keys = {"profile": "p", "tok": "t", "avg": "a"}
+
+    threads = backend.ThreadsOption()
+
+    def __init__(self, *, profile: str = "jiwer", engine: str = "auto", threads: int | None = None) -> None:
+        if not isinstance(profile, str) or profile not in PROFILES:
+            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
+        self.profile = PROFILES[profile]
+        if self.measure not in self.profile.measures:
+            raise ValueError(f"profile {profile!r} has no {self.name} (it defines {', '.join(m.upper() for m in self.profile.measures)})")
+        self.engine = backend.check_engine(engine)
+        self.threads = threads
+        self.units = self.profile.char_units if self.characters else self.profile.word_units
+
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:1|profile:jiwer|tok:jiwer-words|avg:corpus|version:bleuscope-...``: ``avg:corpus`` says the
+        score is the ratio of the corpus sums (not a mean of sentence rates)."""
+        return {"nrefs": None if nrefs is None else str(nrefs), "profile": self.profile.name, "tok": self.units,
+                "avg": "corpus", "version": version_field()}
+
+    def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
+        """One reference stream, a reference for every segment."""
+        streams, present = super().check_reference_streams(references, n_segments)
+        if len(streams) != 1:
+            raise ValueError(f"{self.name} takes one reference per segment (one reference stream), got {len(streams)} streams")
+        return streams, present
+
+    def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """Statistics rows ``[H, S, D, I, reference length, hypothesis length]`` of validated input."""
+        refs = streams[0]
+        rows = None
+        if len(hyps) and backend.resolve_engine(self.engine, "text") == "native":
+            rows = backend.edit_counts(refs, hyps, self.units, threads=self.threads)
+        if rows is None:
+            rows = np.array([alignment.counts(tokens(r, self.units), tokens(h, self.units)) for r, h in zip(refs, hyps)],
+                            dtype=np.int64).reshape(-1, 6)
+        if self.profile.refuses_empty_segment and len(rows) and not rows[:, 4].all():
+            bad = int(np.flatnonzero(rows[:, 4] == 0)[0])
+            raise ValueError(f"references[{bad}] is empty, which profile {self.profile.name!r} refuses (jiwer 3 raises on it)")
+        return rows
+
+    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+        """float64 rate of every summed statistics row (``float32`` is ignored: no sacreBLEU counterpart)."""
+        rows = np.asarray(rows)
+        if rows.ndim == 1:
+            rows = rows[None, :]
+        if rows.shape[1] != 6:
+            raise ValueError(f"{self.name} statistics rows must have 6 columns ({', '.join(COLUMNS)}), got {rows.shape[1]}")
+        return rates(self.measure, rows, self.profile.empty)
+
+    def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> EditRateScore:
+        """The corpus rate of per-segment rows (summed) or of one summed row; invalid statistics are a
+        ValueError naming the column and row."""
+        stats = check_statistics(stats, COLUMNS, (), f"{self.name} statistics")
+        total = stats.sum(axis=0) if stats.ndim == 2 else stats
+        total = np.asarray(total, dtype=np.int64)
+        if self.profile.empty == "error" and total[4] == 0:
+            raise ValueError(f"the references are all empty: profile {self.profile.name!r} has no {self.name} for them "
+                             "(HF evaluate divides by zero)")
+        score = float(self.score_rows(total)[0])
+        sig = self.signature(nrefs) if nrefs is not None else ""
+        return EditRateScore(score, *map(int, total), sig, self.name)
+
+    def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> EditRateScores:
+        """The rate of every segment (one reference each), as a batch."""
+        seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
+        return EditRateScores(self.score_rows(seg.stats), seg.stats, self.signature(nrefs_field(seg.nrefs)), self.name)
+
+
+class WER(EditRate):
+    """Word error rate, (S + D + I) / (H + S + D), jiwer 4.0.0's by default (see the module docstring)."""
+
+    name = "WER"
+    measure = "wer"
+
+
+class CER(EditRate):
+    """Character error rate: WER over characters (jiwer's ``cer_default`` by default)."""
+
+    name = "CER"
+    measure = "wer"
+    characters = True
+
+
+class MER(EditRate):
+    """Match error rate, (S + D + I) / (H + S + D + I)."""
+
+    name = "MER"
+    measure = "mer"
+
+
+class WIL(EditRate):
+    """Word information lost, 1 - WIP."""
+
+    name = "WIL"
+    measure = "wil"
+
+
+class WIP(EditRate):
+    """Word information preserved, (H / reference length) * (H / hypothesis length)."""
+
+    name = "WIP"
+    measure = "wip"
+    higher_is_better = True
+
+
+def corpus_wer(hypotheses: Sequence[str], references: Sequence[str], **options) -> EditRateScore:
+    """``WER(**options).corpus_score(hypotheses, [references])``: one reference per hypothesis."""
+    return WER(**options).corpus_score(hypotheses, [references])
+
+
+def corpus_cer(hypotheses: Sequence[str], references: Sequence[str], **options) -> EditRateScore:
+    """``CER(**options).corpus_score(hypotheses, [references])``: one reference per hypothesis."""
+    return CER(**options).corpus_score(hypotheses, [references])

@@ -1,0 +1,163 @@
+"""The edit-rate metrics (WER, CER, MER, WIL, WIP) on the Metric contract: corpus scores `==` jiwer 4.0.0 on
+the WMT data, the compiled core's rows `==` the plain-Python reference's, every path (streams, halves,
+significance) on the same rows, HF evaluate's recorded outputs under jiwer 3 and 4 from the profiles, and
+bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleuscope.core.stats import Totals
+from bleuscope.metrics.wer import CER, MER, WER, WIL, WIP
+from bleuscope.metrics.wer import alignment as reference
+from bleuscope.metrics.wer.units import UNITS, tokens
+
+from ..conftest import DATA, all_pairs, pair_dir, read_lines, requires_core, requires_wmt
+
+jiwer = pytest.importorskip("jiwer")
+
+GOLDENS = DATA.parent.parent / "oracles" / "hf-evaluate"
+
+
+def first_pairs(n: int):
+    for testset, pair in all_pairs():
+        base = pair_dir(testset, pair)
+        systems = sorted((base / "sys").glob("*.txt"))
+        if systems:
+            yield read_lines(sorted(base.glob("ref.*.txt"))[0])[:n], read_lines(systems[0])[:n]
+
+
+@requires_wmt
+def test_corpus_scores_equal_jiwer_on_wmt(engine):
+    for refs, hyps in first_pairs(60 if engine == "native" else 12):
+        for metric, peer in ((WER, jiwer.wer), (MER, jiwer.mer), (WIL, jiwer.wil), (WIP, jiwer.wip), (CER, jiwer.cer)):
+            score = metric(engine=engine).corpus_score(hyps, [refs])
+            assert score.score == peer(refs, hyps)
+        out = jiwer.process_words(refs, hyps)
+        score = WER(engine=engine).corpus_score(hyps, [refs])
+        assert (score.hits, score.substitutions, score.deletions, score.insertions) == (
+            out.hits, out.substitutions, out.deletions, out.insertions)
+
+
+texts = st.lists(st.sampled_from(["a", "b", "c", " ", "  ", "\t", "\xa0", "\u3000", "中", "\x1f", "\u2029"]),
+                 max_size=25).map("".join)
+
+
+@requires_core
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(texts, texts), min_size=1, max_size=5))
+def test_native_rows_equal_the_python_reference(pairs):
+    from bleuscope.core import backend
+
+    refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
+    for units in UNITS:
+        expected = [reference.counts(tokens(r, units), tokens(h, units)) for r, h in pairs]
+        assert backend.edit_counts(refs, hyps, units).tolist() == expected
+
+
+@requires_wmt
+def test_every_path_sums_the_same_rows(tmp_path):
+    refs, hyps = next(first_pairs(200))
+    metric = WER()
+    whole = metric.corpus_score(hyps, [refs])
+    halves = [Totals.of(metric.segment_statistics(hyps[a:b], [refs[a:b]])) for a, b in ((0, 77), (77, 200))]
+    assert (halves[0] + halves[1]).score(metric).score == whole.score
+    (tmp_path / "h.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    (tmp_path / "r.txt").write_text("".join(r + "\n" for r in refs), encoding="utf-8")
+    assert metric.corpus_score(tmp_path / "h.txt", [tmp_path / "r.txt"]).score == whole.score
+    assert metric.corpus_score(hyps, [refs], n_jobs=2).score == whole.score
+    sentence = metric.sentence_scores(hyps, [refs])
+    assert sentence.scores.tolist() == [jiwer.wer(r, h) for r, h in zip(refs, hyps)]
+    assert whole.signature == "nrefs:1|profile:jiwer|tok:jiwer-words|avg:corpus|version:" + whole.signature.split(":")[-1]
+
+
+@requires_wmt
+def test_paired_bootstrap_of_corpus_wer_is_a_ratio_of_sums():
+    from bleuscope.analysis.significance import paired_bootstrap
+
+    base = pair_dir("generaltest2022", "de-en")
+    refs = read_lines(base / "ref.A.txt")[:300]
+    systems = {p.stem: read_lines(p)[:300] for p in sorted((base / "sys").glob("*.txt"))[:3]}
+    result = paired_bootstrap(systems, [refs], metric=WER(), n_samples=200)
+    text = str(result)
+    for name in systems:
+        assert name in text
+    # the resampled scores are WER of summed rows: the observed corpus WER is jiwer's
+    assert WER().corpus_score(systems[next(iter(systems))], [refs]).score == jiwer.wer(refs, systems[next(iter(systems))])
+
+
+def hf_records(version: str):
+    path = GOLDENS / f"goldens-wer-cer-jiwer-{version}.jsonl"
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    return [json.loads(line) for line in path.open(encoding="utf-8")]
+
+
+def golden_inputs(rec):
+    if "predictions" in rec:
+        return rec["predictions"], rec["references"]
+    base = DATA / rec["set"] / rec["pair"]
+    hyps = read_lines(base / "sys" / f"{rec['system']}.txt")
+    refs = read_lines(base / f"ref.{rec['refs']}.txt")
+    if rec.get("first_n", "all") != "all":
+        hyps, refs = hyps[: rec["first_n"]], refs[: rec["first_n"]]
+    return hyps, refs
+
+
+def whole_text_alignment(rec) -> bool:
+    """jiwer 3's ``cer`` with ``concatenate_texts``: one alignment of the whole text (about 300,000
+    characters a side for a WMT file, seconds each)."""
+    return rec["metric"] == "cer" and rec["jiwer"] == "3.1.0" and bool(rec["kwargs"].get("concatenate_texts"))
+
+
+@pytest.mark.parametrize(
+    ("version", "whole_texts"),
+    [("3.1.0", False), ("4.0.0", False), pytest.param("3.1.0", True, marks=pytest.mark.full)],
+)
+def test_hf_evaluate_goldens_from_the_profiles(version, whole_texts):
+    """HF evaluate's ``wer``/``cer`` outputs recorded under jiwer 3.1.0 and 4.0.0: ``hf-evaluate`` and
+    ``hf-evaluate-jiwer3``; jiwer 3's ``cer`` with ``concatenate_texts`` aligns the whole text at once (the
+    sentences collapsed, stripped and joined without a separator): on the WMT files only in the full run."""
+    profile = "hf-evaluate" if version == "4.0.0" else "hf-evaluate-jiwer3"
+    records = [r for r in hf_records(version)
+               if r["set"] == "inline" or whole_text_alignment(r) == whole_texts]
+    if any("predictions" not in r and not (DATA / r["set"]).exists() for r in records):
+        pytest.skip("../shared/data/mt not found")
+    for rec in records:
+        hyps, refs = golden_inputs(rec)
+        metric = (WER if rec["metric"] == "wer" else CER)(profile=profile)
+        if rec["metric"] == "cer" and version == "3.1.0" and rec["kwargs"].get("concatenate_texts"):
+            refs = ["".join("".join(tokens(s, "collapsed-chars")) for s in refs)]
+            hyps = ["".join("".join(tokens(s, "collapsed-chars")) for s in hyps)]
+        assert metric.corpus_score(hyps, [refs]).score == rec["result"], rec
+
+
+def test_profiles_for_empty_references():
+    assert WER().corpus_score(["a b", "c"], [["", ""]]).score == jiwer.wer(["", ""], ["a b", "c"]) == 3
+    assert WER(profile="nemo").corpus_score(["a b"], [[""]]).score == float("inf")
+    assert np.isnan(WER(profile="torchmetrics").corpus_score(["a b"], [[" "]]).score)
+    with pytest.raises(ValueError, match="all empty"):
+        WER(profile="hf-evaluate").corpus_score(["a"], [[""]])
+    with pytest.raises(ValueError, match=r"references\[1\] is empty"):
+        CER(profile="hf-evaluate-jiwer3").corpus_score(["a", "b"], [["a", ""]])
+    # torchmetrics and NeMo split at any whitespace; jiwer keeps a lone tab inside its word
+    assert WER(profile="nemo").corpus_score(["a b"], [["a\tb"]]).score == 0.0
+    assert WER().corpus_score(["a b"], [["a\tb"]]).score == jiwer.wer("a\tb", "a b") == 2.0
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ValueError, match="one reference per segment"):
+        WER().corpus_score(["a"], [["a"], ["b"]])
+    with pytest.raises(ValueError, match="profile must be one of"):
+        WER(profile="sclite")
+    with pytest.raises(ValueError, match="has no MER"):
+        MER(profile="nemo")
+    with pytest.raises(TypeError):
+        WER().corpus_score([1], [["a"]])
+    with pytest.raises(ValueError, match="6 columns"):
+        WER().score_rows(np.zeros((1, 5), dtype=np.int64))
