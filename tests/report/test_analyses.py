@@ -360,7 +360,11 @@ def test_rouge_and_meteor_plug_in_through_the_metric_interface(example, tmp_path
     assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-m", "rouge", "-o",
                         str(out), "-q", "--n-bootstrap", "20"]) == 0, capsys.readouterr().err
     page = out.read_text(encoding="utf-8")  # the command's -m rouge: a section per type, as the main command's columns
-    assert all(f'data-metric="{label}"' in page for label in ("ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum"))
+    assert all(f'data-metric="{label}"' in page for label in ("ROUGE-1", "ROUGE-2", "ROUGE-L"))
+    assert 'data-metric="ROUGE-Lsum"' not in page  # ROUGE-L again on one segment per line, unless asked for
+    assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-m", "rouge",
+                        "--rouge-types", "rougeL,rougeLsum", "-o", str(out), "-q", "--n-bootstrap", "20"]) == 0
+    assert 'data-metric="ROUGE-Lsum"' in out.read_text(encoding="utf-8")
 
 
 @pytest.mark.filterwarnings("ignore::bleuscope.analysis.significance.TiesWarning")
@@ -375,3 +379,51 @@ def test_identical_systems_are_never_marked_significant():
     assert 'title="a − b: Δ = +0.00, p ≤ 0.010"' in page
     assert not __import__("re").search(r'class="sig-\w+" title="a − b', page)
     assert "systems a and b are identical" in page
+
+
+def test_warnings_that_matter_on_a_german_target():
+    """WMT22 en-de: Lan-Bridge's <unk> lines are named (recounted here), ROUGE's ASCII tokenizer and METEOR's
+    English resources are flagged on German and not on English; rouge-score agrees that its tokenizer makes
+    'Größe' and 'Grüße' one word."""
+    from bleuscope.metrics.rouge import ROUGE
+    from bleuscope.report.compute import placeholder_note
+
+    from .conftest import WMT_EN_DE, wmt_en_de_inputs
+
+    if not (WMT_EN_DE / "ref.A.txt").exists():
+        pytest.skip("../shared/data/mt not found")
+    systems, refs, _ = wmt_en_de_inputs()
+    unk_lines = sum(1 for x in systems["Lan-Bridge"] if "<unk>" in x)
+    unk_tokens = sum(x.count("<unk>") for x in systems["Lan-Bridge"])
+    note = placeholder_note("Lan-Bridge", systems["Lan-Bridge"])
+    assert note.startswith(f"system Lan-Bridge: {unk_lines} of {len(refs[0])} lines") and f"<unk> {unk_tokens} times" in note
+    assert unk_lines == 229
+    assert all(placeholder_note(n, h) is None for n, h in systems.items() if n != "Lan-Bridge")
+    german = ROUGE(("rouge1",)).input_notes(refs)
+    assert len(german) == 1 and "--rouge-tokenize unicode" in german[0]
+    assert ROUGE(("rouge1",), tokenizer="unicode").input_notes(refs) == []
+    english = [read_lines(WMT_EN_DE.parent / "de-en" / "ref.A.txt")]
+    assert ROUGE(("rouge1",)).input_notes(english) == []
+    assert ROUGE(("rouge1",)).corpus_score(["Größe"], [["Grüße"]]).score == 100.0
+    rouge_score = pytest.importorskip("rouge_score.rouge_scorer")
+    assert rouge_score.RougeScorer(["rouge1"]).score("Grüße", "Größe")["rouge1"].fmeasure == 1.0
+    try:
+        from bleuscope.metrics.meteor import METEOR
+
+        meteor = METEOR()
+    except (ImportError, OSError, LookupError):
+        return
+    assert "English resources" in meteor.input_notes(refs)[0] and meteor.input_notes(english) == []
+    assert meteor.input_notes(english, "de") and meteor.input_notes(refs, "en") == []
+
+
+def test_header_command_line_has_no_absolute_paths(tmp_path, capsys, monkeypatch):
+    from bleuscope.report.cli import public_path
+
+    out = tmp_path / "r.html"
+    monkeypatch.chdir(tmp_path)
+    assert report_main([str(EXAMPLE / "ref.A.txt"), "-i", str(EXAMPLE / "hyp.OpenNMT.txt"), "-o", str(out), "-q",
+                        "--n-bootstrap", "20", "--max-segments", "5"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert str(EXAMPLE) not in page and "…/ref.A.txt" in page and "…/hyp.OpenNMT.txt" in page
+    assert public_path(str(tmp_path / "x" / "y.txt")) == "x/y.txt" and public_path("rel.txt") == "rel.txt"

@@ -219,7 +219,7 @@ class _Elements(html.parser.HTMLParser):
 
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p", "nav", "a",
                 "section", "table", "thead", "tbody", "tr", "th", "td", "b", "i", "span", "br", "hr", "ol", "li",
-                "ul", "div", "svg", "line", "text", "rect", "path", "circle", "code", "details", "summary",
+                "ul", "div", "svg", "line", "text", "rect", "path", "circle", "wbr", "code", "details", "summary",
                 "select", "option", "label", "input", "button", "script", "h4", "em", "g"}
 
 NASTY = ['</script><script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">',

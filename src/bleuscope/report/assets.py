@@ -30,6 +30,7 @@ th,td{border-bottom:1px solid var(--line);padding:3px 7px;text-align:left;vertic
 th{background:var(--alt);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.cluster-start td{border-top:2px solid var(--muted)}
+table.iv td.num .muted{display:block;font-size:11.5px}table.iv th{overflow-wrap:anywhere;min-width:4em}
 .pmatrix td{text-align:center;font-size:12px;white-space:nowrap;min-width:64px}
 .pmatrix td.sig-better{background:var(--good);color:var(--goodfg)}
 .pmatrix td.sig-worse{background:var(--bad);color:var(--badfg)}
@@ -84,14 +85,16 @@ details>summary{cursor:pointer;font-size:12px}
 @media print{
  @page{margin:12mm}
  body{max-width:none;padding:0;font-size:9pt;color:#000;background:#fff}
- nav,.controls,.export,.js-only,button:not(.sort),select,input,.no-js{display:none!important}
+ nav,.controls,.export,.js-only,button:not(.sort):not(.ngram),select,input,.no-js{display:none!important}
  th button.sort::after{content:none!important}
  .num .muted{display:block}
  .scroll{overflow:visible}
  .wl{grid-template-columns:minmax(0,1fr)}
  table{font-size:7.5pt;width:100%;page-break-inside:auto}tr{page-break-inside:avoid}
  th,td{padding:1px 3px;white-space:normal!important;color:#000}
- td.num,th.num{white-space:nowrap!important}
+ th{overflow-wrap:anywhere}td.num{overflow-wrap:normal}
+ table.iv td.num .muted{font-size:6.5pt}
+ td.ng button{display:inline!important;font:inherit;color:#000;text-decoration:none;padding:0;border:0;background:none}
  .sig,.cmd,.hash{font-size:7pt;background:none}
  .cell{max-height:none;overflow:visible}
  td.text{min-width:0;max-width:none}
@@ -434,7 +437,7 @@ JS = r"""
       return;
     }
     rows.forEach(function (r, j) {
-      var tr = el("tr"), td = el("td", "ng"), btn = el("button", null, r[0]);
+      var tr = el("tr"), td = el("td", "ng"), btn = el("button", "ngram", r[0]);
       var ma = swap ? r[3] : r[2], mb = swap ? r[2] : r[3], lo = swap ? -r[6] : r[5], hi = swap ? -r[5] : r[6];
       btn.type = "button";
       btn.title = "list the segments where A and B differ on this n-gram";

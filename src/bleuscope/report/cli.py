@@ -27,6 +27,7 @@ from ..cli.metrics import (
     get_metric,
     metric_names,
 )
+from ..cli.rouge import DEFAULT_TYPES as ROUGE_DEFAULT_TYPES
 from ..core.files import (
     CLIError,
     InputError,
@@ -234,7 +235,12 @@ def _further_metrics(names: list[str], args, warn) -> list:
     main command's registry: the same options, defaults and messages; ROUGE gives one scorer per type."""
     check_metric_names(names)
     specs = [get_metric(name) for name in names if name != "bleu"]
-    return [scorer for _, scorer in build_requested(specs, args, warn)]
+    scorers = [scorer for _, scorer in build_requested(specs, args, warn)]
+    if "rouge" in names and getattr(args, "rouge_types", None) == ROUGE_DEFAULT_TYPES:
+        # one segment per line: ROUGE-Lsum (sentences split at newlines) is ROUGE-L again; the report shows
+        # it only when --rouge-types names it
+        scorers = [s for s in scorers if getattr(s, "name", None) != "ROUGE-Lsum"]
+    return scorers
 
 
 #: a language pair in a file name or directory (en-de, de_en, zh-en)
@@ -268,7 +274,7 @@ def _input_file(role: str, path: str):
 
     from .compute import InputFile
 
-    name = display_name(path)
+    name = public_path(display_name(path))
     if path == "-" or not os.path.isfile(path):
         return InputFile(role, name, 0, "")
     h = hashlib.sha256()
@@ -278,10 +284,22 @@ def _input_file(role: str, path: str):
     return InputFile(role, name, os.path.getsize(path), h.hexdigest())
 
 
+def public_path(path: str) -> str:
+    """A path as the page shows it: relative to the working directory when it is inside it, else ``…/`` and
+    the file name (a shared page does not carry the author's directories; the SHA-256 identifies the file)."""
+    if not os.path.isabs(path):
+        return path
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive
+        rel = ".."
+    return rel if not rel.startswith("..") else f"…/{os.path.basename(path)}"
+
+
 def _command_line(argv: list[str]) -> str:
     import shlex
 
-    return " ".join(["bleuscope", "report", *(shlex.quote(a) for a in argv)])
+    return " ".join(["bleuscope", "report", *(shlex.quote(public_path(a)) for a in argv)])
 
 
 def write_tables(data, latex: str | None, csv: str | None, layout: str = "wide") -> list[str]:

@@ -16,6 +16,7 @@ aggregate analyses are in :mod:`bleuscope.report.analyses`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -346,9 +347,38 @@ def input_warnings(names, hyps, streams, reference_names, sources, metrics, trg_
         for j in range(i + 1, len(hyps)):
             if hyps[i] == hyps[j]:
                 out.append(f"systems {names[i]} and {names[j]} are identical")
+    for name, lines in zip(names, hyps):
+        note = placeholder_note(name, lines)
+        if note:
+            out.append(note)
     for metric in metrics:
-        out.extend(metric.input_notes(streams, trg_lang))
+        for note in metric.input_notes(streams, trg_lang):
+            if note not in out:  # one metric's scorers (ROUGE: one per type) give the same note
+                out.append(note)
     return out
+
+
+#: tokens that stand for a word a system could not produce (vocabulary placeholders, special symbols)
+PLACEHOLDER = re.compile(r"<unk>|<UNK>|\[UNK\]|<s>|</s>|<pad>|\[PAD\]|<mask>|\[MASK\]|<\|endoftext\|>|\bUNK\b")
+#: a system is named when placeholders appear on more than this share of its lines (and on 3 lines or more)
+PLACEHOLDER_SHARE = 0.005
+
+
+def placeholder_note(name: str, lines: Sequence[str]) -> str | None:
+    """A note when a system's output holds placeholder tokens (``<unk>``, ``</s>``, ...) on more than
+    :data:`PLACEHOLDER_SHARE` of its lines: no reference matches them, so every metric counts them as wrong."""
+    found: Counter = Counter()
+    hit = 0
+    for line in lines:
+        tokens = PLACEHOLDER.findall(line)
+        if tokens:
+            hit += 1
+            found.update(tokens)
+    if hit < 3 or hit <= PLACEHOLDER_SHARE * len(lines):
+        return None
+    which = ", ".join(f"{t} {c} times" for t, c in found.most_common(3))
+    return (f"system {name}: {hit} of {len(lines)} lines ({100 * hit / len(lines):.1f}%) hold placeholder tokens "
+            f"({which}): words the system did not translate, which no reference matches")
 
 
 def compute_report(

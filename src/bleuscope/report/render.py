@@ -191,7 +191,7 @@ def systems_section(data: ReportData) -> str:
             rank = m.rank_ranges[k] if m.rank_ranges is not None else (1, 1)
             cells += [f'<td class="num" data-metric="{esc(m.name)}" data-value="{m.scores[k]!r}"><b>{m.scores[k]:.2f}'
                       "</b></td>",
-                      f'<td class="num">{ci.lower:.2f}–{ci.upper:.2f}</td>',
+                      f'<td class="num">{ci.lower:.2f}–<wbr>{ci.upper:.2f}</td>',
                       f'<td class="num" data-value="{c}">{c}</td>',
                       f'<td class="num" data-value="{rank[0] + rank[1] / 1000}">{_rank_text(rank)}</td>']
         rows.append(f'<tr{cls} data-system="{esc(data.systems[k])}">' + "".join(cells) + "</tr>")
@@ -199,7 +199,7 @@ def systems_section(data: ReportData) -> str:
     det_head = "".join(f'<th class="num">{esc(h)}</th>' if i else f"<th>{esc(h)}</th>"
                        for i, h in enumerate(details.header))
     det_rows = "".join("<tr>" + "".join(f'<td class="num">{esc(c)}</td>' if i else f"<td>{esc(c)}</td>"
-                                         for i, c in enumerate(row)) + "</tr>" for row in details.rows)
+                                         for i, c in enumerate(row)) + "</tr>" for row in details.display_rows())
     sentence_fields = data.bleu.signature_fields(data.nrefs)
     sentence_fields["eff"] = "yes"
     sentence_sig = "|".join(f"{key}:{v}" for key, v in sentence_fields.items() if v is not None)
@@ -404,22 +404,24 @@ def word_accuracy_section(data: ReportData) -> str:
         "(first reference stream) give precision and recall, and their F-measure. Rare words are where systems "
         "usually differ most. 95% bootstrap intervals in brackets.</p>"
         + charts.legend_for(names, order) + chart + _export_buttons("word-accuracy")
-        + _wrap(f'<table id="word-accuracy-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+        + _wrap(f'<table class="iv" id="word-accuracy-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+        + f'<p class="note rule">{esc(tables.word_accuracy_table(data).note)}</p>'
         + "</section>"
     )
 
 
 def _interval_cell(score: float | None, lower: float | None, upper: float | None, digits: int, used: int | None,
-                   n_samples: int, segments: int | None = None) -> str:
+                   n_samples: int, segments: int | None = None, interval_digits: int | None = None) -> str:
     """A score with its interval: "—" for no score, the interval "[—]" where the bucket is too small, the
     resamples used where some were empty."""
     if score is None:
         return '<td class="num muted" title="empty bucket">—</td>'
     inner = f"{score:.{digits}f}"
+    interval_digits = digits if interval_digits is None else interval_digits
     if lower is None or upper is None:
         interval = '[—]'
     else:
-        interval = f"[{lower:.{digits - 1 if digits > 1 else digits}f}, {upper:.{digits - 1 if digits > 1 else digits}f}]"
+        interval = f"[{lower:.{interval_digits}f}, {upper:.{interval_digits}f}]"
     extra = []
     if segments is not None:
         extra.append(f"{segments}")
@@ -436,14 +438,14 @@ def _bucket_block(data: ReportData, t, name: str, title: str, chart: bool) -> st
     rows = []
     for g, label in enumerate(t.labels):
         cells = [_interval_cell(t.scores[k][g], t.lower[k][g], t.upper[k][g], 2,
-                                t.resamples[k][g] if t.resamples else None, data.n_bootstrap, t.counts[k][g])
+                                t.resamples[k][g] if t.resamples else None, data.n_bootstrap, t.counts[k][g], 1)
                  for k in order]
         rows.append(f"<tr><td>{esc(label)}</td>{''.join(cells)}</tr>")
     svg = ""
     if chart:
         svg = charts.interval_groups(list(t.labels), [t.scores[k] for k in order], [t.lower[k] for k in order],
                                      [t.upper[k] for k in order], names, order, f"{t.metric} {title}", t.metric)
-    table = (f'<table id="{name}-{esc(t.metric)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
+    table = (f'<table class="iv" id="{name}-{esc(t.metric)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
              "</tbody></table>")
     return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}", f"{t.metric} {title}")
             + _wrap(table))
@@ -457,6 +459,7 @@ def buckets_section(data: ReportData) -> str:
                                ("length-difference", "by length difference", data.length_diff_buckets)):
         inner = "".join(_bucket_block(data, t, name, title, i == 0) for i, t in enumerate(group))
         blocks.append(inner)
+    rule = f'<p class="note rule">{esc(tables.bucket_rule(data))}</p>'
     return (
         '<section id="buckets"><h2>Scores by sentence length and length difference</h2>'
         '<p class="note">Corpus scores of each metric on groups of segments, with 95% bootstrap intervals and, '
@@ -464,7 +467,8 @@ def buckets_section(data: ReportData) -> str:
         "reference's length in BLEU tokens (the same segments for every system). By length difference: each "
         "system's own segments grouped by its hypothesis length minus BLEU's reference length (too short "
         "outputs on the left).</p>" + legend
-        + "<h3>By reference length</h3>" + blocks[0] + "<h3>By length difference</h3>" + blocks[1] + "</section>"
+        + "<h3>By reference length</h3>" + blocks[0] + rule + "<h3>By length difference</h3>" + blocks[1] + rule
+        + "</section>"
     )
 
 

@@ -99,6 +99,10 @@ class Table:
     def header(self) -> tuple[str, ...]:
         return tuple(c.header for c in self.columns)
 
+    def display_rows(self) -> list[list[str]]:
+        """The rows as the page writes them: numbers in their column's format, "—" for no value."""
+        return [[display_value(v, c.fmt) for v, c in zip(row, self.columns)] for row in self.rows]
+
     def csv(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -142,6 +146,14 @@ def csv_value(value) -> str:
         return "1" if value else "0"
     if isinstance(value, float):
         return "" if not math.isfinite(value) else f"{value:.10g}"
+    return str(value)
+
+
+def display_value(value, fmt: str) -> str:
+    if value is None:
+        return "—"
+    if fmt and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return format(value, fmt)
     return str(value)
 
 
@@ -281,6 +293,14 @@ def bucket_export(data: ReportData, tables, name: str, what: str | None = None) 
                          (what or "bucket", "system", "segments", "score", "lower", "upper", "resamples"),
                          tuple(tidy), long_columns, tuple(r[:6] for r in tidy)))
     return out
+
+
+def bucket_rule(data: ReportData) -> str:
+    """The interval rule of the bucket tables (each cell: score, interval, segments, resamples used)."""
+    tables = (*data.length_buckets, *data.length_diff_buckets)
+    minimum = tables[0].min_segments if tables else 0
+    return ("Each cell: the score, its interval and, in parentheses, the segments of the bucket (and the "
+            "resamples used where fewer than all). " + interval_rule(minimum, data.n_bootstrap))
 
 
 def best_difference_tables(data: ReportData) -> list[Table]:

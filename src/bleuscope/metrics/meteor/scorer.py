@@ -164,6 +164,29 @@ class METEOR(Metric):
         self.__dict__.update(state)
         self._lookups()
 
+    #: English function words: a target where they are rare is not English
+    _ENGLISH_WORDS = frozenset("the of and to a in is that for it with as on was be are this by not".split())
+
+    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+        """A note when the target is not English (``trg_lang``, else English function words are rare in the
+        first reference stream): METEOR's stemmer and synonyms (Porter, WordNet 3.0) are English resources."""
+        if trg_lang:
+            foreign = trg_lang.lower() != "en"
+            what = f"the target language is {trg_lang}"
+        else:
+            words = [w.lower() for line in (references[0][:2000] if references else []) if line is not None
+                     for w in line.split()]
+            if len(words) < 50:
+                return []
+            share = sum(1 for w in words if w in self._ENGLISH_WORDS) / len(words)
+            foreign = share < 0.03
+            what = f"the references do not look English ({100 * share:.1f}% English function words)"
+        if not foreign:
+            return []
+        return [f"METEOR uses English resources but {what}: the Porter stemmer and WordNet's English synonyms "
+                "match no inflection or synonym of another language, so METEOR here is close to exact-match "
+                "unigram F-mean with a fragmentation penalty and is not comparable to METEOR on English"]
+
     # -- signature ---------------------------------------------------------------------------------------
     #: the short signature names of METEOR's fields
     short_keys = {"stem": "s", "wn": "wn", "a": "a", "b": "b", "g": "g", "agg": "agg"}

@@ -191,6 +191,22 @@ class ROUGE(Metric):
             "version": version_field(),
         }
 
+    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+        """A note when rouge-score's ASCII-only tokenizer meets a target whose words hold other letters
+        (accented Latin, other scripts): it drops those letters, so different words can count as equal."""
+        if self.tokenizer != "default" or not references:
+            return []
+        words = [w for line in references[0][:2000] if line is not None for w in line.split()]
+        if not words:
+            return []
+        other = sum(1 for w in words if any(c.isalpha() and not c.isascii() for c in w))
+        if other < max(1, 0.01 * len(words)):
+            return []
+        return [f"ROUGE's default tokenizer (rouge-score's) keeps only a-z and 0-9: {100 * other / len(words):.0f}% "
+                "of the reference words hold other letters, which are dropped (ROUGE-1 of 'Größe' against 'Grüße' is "
+                "100; a word in another script is no token at all); the Unicode tokenizer (--rouge-tokenize "
+                "unicode, ROUGE(tokenizer='unicode')) keeps them"]
+
     # -- counting --------------------------------------------------------------------------------------
     def pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
         """int64 ``[S, K, T, 3]``: (matches, hyp_count, ref_count) of every hypothesis against each of its K
