@@ -35,7 +35,11 @@ FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp", *(f"chen-cherry-{k}" for k in range(1, 8)))
 
 #: subcommands: the first argument -> the module whose ``main(argv)`` runs it (when installed)
-SUBCOMMANDS = {"report": "bleuscope.report.cli", "meta-eval": "bleuscope.cli.metaeval"}
+SUBCOMMANDS = {
+    "report": "bleuscope.report.cli",
+    "meta-eval": "bleuscope.cli.metaeval",
+    "comet-compare": "bleuscope.cli.comet_compare",
+}
 
 DESCRIPTION = """\
 Fast, exact BLEU with the numbers of sacreBLEU 2.6.0 (same scores, same JSON).
