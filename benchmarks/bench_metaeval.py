@@ -25,6 +25,7 @@ import argparse
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -98,17 +99,18 @@ def main() -> None:
         sets.append(("WMT22 zh-en MQM 8+1 x 1875 (BLEU vs chrF)", *real))
     rows = []
     for label, g, m1, m2, n_sys in sets:
-        res, wall, cpu = timed(lambda: permutation_sig_diff(
-            g, m1, m2, num_sys=n_sys, statistic="kendall_variant", variant="acc23", average_by="item", k=k,
-            seed=1, block_size=k))
+        res, wall, cpu = timed(partial(
+            permutation_sig_diff, g, m1, m2, num_sys=n_sys, statistic="kendall_variant", variant="acc23",
+            average_by="item", k=k, seed=1, block_size=k))
         rows.append((f"PERM-BOTH acc23 item k={k}", label, "bleuscope", wall, cpu, f"p={res.p}"))
         if stats is not None:
             gl = [None if np.isnan(x) else float(x) for x in g]
             c1, c2 = stats.Correlation(n_sys, gl, list(map(float, m1))), stats.Correlation(n_sys, gl, list(map(float, m2)))
             params = stats.PermutationSigDiffParams(block_size=args.mtme_k)
             np.random.seed(1)
-            (p, _, _, _), mw, mc = timed(lambda: stats.PermutationSigDiff(
-                c1, c2, stats.KendallVariants, "item", args.mtme_k, params, variant="acc23"))
+            (p, _, _, _), mw, mc = timed(partial(
+                stats.PermutationSigDiff, c1, c2, stats.KendallVariants, "item", args.mtme_k, params,
+                variant="acc23"))
             ours = permutation_sig_diff(g, m1, m2, num_sys=n_sys, statistic="kendall_variant", variant="acc23",
                                         average_by="item", k=args.mtme_k, seed=1, block_size=args.mtme_k).p
             scale = k / args.mtme_k
@@ -141,7 +143,7 @@ def main() -> None:
     for task, data, tool, wall, cpu, note in rows:
         print(f"{task:52} {data:44} {tool:10} {wall:8.2f} {cpu:8.2f}  {note}")
     by = {}
-    for task, data, tool, wall, cpu, _ in rows:
+    for task, data, tool, _wall, cpu, _ in rows:
         by.setdefault((task, data), {})[tool] = cpu
     for (task, data), tools in by.items():
         if "mtme" in tools and "bleuscope" in tools:
