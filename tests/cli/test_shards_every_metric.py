@@ -24,7 +24,8 @@ def shards(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("metrics", [["bleu"], ["chrf"], ["ter"], ["chrf", "-cw", "2"], ["rouge"], ["bleu", "chrf", "ter"]])
+@pytest.mark.parametrize("metrics", [["bleu"], ["chrf"], ["ter"], ["chrf", "-cw", "2"], ["rouge"], ["bleu", "chrf", "ter"],
+                                     ["wer", "cer", "mer", "wil", "wip"]])
 def test_jsonl_shards_equal_one_file_for_every_metric(run_main, shards, metrics):
     fields = ["--hyp-field", "output", "--ref-field", "target", "-f", "json", "-m", *metrics]
     code, sharded, err = run_main(["preds*.jsonl", *fields])

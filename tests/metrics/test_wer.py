@@ -37,7 +37,8 @@ def test_corpus_scores_equal_jiwer_on_wmt(engine):
     for refs, hyps in first_pairs(60 if engine == "native" else 12):
         for metric, peer in ((WER, jiwer.wer), (MER, jiwer.mer), (WIL, jiwer.wil), (WIP, jiwer.wip), (CER, jiwer.cer)):
             score = metric(engine=engine).corpus_score(hyps, [refs])
-            assert score.score == peer(refs, hyps)
+            assert score.rate == peer(refs, hyps)
+            assert score.score == 100 * score.rate
         out = jiwer.process_words(refs, hyps)
         score = WER(engine=engine).corpus_score(hyps, [refs])
         assert (score.hits, score.substitutions, score.deletions, score.insertions) == (
@@ -66,13 +67,14 @@ def test_every_path_sums_the_same_rows(tmp_path):
     metric = WER()
     whole = metric.corpus_score(hyps, [refs])
     halves = [Totals.of(metric.segment_statistics(hyps[a:b], [refs[a:b]])) for a, b in ((0, 77), (77, 200))]
-    assert (halves[0] + halves[1]).score(metric).score == whole.score
+    assert (halves[0] + halves[1]).score(metric).rate == whole.rate
     (tmp_path / "h.txt").write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
     (tmp_path / "r.txt").write_text("".join(r + "\n" for r in refs), encoding="utf-8")
-    assert metric.corpus_score(tmp_path / "h.txt", [tmp_path / "r.txt"]).score == whole.score
-    assert metric.corpus_score(hyps, [refs], n_jobs=2).score == whole.score
+    assert metric.corpus_score(tmp_path / "h.txt", [tmp_path / "r.txt"]).rate == whole.rate
+    assert metric.corpus_score(hyps, [refs], n_jobs=2).rate == whole.rate
     sentence = metric.sentence_scores(hyps, [refs])
-    assert sentence.scores.tolist() == [jiwer.wer(r, h) for r, h in zip(refs, hyps)]
+    assert sentence.rates.tolist() == [jiwer.wer(r, h) for r, h in zip(refs, hyps)]
+    assert sentence[3].rate == sentence.rates[3] and sentence.scores[3] == 100 * sentence.rates[3]
     assert whole.signature == "nrefs:1|profile:jiwer|tok:jiwer-words|avg:corpus|version:" + whole.signature.split(":")[-1]
 
 
@@ -88,7 +90,7 @@ def test_paired_bootstrap_of_corpus_wer_is_a_ratio_of_sums():
     for name in systems:
         assert name in text
     # the resampled scores are WER of summed rows: the observed corpus WER is jiwer's
-    assert WER().corpus_score(systems[next(iter(systems))], [refs]).score == jiwer.wer(refs, systems[next(iter(systems))])
+    assert WER().corpus_score(systems[next(iter(systems))], [refs]).rate == jiwer.wer(refs, systems[next(iter(systems))])
 
 
 def hf_records(version: str):
@@ -134,20 +136,20 @@ def test_hf_evaluate_goldens_from_the_profiles(version, whole_texts):
         if rec["metric"] == "cer" and version == "3.1.0" and rec["kwargs"].get("concatenate_texts"):
             refs = ["".join("".join(tokens(s, "collapsed-chars")) for s in refs)]
             hyps = ["".join("".join(tokens(s, "collapsed-chars")) for s in hyps)]
-        assert metric.corpus_score(hyps, [refs]).score == rec["result"], rec
+        assert metric.corpus_score(hyps, [refs]).rate == rec["result"], rec
 
 
 def test_profiles_for_empty_references():
-    assert WER().corpus_score(["a b", "c"], [["", ""]]).score == jiwer.wer(["", ""], ["a b", "c"]) == 3
-    assert WER(profile="nemo").corpus_score(["a b"], [[""]]).score == float("inf")
-    assert np.isnan(WER(profile="torchmetrics").corpus_score(["a b"], [[" "]]).score)
+    assert WER().corpus_score(["a b", "c"], [["", ""]]).rate == jiwer.wer(["", ""], ["a b", "c"]) == 3
+    assert WER(profile="nemo").corpus_score(["a b"], [[""]]).rate == float("inf")
+    assert np.isnan(WER(profile="torchmetrics").corpus_score(["a b"], [[" "]]).rate)
     with pytest.raises(ValueError, match="all empty"):
         WER(profile="hf-evaluate").corpus_score(["a"], [[""]])
     with pytest.raises(ValueError, match=r"references\[1\] is empty"):
         CER(profile="hf-evaluate-jiwer3").corpus_score(["a", "b"], [["a", ""]])
     # torchmetrics and NeMo split at any whitespace; jiwer keeps a lone tab inside its word
-    assert WER(profile="nemo").corpus_score(["a b"], [["a\tb"]]).score == 0.0
-    assert WER().corpus_score(["a b"], [["a\tb"]]).score == jiwer.wer("a\tb", "a b") == 2.0
+    assert WER(profile="nemo").corpus_score(["a b"], [["a\tb"]]).rate == 0.0
+    assert WER().corpus_score(["a b"], [["a\tb"]]).rate == jiwer.wer("a\tb", "a b") == 2.0
 
 
 def test_bad_input_is_a_clear_error():

@@ -51,7 +51,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..core.files import InputError, UsageError
-from . import meteor, rouge
+from . import meteor, rouge, wer
 
 Warn = Callable[[str], None]
 
@@ -384,3 +384,6 @@ register_metric(
 register_metric(MetricSpec(name="ter", build=build_ter, add_arguments=add_ter_options, keep_segment_rows=True))
 register_metric(MetricSpec(name="meteor", build=meteor.build_meteor, add_arguments=meteor.add_meteor_options))
 register_metric(MetricSpec(name="rouge", build=rouge.build_rouge, add_arguments=rouge.add_rouge_options))
+register_metric(MetricSpec(name="wer", build=wer.builder("WER"), add_arguments=wer.add_wer_options))
+for _rate in ("CER", "MER", "WIL", "WIP"):  # the options of -m wer
+    register_metric(MetricSpec(name=_rate.lower(), build=wer.builder(_rate)))

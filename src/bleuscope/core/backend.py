@@ -780,7 +780,7 @@ def edit_counts(references: list[str], hypotheses: list[str], units: str, *, thr
     hypothesis lengths) of every (reference, hypothesis) pair tokenized by ``units``, aligned as rapidfuzz
     (jiwer 4.0.0); None when the compiled core is not built or a string is not UTF-8."""
     check_threads(threads)
-    if _native() is None:
+    if _edit_core() is None:
         return None
     return _edit_aligner(units, core_threads(threads)).counts(references, hypotheses)
 
@@ -789,7 +789,7 @@ def edit_alignments(references: list[str], hypotheses: list[str], units: str, *,
     """``(opcodes int64 [M, 5], opcodes per pair int64 [S], rows int64 [S, 6])`` of every pair (opcode kinds
     0 equal, 1 replace, 2 delete, 3 insert, then ``i1, i2, j1, j2``); None as :func:`edit_counts`."""
     check_threads(threads)
-    if _native() is None:
+    if _edit_core() is None:
         return None
     return _edit_aligner(units, core_threads(threads)).alignments(references, hypotheses)
 
@@ -798,12 +798,19 @@ def edit_alignments_of_ids(ref_ids, ref_offsets, hyp_ids, hyp_offsets, alphabet:
     """:func:`edit_alignments` of token ids (uint32 ids below ``alphabet``, int64 offsets of each pair's
     sequence); None when the compiled core is not built."""
     check_threads(threads)
-    core = _native()
+    core = _edit_core()
     if core is None:
         return None
     return core.align_token_ids(ref_ids, ref_offsets, hyp_ids, hyp_offsets, alphabet, threads=core_threads(threads))
 
 
+def _edit_core():
+    """The compiled core when it has the edit-rate aligner (a module built before it was added has not:
+    the plain-Python reference then gives the same numbers), else None."""
+    core = _native()
+    return core if core is not None and hasattr(core, "EditAligner") else None
+
+
 @functools.lru_cache(maxsize=32)
 def _edit_aligner(units: str, threads: int):
-    return _native().EditAligner(units, threads=threads)
+    return _edit_core().EditAligner(units, threads=threads)

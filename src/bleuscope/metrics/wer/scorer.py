@@ -11,7 +11,9 @@ report), never the mean of sentence rates (``sentence_scores(...).scores.mean()`
 * MER = (S + D + I) / (H + S + D + I);
 * WIP = (H / reference length) * (H / hypothesis length); WIL = 1 - WIP.
 
-The rates are fractions (0.25, not 25), as every one of those tools gives them.
+A score's ``rate`` is the fraction every one of those tools gives (0.25, ``==`` jiwer's float); its
+``score`` is ``100 * rate``, on the 0-100 scale of bleuscope's other metrics (what the command line, the
+report and the significance tests show).
 
 **Profiles** (``profile=``, named in the signature) say how text becomes tokens and what an empty reference
 gives, for the numbers of each tool:
@@ -77,9 +79,10 @@ PROFILES = {
 
 @dataclass(frozen=True)
 class EditRateScore(ScoreText):
-    """One edit rate (a fraction) with the counts it comes from."""
+    """One edit rate with the counts it comes from: ``rate`` the fraction (jiwer's), ``score`` = 100 x rate."""
 
     score: float
+    rate: float
     hits: int
     substitutions: int
     deletions: int
@@ -94,27 +97,26 @@ class EditRateScore(ScoreText):
         return (f"(H = {self.hits} S = {self.substitutions} D = {self.deletions} I = {self.insertions} "
                 f"ref_len = {self.ref_length} hyp_len = {self.hyp_length})")
 
-    def format(self, width: int = 4, score_only: bool = False, signature: str | None = None) -> str:
-        """As every score's ``format``, four decimals by default (a rate, not a percentage)."""
-        return super().format(width, score_only, signature)
-
     def to_dict(self) -> dict:
-        return {"name": self.name, "score": self.score, "hits": self.hits, "substitutions": self.substitutions,
+        return {"name": self.name, "score": self.score, "rate": self.rate, "hits": self.hits, "substitutions": self.substitutions,
                 "deletions": self.deletions, "insertions": self.insertions, "ref_length": self.ref_length,
                 "hyp_length": self.hyp_length, "signature": self.signature}
 
 
 @dataclass(frozen=True)
 class EditRateScores(ScoreBatch):
-    """Sentence edit rates of a batch: an array, plus an :class:`EditRateScore` per segment on indexing."""
+    """Sentence edit rates of a batch: ``scores`` (100 x ``rates``), and an :class:`EditRateScore` per segment
+    on indexing."""
 
-    scores: np.ndarray  # float64 [S]
+    scores: np.ndarray  # float64 [S]: 100 x rates
+    rates: np.ndarray  # float64 [S]: the fractions
     stats: np.ndarray  # int64 [S, 6]
     signature: str = ""
     name: str = "WER"
 
     def __getitem__(self, i: int) -> EditRateScore:
-        return EditRateScore(float(self.scores[i]), *map(int, self.stats[i]), self.signature, self.name)
+        return EditRateScore(100 * float(self.rates[i]), float(self.rates[i]), *map(int, self.stats[i]),
+                             self.signature, self.name)
 
 
 def rates(measure: str, rows: np.ndarray, empty: str) -> np.ndarray:
@@ -193,13 +195,14 @@ class EditRate(Metric):
         return rows
 
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
-        """float64 rate of every summed statistics row (``float32`` is ignored: no sacreBLEU counterpart)."""
+        """float64 score (100 x rate) of every summed statistics row (``float32`` is ignored: no sacreBLEU
+        counterpart)."""
         rows = np.asarray(rows)
         if rows.ndim == 1:
             rows = rows[None, :]
         if rows.shape[1] != 6:
             raise ValueError(f"{self.name} statistics rows must have 6 columns ({', '.join(COLUMNS)}), got {rows.shape[1]}")
-        return rates(self.measure, rows, self.profile.empty)
+        return 100 * rates(self.measure, rows, self.profile.empty)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> EditRateScore:
         """The corpus rate of per-segment rows (summed) or of one summed row; invalid statistics are a
@@ -210,14 +213,15 @@ class EditRate(Metric):
         if self.profile.empty == "error" and total[4] == 0:
             raise ValueError(f"the references are all empty: profile {self.profile.name!r} has no {self.name} for them "
                              "(HF evaluate divides by zero)")
-        score = float(self.score_rows(total)[0])
+        rate = float(rates(self.measure, total, self.profile.empty)[0])
         sig = self.signature(nrefs) if nrefs is not None else ""
-        return EditRateScore(score, *map(int, total), sig, self.name)
+        return EditRateScore(100 * rate, rate, *map(int, total), sig, self.name)
 
     def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> EditRateScores:
         """The rate of every segment (one reference each), as a batch."""
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
-        return EditRateScores(self.score_rows(seg.stats), seg.stats, self.signature(nrefs_field(seg.nrefs)), self.name)
+        values = rates(self.measure, seg.stats, self.profile.empty)
+        return EditRateScores(100 * values, values, seg.stats, self.signature(nrefs_field(seg.nrefs)), self.name)
 
 
 class WER(EditRate):
