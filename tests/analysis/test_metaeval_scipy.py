@@ -37,7 +37,7 @@ def brute_counts(g, m, eps=0.0):
     return con, dis, tm, tg, tb
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_against_scipy_and_brute_force(data):
     g = np.array(data.draw(tied), dtype=float)

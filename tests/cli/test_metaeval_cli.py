@@ -173,3 +173,23 @@ def test_wmt_sets_against_scipy(capsys, testset, ref, human, column, systems):
                                 "--human", str(HUMAN / human), "--human-column", column])
     check(records, expected_records(systems, texts, refs, hum))
     assert not any(math.isnan(r["value"]) for r in records if r["value"] is not None)
+
+
+@pytest.mark.full
+def test_docs_worked_example_figures(capsys):
+    """The figures of docs/meta-evaluation.md's worked example, recomputed."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "meta-evaluation.md").read_text(encoding="utf-8")
+    systems = sorted(p.stem for p in (ZHEN / "sys").glob("*.txt"))
+    argv = [str(ZHEN / "ref.A.txt"), "-i", *(str(ZHEN / "sys" / f"{s}.txt") for s in systems), str(ZHEN / "ref.B.txt"),
+            "--human", str(HUMAN / "generaltest2022.zh-en.da.seg.tsv"), "--human-column", "z", "--level", "sys",
+            "-w", "3"]
+    assert main(["meta-eval", *argv]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() in page
+    sys_rows = [line.split("\t") for line in read(HUMAN / "generaltest2022.zh-en.da.sys.tsv")[1:]]
+    seg = human_matrix(HUMAN / "generaltest2022.zh-en.da.seg.tsv", [r[0] for r in sys_rows], 1875, "z")
+    for row in sys_rows:
+        if row[-1] == "-":
+            continue
+        mean = float(np.nanmean(seg[row[0]]))
+        assert f"| {row[0]} | {row[2].replace('-', '−')} | {repr(mean).replace('-', '−')} |" in page

@@ -81,7 +81,7 @@ def test_missing_segments_and_wrong_systems_are_errors(tmp_path):
         read_scores_files([p, q], SYSTEMS, 3)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.lists(st.floats(-1e3, 1e3, allow_nan=False).map(lambda v: round(v, 7)), min_size=2, max_size=30),
        st.data())
 def test_fixed_point_rows_sum_to_the_exact_mean(values, data):
