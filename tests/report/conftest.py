@@ -61,4 +61,13 @@ def wmt_en_de_report():
 
     systems, refs, sources = wmt_en_de_inputs()
     return report_data(systems, refs, sources=sources, metrics=[CHRF(), TER()], n_bootstrap=100,
-                       max_segments=200, reference_names=["A", "B"], title="generaltest2022 en-de")
+                       max_segments=200, reference_names=["A", "B"], title="generaltest2022 en-de",
+                       labels=block_labels(len(refs[0])))
+
+
+#: labels of four blocks of segments (WMT22's domains come in blocks; these names test the escaping)
+BLOCK_LABELS = ("news & co", "e-commerce", "social_media #1", "conversation {chat}")
+
+
+def block_labels(n: int) -> list[str]:
+    return [BLOCK_LABELS[min(3, 4 * i // n)] for i in range(n)]

@@ -134,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--train", metavar="FILE",
                    help="training data (target side): word frequencies for the word-accuracy buckets "
                         "(default: the reference, as compare-mt)")
+    r.add_argument("--labels", metavar="FILE",
+                   help="one label per segment (a domain, a document, anything): every metric's scores with "
+                        "intervals per label, as compare-mt's bucket_type=label")
     r.add_argument("--holm", action="store_true",
                    help="adjust the pairwise p-values with Holm-Bonferroni (clusters and ranks use them)")
     r.add_argument("--latex", metavar="DIR", help="also write every table as a LaTeX tabular into DIR")
@@ -348,7 +351,8 @@ def run(argv: list[str] | None, warn) -> int:
     if args.output != "-" and os.path.isdir(args.output):
         raise UsageError(f"-o {args.output}: is a directory")
     # the main command's output rules: never an input, never a read-only file, symlinks/FIFOs/devices kept
-    check_output_not_input(args.output, [p for p in (*args.references, *args.input, args.source, args.train) if p])
+    check_output_not_input(args.output, [p for p in (*args.references, *args.input, args.source, args.train,
+                                               args.labels) if p])
     refs = [list(read_lines(p, args.encoding, warn)) for p in args.references]
     ref_names = [display_name(p) for p in args.references]
     for name, lines in zip(ref_names, refs):
@@ -366,11 +370,16 @@ def run(argv: list[str] | None, warn) -> int:
         sources = list(read_lines(args.source, args.encoding, warn))
         _check_counts("source", display_name(args.source), sources, ref_names[0], refs[0])
     train = list(read_lines(args.train, args.encoding, warn)) if args.train is not None else None
+    labels = None
+    if args.labels is not None:
+        labels = list(read_lines(args.labels, args.encoding, warn))
+        _check_counts("label", display_name(args.labels), labels, ref_names[0], refs[0])
     ref_labels = _file_labels(args.references)
     inputs = ([_input_file("reference", p) for p in args.references]
               + [_input_file(f"system {n}", p) for n, p in zip(names, args.input)]
               + ([_input_file("source", args.source)] if args.source else [])
-              + ([_input_file("training data", args.train)] if args.train else []))
+              + ([_input_file("training data", args.train)] if args.train else [])
+              + ([_input_file("labels", args.labels)] if args.labels else []))
     title = args.title or default_title(args, len(names), len(refs[0]))
     created = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     try:
@@ -380,7 +389,7 @@ def run(argv: list[str] | None, warn) -> int:
                            pair=tuple(args.pair) if args.pair else None, holm=args.holm, train=train,
                            train_name=display_name(args.train) if args.train else "training data",
                            command=_command_line(argv if argv is not None else sys.argv[1:]), inputs=inputs,
-                           created=created)
+                           created=created, labels=labels)
         page = render(data)
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None

@@ -123,6 +123,8 @@ class ReportData:
     seed: int
     alpha: float
     holm: bool = False
+    label_buckets: tuple[analyses.BucketTable, ...] = ()  # per metric: scores by segment label (--labels)
+    segment_labels: tuple[str, ...] | None = None  # the label of each segment
     warnings: tuple[str, ...] = ()
     command: str | None = None
     inputs: tuple[InputFile, ...] = ()
@@ -401,6 +403,7 @@ def compute_report(
     command: str | None = None,
     inputs: Sequence[InputFile] = (),
     created: str = "",
+    labels: Sequence[str] | None = None,
 ) -> ReportData:
     """All numbers of the report; see :func:`bleuscope.report.build_report` for the arguments."""
     names, hyps = _check_systems(systems)
@@ -429,6 +432,11 @@ def compute_report(
             got = "a single string" if isinstance(sources, (str, bytes)) else f"{len(sources)} lines"
             raise ValueError(f"sources has {got} but the systems have {n_seg} segments")
         sources = tuple(sources)
+    if labels is not None:
+        if isinstance(labels, (str, bytes)) or len(labels) != n_seg:
+            got = "a single string" if isinstance(labels, (str, bytes)) else f"{len(labels)} lines"
+            raise ValueError(f"labels has {got} but the systems have {n_seg} segments")
+        labels = tuple(str(x) for x in labels)
     if reference_names is None:
         reference_names = [f"reference {k + 1}" for k in range(len(streams))]
     elif len(reference_names) != len(streams):
@@ -563,6 +571,13 @@ def compute_report(
                                            length_labels, resampler)
     diff_tables = analyses.bucket_tables("by length difference (hypothesis − reference tokens)", every_metric,
                                          diff_groups, diff_labels, resampler)
+    label_tables: list = []
+    if labels is not None:
+        label_names = list(dict.fromkeys(labels))  # in order of first appearance
+        index = {x: g for g, x in enumerate(label_names)}
+        label_groups = np.array([index[x] for x in labels], dtype=np.int64)
+        label_tables = analyses.bucket_tables("by segment label", every_metric, label_groups,
+                                              [x if x else "(empty)" for x in label_names], resampler)
     best = [analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler)
             for m in summaries] if len(names) > 1 else []
     ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler) if len(names) > 1 else ()
@@ -578,7 +593,7 @@ def compute_report(
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),
         shown_segments=shown, highlights=tuple(tuple(h) for h in highlights),
         best_reference=best_reference, n_bootstrap=n_bootstrap, seed=seed,
-        alpha=alpha, holm=holm, warnings=tuple(notes), command=command, inputs=tuple(inputs), created=created,
+        alpha=alpha, holm=holm, label_buckets=tuple(label_tables), segment_labels=labels, warnings=tuple(notes), command=command, inputs=tuple(inputs), created=created,
     )
 
 

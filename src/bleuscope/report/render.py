@@ -472,6 +472,20 @@ def buckets_section(data: ReportData) -> str:
     )
 
 
+def labels_section(data: ReportData) -> str:
+    """Every metric's scores per segment label (--labels), as compare-mt's label buckets."""
+    if not data.label_buckets:
+        return ""
+    order = data.metrics[0].order
+    legend = charts.legend_for([data.systems[k] for k in order], order)
+    blocks = "".join(_bucket_block(data, t, "label", "by label", i == 0) for i, t in enumerate(data.label_buckets))
+    return ('<section id="labels"><h2>Scores by segment label</h2>'
+            '<p class="note">Corpus scores of each metric on the segments of each label (one label per segment, '
+            "from <code>--labels</code>; compare-mt's <code>bucket_type=label</code>), with 95% bootstrap "
+            "intervals.</p>" + legend + blocks
+            + f'<p class="note rule">{esc(tables.bucket_rule(data))}</p></section>')
+
+
 def distributions_section(data: ReportData) -> str:
     """One table per metric: segments per sentence-score bin, rows in rank order, cells shaded by count."""
     parts = []
@@ -650,12 +664,13 @@ def render(data: ReportData) -> str:
     nav = "".join(f'<a href="#{id_}">{label}</a>' for id_, label, show in (
         ("systems", "systems", True), ("significance", "significance", True), ("ngrams", "n-grams", two),
         ("word-accuracy", "word accuracy", True), ("buckets", "length", True),
+        ("labels", "labels", bool(data.label_buckets)),
         ("distributions", "distributions", True), ("pair", "two systems", two), ("segment-table", "segments", True))
         if show)
     body = [
         header_section(data, nav),
         systems_section(data), significance_section(data), ngram_section(data), word_accuracy_section(data),
-        buckets_section(data), distributions_section(data), pair_section(data), segments_section(data),
+        buckets_section(data), labels_section(data), distributions_section(data), pair_section(data), segments_section(data),
     ]
     return (
         "<!DOCTYPE html>\n"
