@@ -175,3 +175,15 @@ def test_patch_stderr_gives_lm_evals_evaluator_our_stderr():
         assert fn(items) == ours.bootstrap_stderr(ours.ter, items, 2000)
     finally:
         evaluator_utils.stderr_for_metric = saved
+
+
+def test_ter_stderr_adds_mean_lengths_in_the_order_drawn():
+    """References of different lengths give fractional mean lengths, whose float sum depends on the order lm-eval's
+    sacreBLEU run adds them in: the same float as lm-eval's."""
+    metrics = pytest.importorskip("lm_eval.api.metrics")
+    items = [[["a b c", "a b"], "a b"], [["x y z w", "x"], "x y"], [["p q", "p q r"], "q"], [["", "", "?"], ""]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for iters in (2, 7, 40):
+            assert ours.bootstrap_stderr(ours.ter, items, iters) == metrics.bootstrap_stderr(metrics.ter, items,
+                                                                                               iters=iters)

@@ -203,15 +203,40 @@ def _aggregation_of(f) -> Aggregation | None:
 _CHUNK_ROWS = 4_000_000  # drawn indices held at a time (32 MB of int64)
 
 
+def _ter_in_draw_order(metric, rows: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """TER of resamples as sacreBLEU scores a resampled corpus: edits summed (integers, exact) and the documents'
+    mean reference lengths added one by one in the order drawn (float64), then sacreBLEU's ``edits / length``
+    (1 for edits against empty references, 0 for none). Summed integer rows give the same number unless some mean
+    length is not an integer (references of different lengths), when the order of the additions shows."""
+    means = metric.mean_ref_lengths(rows)[idx]
+    lengths = np.add.accumulate(means, axis=1)[:, -1]
+    edits = rows[:, 0][idx].sum(axis=1).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(lengths > 0, edits / np.where(lengths > 0, lengths, 1), np.where(edits > 0, 1.0, 0.0))
+    return 100 * ratio
+
+
 def _replicate_scores(agg: Aggregation, levels: dict[int, np.ndarray], counts: np.ndarray,
-                      index_blocks) -> list[np.ndarray]:
-    """Scores of the resamples whose drawn document indices come in ``index_blocks`` (int64 [R, S] each)."""
+                      index_blocks, draw_order: bool = False) -> list[np.ndarray]:
+    """Scores of the resamples whose drawn document indices come in ``index_blocks`` (int64 [R, S] each);
+    ``draw_order``: TER's lengths added in the order drawn, as lm-eval's sacreBLEU run adds them."""
     metric = agg.metric()
     n = len(counts)
     varying = len(levels) > 1
+    in_order = draw_order and agg.name == "ter" and any(
+        not np.all(np.mod(metric.mean_ref_lengths(rows), 1) == 0) for rows in levels.values())
     out = []
     for idx in index_blocks:
         r = idx.shape[0]
+        if in_order:
+            level = counts[idx].min(axis=1)
+            scores = np.empty(r)
+            for m, rows in levels.items():
+                pick = level == m
+                if pick.any():
+                    scores[pick] = _ter_in_draw_order(metric, rows, idx[pick])
+            out.append(scores)
+            continue
         weights = np.bincount((idx + (np.arange(r) * n)[:, None]).ravel(), minlength=r * n).reshape(r, n)
         if not varying:
             rows = levels[next(iter(levels))]
@@ -277,7 +302,7 @@ def bootstrap_replicates(f, xs, iters: int, *, method: str = "lm-eval", seed=0) 
     counts = np.array([len(r) for r in refs], dtype=np.int64)
     n = len(preds)
     blocks = _lm_eval_blocks(n, iters) if method == "lm-eval" else _numpy_blocks(n, iters, seed)
-    scores = _replicate_scores(agg, levels, counts, blocks)
+    scores = _replicate_scores(agg, levels, counts, blocks, draw_order=method == "lm-eval")
     return np.concatenate(scores) if scores else np.empty(0)
 
 
