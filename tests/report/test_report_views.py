@@ -234,6 +234,20 @@ def test_export_buttons_download_the_tables(page, wmt):
     with page.expect_download() as info:
         page.click('#systems .export[data-export="systems"] button[data-format="tex"]')
     assert "\\begin{tabular}" in open(info.value.path(), encoding="utf-8").read()
+    import xml.etree.ElementTree as ET
+
+    with page.expect_download() as info:
+        page.click('button[data-format="svg"][data-chart="chart-word-accuracy"]')
+    assert info.value.suggested_filename == "chart-word-accuracy.svg"
+    svg = ET.parse(info.value.path()).getroot()  # a well-formed standalone SVG with its styles
+    ns = "{http://www.w3.org/2000/svg}"
+    assert svg.tag == f"{ns}svg" and svg.find(f"{ns}style") is not None
+    dots = svg.findall(f".//{ns}circle")
+    wa = data.word_accuracy
+    assert len(dots) == sum(f is not None and lo is not None for k in range(len(data.systems))
+                            for f, lo in zip(wa.fmeasure[k], wa.lower[k]))
+    names = page.eval_on_selector_all(".export button", "bs => bs.map(b => b.getAttribute('aria-label'))")
+    assert len(names) == len(set(names)) and all(n and n.split(" of ", 1)[1] for n in names)
 
 
 def test_dark_mode_diff_scatter_and_hostile_filters(browser, wmt):

@@ -549,17 +549,39 @@ JS = r"""
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), sortable);
 
   // ---- exports ----
+  function download(text, type, filename) {
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], {type: type}));
+    a.download = filename;
+    document.body.appendChild(a); a.click(); document.body.removeChild(a);
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+  }
+  // a chart as a standalone SVG file: the page's chart styles written into it, in the light colours
+  var SVG_STYLE = "text{font:11px Helvetica,Arial,sans-serif;fill:#1d1d1f}text.title{font-weight:600;font-size:12px}" +
+    ".grid{stroke:#ddd;stroke-width:1}.axisline{stroke:#5f6368}.zero{stroke:#1d1d1f;stroke-width:1.2}" +
+    ".diag{stroke:#5f6368;stroke-dasharray:4 3}.dots{stroke:#0067a5;stroke-opacity:.45;stroke-width:5;" +
+    "stroke-linecap:round;fill:none}.pick{fill:none;stroke:#be0032;stroke-width:2}";
+  function chartSvg(id) {
+    var svg = $(id);
+    if (!svg) { return null; }
+    var copy = svg.cloneNode(true), style = document.createElementNS("http://www.w3.org/2000/svg", "style");
+    style.textContent = SVG_STYLE;
+    copy.insertBefore(style, copy.firstChild);
+    copy.removeAttribute("class");
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy) + "\n";
+  }
   Array.prototype.forEach.call(document.querySelectorAll(".export button"), function (btn) {
     btn.addEventListener("click", function () {
       var name = btn.parentNode.getAttribute("data-export"), fmt = btn.getAttribute("data-format");
+      if (fmt === "svg") {
+        var id = btn.getAttribute("data-chart"), text = chartSvg(id);
+        if (text) { download(text, "image/svg+xml", id.replace(/[^A-Za-z0-9+._-]/g, "_") + ".svg"); }
+        return;
+      }
       var item = D.exports[name];
       if (!item) { return; }
-      var blob = new Blob([item[fmt]], {type: fmt === "csv" ? "text/csv" : "application/x-tex"});
-      var a = document.createElement("a");
-      a.href = URL.createObjectURL(blob);
-      a.download = name.replace(/[^A-Za-z0-9+._-]/g, "_") + (fmt === "csv" ? ".csv" : ".tex");
-      document.body.appendChild(a); a.click(); document.body.removeChild(a);
-      setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+      download(item[fmt], fmt === "csv" ? "text/csv" : "application/x-tex",
+               name.replace(/[^A-Za-z0-9+._-]/g, "_") + (fmt === "csv" ? ".csv" : ".tex"));
     });
   });
 

@@ -65,8 +65,9 @@ def _n(x: float) -> str:
     return s[:-2] if s.endswith(".0") else s
 
 
-def _svg_open(width: int, height: int, label: str, cls: str = "chart") -> str:
-    return (f'<svg class="{cls}" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+def _svg_open(width: int, height: int, label: str, cls: str = "chart", chart_id: str | None = None) -> str:
+    ident = f' id="{esc(chart_id)}"' if chart_id else ""
+    return (f'<svg{ident} class="{cls}" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">')
 
 
@@ -131,7 +132,7 @@ def zoomed_range(values: Sequence[float], include: Sequence[float] = ()) -> tupl
 
 def difference_chart(names: Sequence[str], colors: Sequence[int], delta: Sequence[float],
                      lower: Sequence[float], upper: Sequence[float], label: str, unit: str,
-                     width: int = 560) -> str:
+                     width: int = 560, chart_id: str | None = None) -> str:
     """One row per system (given in rank order): its difference from the best system with a 95% interval,
     on an axis zoomed to the intervals; a system far below the rest is drawn as an arrow at the axis edge
     with its value written out, so that it does not squeeze the other intervals."""
@@ -146,7 +147,7 @@ def difference_chart(names: Sequence[str], colors: Sequence[int], delta: Sequenc
     def x(v: float) -> float:
         return left + plot * (min(max(v, lo_axis), hi_axis) - lo_axis) / (hi_axis - lo_axis)
 
-    out = [_svg_open(width, height, label, "chart diffchart")]
+    out = [_svg_open(width, height, label, "chart diffchart", chart_id)]
     for t in _ticks(lo_axis, hi_axis):
         out.append(f'<line class="grid" x1="{_n(x(t))}" x2="{_n(x(t))}" y1="{top}" y2="{_n(height - 22)}"/>'
                    f'<text class="tick" x="{_n(x(t))}" y="{_n(height - 8)}" text-anchor="middle">{t:g}</text>')
@@ -173,7 +174,7 @@ def difference_chart(names: Sequence[str], colors: Sequence[int], delta: Sequenc
 def interval_groups(categories: Sequence[str], values: Sequence[Sequence[float | None]],
                     lower: Sequence[Sequence[float | None]], upper: Sequence[Sequence[float | None]],
                     names: Sequence[str], colors: Sequence[int], label: str, y_label: str,
-                    width: int = 720, height: int = 230) -> str:
+                    width: int = 720, height: int = 230, chart_id: str | None = None) -> str:
     """Per category, one dot with its 95% interval per system (side by side), on a zoomed y axis."""
     left, right, top_pad, bottom = 46, 8, 10, 34
     plot_w, plot_h = width - left - right, height - top_pad - bottom
@@ -184,7 +185,7 @@ def interval_groups(categories: Sequence[str], values: Sequence[Sequence[float |
     def y(v: float) -> float:
         return y0 - plot_h * (v - lo) / (hi - lo)
 
-    out = [_svg_open(width, height, label)]
+    out = [_svg_open(width, height, label, "chart", chart_id)]
     for t in _ticks(lo, hi, 4):
         out.append(f'<line class="grid" x1="{left}" x2="{left + plot_w}" y1="{_n(y(t))}" y2="{_n(y(t))}"/>'
                    f'<text class="tick" x="{left - 4}" y="{_n(y(t) + 3)}" text-anchor="end">{t:g}</text>')

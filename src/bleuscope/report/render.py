@@ -262,8 +262,11 @@ def best_difference_html(data: ReportData) -> str:
                    f"{esc(data.systems[bd.best])}</p>"
                    + charts.difference_chart(names, list(bd.order), [bd.delta[k] for k in bd.order],
                                              [bd.lower[k] for k in bd.order], [bd.upper[k] for k in bd.order],
-                                             f"{bd.metric} difference from the best system", bd.metric)
-                   + _export_buttons(f"difference-from-best-{bd.metric}") + "</div>")
+                                             f"{bd.metric} difference from the best system", bd.metric,
+                                             chart_id=f"chart-best-{bd.metric}")
+                   + _export_buttons(f"difference-from-best-{bd.metric}",
+                                     f"the difference from the best system by {bd.metric}",
+                                     f"chart-best-{bd.metric}") + "</div>")
     out.append("</div>")
     return "".join(out)
 
@@ -396,14 +399,14 @@ def word_accuracy_section(data: ReportData) -> str:
         rows.append(f'<tr><td>{esc(label)}</td><td class="num">{wa.ref_words[g]}</td>{cells}</tr>')
     chart = charts.interval_groups(list(wa.labels), [wa.fmeasure[k] for k in order], [wa.lower[k] for k in order],
                                    [wa.upper[k] for k in order], names, order,
-                                   "word F-measure by frequency bucket", "F-measure")
+                                   "word F-measure by frequency bucket", "F-measure", chart_id="chart-word-accuracy")
     return (
         '<section id="word-accuracy"><h2>Word accuracy by frequency</h2>'
         f'<p class="note">compare-mt\'s word accuracy: each word (BLEU\'s tokens) falls into a bucket by its '
         f"frequency in {esc(wa.source)}; per bucket, output words matched one-to-one with equal reference words "
         "(first reference stream) give precision and recall, and their F-measure. Rare words are where systems "
         "usually differ most. 95% bootstrap intervals in brackets.</p>"
-        + charts.legend_for(names, order) + chart + _export_buttons("word-accuracy")
+        + charts.legend_for(names, order) + chart + _export_buttons("word-accuracy", "word accuracy by frequency", "chart-word-accuracy")
         + _wrap(f'<table class="iv" id="word-accuracy-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
         + f'<p class="note rule">{esc(tables.word_accuracy_table(data).note)}</p>'
         + "</section>"
@@ -444,10 +447,12 @@ def _bucket_block(data: ReportData, t, name: str, title: str, chart: bool) -> st
     svg = ""
     if chart:
         svg = charts.interval_groups(list(t.labels), [t.scores[k] for k in order], [t.lower[k] for k in order],
-                                     [t.upper[k] for k in order], names, order, f"{t.metric} {title}", t.metric)
+                                     [t.upper[k] for k in order], names, order, f"{t.metric} {title}", t.metric,
+                                     chart_id=f"chart-{name}-{t.metric}")
     table = (f'<table class="iv" id="{name}-{esc(t.metric)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
              "</tbody></table>")
-    return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}", f"{t.metric} {title}")
+    return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}", f"{t.metric} {title}",
+                                                             f"chart-{name}-{t.metric}" if chart else None)
             + _wrap(table))
 
 
@@ -569,6 +574,8 @@ def pair_section(data: ReportData) -> str:
         '<div class="charts"><div>'
         + charts.scatter(sentence[a].tolist(), sentence[b].tolist(), data.systems[a], data.systems[b],
                          SCATTER_SIZE)
+        + '<span class="export js-only">export: <button type="button" data-format="svg" data-chart="scatter-svg" '
+        'aria-label="SVG of the scatter plot">SVG</button></span>'
         + "</div></div>"
         f'<div class="wl"><div><h3>B ({name_b}) better: biggest wins</h3>'
         + _wrap(f'<table id="wins-table">{head}<tbody id="wins-body">{_wl_rows(data, wins, a, b)}</tbody></table>')
