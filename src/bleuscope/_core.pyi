@@ -34,6 +34,11 @@ __all__ = [
     "resample_sums_f32",
     "masked_sums_i64",
     "libm_map",
+    "gleu_rows",
+    "gleu_list_rows",
+    "character_values",
+    "eed_values",
+    "self_bleu",
     "read_file_lines",
     "_panic_for_tests",
 ]
@@ -301,6 +306,33 @@ def masked_sums_i64(
     threads: int = 1,
 ) -> npt.NDArray[np.int64]: ...
 def libm_map(func: str, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
+
+# -- the string metrics: items are str (split as str.split() does) or token lists of str; None when an item
+# needs the Python implementation
+_Segment = str | Sequence[str]
+def gleu_rows(
+    hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], min_len: int, max_len: int,
+    *, threads: int = 0,
+) -> npt.NDArray[np.int64] | None: ...
+def gleu_list_rows(
+    hypotheses: Sequence[_Segment], list_of_references: Sequence[Sequence[_Segment]], min_len: int,
+    max_len: int, *, threads: int = 0,
+) -> npt.NDArray[np.int64] | None: ...
+def character_values(
+    hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], *, threads: int = 0
+) -> npt.NDArray[np.float64] | None: ...
+def eed_values(
+    hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]], alpha: float, deletion: float,
+    insertion: float, substitution: float, rho: float, *, threads: int = 0,
+) -> npt.NDArray[np.float64] | None: ...
+def self_bleu(
+    sentences: Sequence[_Segment], weights: Sequence[Sequence[float]], epsilon: float | None
+) -> (
+    tuple[
+        npt.NDArray[np.float64], _Rows, _Rows, _Rows, _Rows, _Rows, _Rows,
+    ]
+    | None
+): ...
 def read_file_lines(
     path: str | os.PathLike[str], *, max_line_bytes: int
 ) -> tuple[list[str] | None, dict[str, Any] | None]: ...

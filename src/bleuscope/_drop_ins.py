@@ -15,6 +15,7 @@ import sys
 SHORT_NAMES = {
     "jiwer": "integrations.jiwer",
     "nltk": "integrations.nltk",
+    "nltk_gleu": "integrations.nltk_gleu",
     "rouge_score": "integrations.rouge_score",
 }
 

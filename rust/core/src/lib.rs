@@ -1,11 +1,15 @@
-//! bleuscope's compiled core: text or token ids in, BLEU, chrF and TER statistics rows and ROUGE counts out. Pure Rust:
+//! bleuscope's compiled core: text or token ids in, BLEU, chrF and TER statistics rows, ROUGE counts and
+//! the string metrics (GLEU, Self-BLEU, CharacTER, EED) out. Pure Rust:
 //! the Python module `bleuscope._core` is the separate `bleuscope-python` crate (rust/python).
 
+pub mod character;
 pub mod chrf;
 pub mod count;
 pub mod cpu;
 pub mod dense;
+pub mod eed;
 pub mod files;
+pub mod gleu;
 pub mod meteor;
 pub mod pairwise;
 pub mod par;
@@ -13,9 +17,11 @@ pub mod porter;
 pub mod resample;
 pub mod rouge;
 pub mod score;
+pub mod selfbleu;
 pub mod table;
 pub mod ter;
 pub mod text;
 pub mod tok;
 pub mod wer;
 pub mod wordnet;
+pub mod words;

@@ -11,6 +11,7 @@ mod input;
 mod meteor;
 mod resample;
 mod rouge;
+mod strmetrics;
 mod tok;
 mod wer;
 
@@ -106,6 +107,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resample::resample_sums_f32, m)?)?;
     m.add_function(wrap_pyfunction!(resample::masked_sums_i64, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
+    m.add_function(wrap_pyfunction!(strmetrics::gleu_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(strmetrics::gleu_list_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(strmetrics::character_values, m)?)?;
+    m.add_function(wrap_pyfunction!(strmetrics::eed_values, m)?)?;
+    m.add_function(wrap_pyfunction!(strmetrics::self_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(files::read_file_lines, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())

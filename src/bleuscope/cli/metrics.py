@@ -51,7 +51,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..core.files import InputError, UsageError
-from . import meteor, rouge, wer
+from . import meteor, rouge, strmetrics, wer
 
 Warn = Callable[[str], None]
 
@@ -387,3 +387,7 @@ register_metric(MetricSpec(name="rouge", build=rouge.build_rouge, add_arguments=
 register_metric(MetricSpec(name="wer", build=wer.builder("WER"), add_arguments=wer.add_wer_options))
 for _rate in ("CER", "MER", "WIL", "WIP"):  # the options of -m wer
     register_metric(MetricSpec(name=_rate.lower(), build=wer.builder(_rate)))
+register_metric(MetricSpec(name="gleu", build=strmetrics.build_gleu, add_arguments=strmetrics.add_gleu_options,
+                           option_names=strmetrics.GLEU_OPTION_NAMES))
+register_metric(MetricSpec(name="character", build=strmetrics.build_character))
+register_metric(MetricSpec(name="eed", build=strmetrics.build_eed, add_arguments=strmetrics.add_eed_options))

@@ -1,0 +1,315 @@
+//! CharacTER (Wang et al. 2016), written from its definition and checked against the rwth-i6 program's
+//! outputs (its C++ word distance, so float32 ratios):
+//!
+//! 1. Words are shifted greedily. A candidate shift moves a hypothesis phrase that equals the reference
+//!    words at another position (a word match at hypothesis position `i` and reference position `j != i`,
+//!    extended while the following words match) to position `j`. Each candidate is scored by the
+//!    word-level Levenshtein distance to the reference divided by the reference length, as a float32; the
+//!    candidate with the largest gain over the current ratio is taken, ties going to the candidate whose
+//!    shifted word list is the largest in lexicographic order (a sort of (gain, words) pairs, last taken);
+//!    shifting stops when no candidate gains.
+//! 2. The shift cost compares the shifted words with the original ones, left to right: at a position
+//!    where they differ, the original word is looked for further right in the shifted words; the phrase
+//!    matched there costs the average character length of its words.
+//! 3. The value is `(character Levenshtein distance of the joined words + shift cost) / characters of the
+//!    shifted hypothesis`, capped at 1; 0 when the word distance is 0 at the start.
+//!
+//! Empty sides (where the original divides by zero): an empty reference gives 0 for an empty hypothesis and
+//! 1 otherwise; an empty hypothesis against a non-empty reference gives 1.
+
+use crate::par::{for_each_unit, pick_threads};
+use crate::words::WordIds;
+
+/// Segments per unit of work handed to a thread.
+const CHARACTER_UNIT: usize = 16;
+
+/// What one thread keeps between segments.
+#[derive(Default)]
+pub struct Scratch<'a> {
+    words: WordIds<'a>,
+    names: Vec<&'a str>,
+    row: Vec<u32>,
+    peq: Vec<u64>,
+}
+
+/// Levenshtein distance of two sequences (one row of the table).
+pub fn levenshtein<T: PartialEq>(a: &[T], b: &[T], row: &mut Vec<u32>) -> u32 {
+    row.clear();
+    row.extend(0..=b.len() as u32);
+    for (i, x) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i as u32 + 1;
+        for (j, y) in b.iter().enumerate() {
+            let up = row[j + 1];
+            let v = (up + 1).min(row[j] + 1).min(diag + u32::from(x != y));
+            diag = up;
+            row[j + 1] = v;
+        }
+    }
+    row[b.len()]
+}
+
+/// Levenshtein distance of `text` to a pattern of at most 64 words whose match masks are `peq` (bit k of
+/// `peq[w]`: pattern word k is `w`), `m` its length: Myers' bit-parallel columns (Hyyro's form).
+fn levenshtein_bits(text: &[u32], peq: &[u64], m: usize) -> u32 {
+    debug_assert!((1..=64).contains(&m));
+    let high = 1u64 << (m - 1);
+    let (mut pv, mut mv) = (u64::MAX, 0u64);
+    let mut score = m as u32;
+    for &c in text {
+        let eq = peq[c as usize];
+        let xv = eq | mv;
+        let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+        let mut ph = mv | !(xh | pv);
+        let mut mh = pv & xh;
+        if ph & high != 0 {
+            score += 1;
+        } else if mh & high != 0 {
+            score -= 1;
+        }
+        ph = (ph << 1) | 1;
+        mh <<= 1;
+        pv = mh | !(xv | ph);
+        mv = ph & xv;
+    }
+    score
+}
+
+/// The float32 ratio the original scores shifts with: word distance / reference length.
+fn word_ratio(hyp: &[u32], reference: &[u32], s: &mut Scratch<'_>) -> f64 {
+    let d = if reference.len() <= 64 {
+        levenshtein_bits(hyp, &s.peq, reference.len())
+    } else {
+        levenshtein(hyp, reference, &mut s.row)
+    };
+    f64::from(d as f32 / reference.len() as f32)
+}
+
+/// The shift cost of `shifted` against `original` (word ids; equal lengths), step 2 of the definition.
+pub fn shift_cost(shifted: &[u32], original: &[u32], names: &[&str]) -> f64 {
+    let n = shifted.len();
+    let mut cost = 0.0f64;
+    let mut start = 0;
+    while start < n {
+        let first = start;
+        let mut average = 0.0f64;
+        if original[start] != shifted[start] {
+            if let Some(at) = (start + 1..n).find(|&s| shifted[s] == original[start]) {
+                let mut length = 1;
+                while first + length < original.len()
+                    && at + length < n
+                    && original[first + length] == shifted[at + length]
+                {
+                    length += 1;
+                    if start + 1 < original.len() {
+                        start += 1;
+                    }
+                }
+                let chars: usize = original[first..first + length]
+                    .iter()
+                    .map(|&w| names[w as usize].chars().count())
+                    .sum();
+                average = chars as f64 / length as f64;
+            }
+        }
+        cost += average;
+        start += 1;
+    }
+    cost
+}
+
+/// Python's comparison of two word lists of equal length, by their words.
+fn words_greater(a: &[u32], b: &[u32], names: &[&str]) -> bool {
+    for (&x, &y) in a.iter().zip(b) {
+        if x != y {
+            return names[x as usize] > names[y as usize];
+        }
+    }
+    false
+}
+
+fn joined_chars(ids: &[u32], names: &[&str]) -> Vec<char> {
+    let mut out = Vec::new();
+    for (k, &w) in ids.iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        out.extend(names[w as usize].chars());
+    }
+    out
+}
+
+/// CharacTER of one hypothesis against one reference (words).
+pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>) -> f64 {
+    if reference.is_empty() {
+        return if hyp.is_empty() { 0.0 } else { 1.0 };
+    }
+    s.words.clear();
+    let mut h: Vec<u32> = Vec::with_capacity(hyp.len());
+    let mut r: Vec<u32> = Vec::with_capacity(reference.len());
+    s.words.push_ids(hyp, &mut h);
+    s.words.push_ids(reference, &mut r);
+    s.names.clear();
+    s.names.resize(s.words.len(), "");
+    for (&w, &id) in hyp.iter().zip(&h).chain(reference.iter().zip(&r)) {
+        s.names[id as usize] = w;
+    }
+    s.peq.clear();
+    s.peq.resize(s.words.len(), 0);
+    if r.len() <= 64 {
+        for (k, &w) in r.iter().enumerate() {
+            s.peq[w as usize] |= 1 << k;
+        }
+    }
+    let original = h.clone();
+    let mut pre = word_ratio(&h, &r, s);
+    if pre == 0.0 {
+        return 0.0;
+    }
+    let mut candidate: Vec<u32> = Vec::with_capacity(h.len());
+    let mut best: Vec<u32> = Vec::with_capacity(h.len());
+    loop {
+        let mut best_gain: Option<f64> = None;
+        for i in 0..h.len() {
+            for j in 0..r.len() {
+                if i == j || h[i] != r[j] {
+                    continue;
+                }
+                let mut length = 1;
+                while i + length < h.len() && j + length < r.len() && h[i + length] == r[j + length]
+                {
+                    length += 1;
+                }
+                // the phrase taken out, then put back at position j of what is left
+                candidate.clear();
+                candidate.extend_from_slice(&h[..i]);
+                candidate.extend_from_slice(&h[i + length..]);
+                let at = j.min(candidate.len());
+                candidate.splice(at..at, h[i..i + length].iter().copied());
+                let gain = pre - word_ratio(&candidate, &r, s);
+                let take = match best_gain {
+                    None => true,
+                    Some(g) => {
+                        gain > g || (gain == g && words_greater(&candidate, &best, &s.names))
+                    }
+                };
+                if take {
+                    best_gain = Some(gain);
+                    std::mem::swap(&mut best, &mut candidate);
+                }
+            }
+        }
+        match best_gain {
+            Some(gain) if gain > 0.0 => {
+                pre -= gain;
+                std::mem::swap(&mut h, &mut best);
+            }
+            _ => break,
+        }
+    }
+    let cost = shift_cost(&h, &original, &s.names);
+    let hyp_chars = joined_chars(&h, &s.names);
+    if hyp_chars.is_empty() {
+        return 1.0;
+    }
+    let ref_chars = joined_chars(&r, &s.names);
+    let distance = levenshtein(&hyp_chars, &ref_chars, &mut s.row);
+    ((f64::from(distance) + cost) / hyp_chars.len() as f64).min(1.0)
+}
+
+/// One segment: the hypothesis' words and those of its references (only the references present).
+pub struct Segment<'a> {
+    pub hyp: Vec<&'a str>,
+    pub refs: Vec<Vec<&'a str>>,
+}
+
+/// Each segment's CharacTER, the smallest over its references (HF evaluate's `character`), on `threads`
+/// threads (0: one per 64 segments); a segment without a reference gets 1.
+pub fn character_values(segments: &[Segment<'_>], threads: usize, out: &mut [f64]) {
+    assert_eq!(out.len(), segments.len(), "output size");
+    if segments.is_empty() {
+        return;
+    }
+    let threads = pick_threads(
+        threads,
+        segments.len(),
+        64,
+        segments.len().div_ceil(CHARACTER_UNIT),
+    );
+    for_each_unit(
+        out,
+        CHARACTER_UNIT,
+        threads,
+        Scratch::default,
+        |s, unit, values| {
+            for (k, v) in values.iter_mut().enumerate() {
+                let seg = &segments[unit * CHARACTER_UNIT + k];
+                *v = seg
+                    .refs
+                    .iter()
+                    .map(|r| character(&seg.hyp, r, s))
+                    .fold(f64::INFINITY, f64::min);
+                if !v.is_finite() {
+                    *v = 1.0;
+                }
+            }
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<&str> {
+        s.split_whitespace().collect()
+    }
+
+    #[test]
+    fn bit_parallel_distance_equals_the_table() {
+        let mut seed: u64 = 3;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let mut row = Vec::new();
+        for _ in 0..2000 {
+            let a: Vec<u32> = (0..next(70)).map(|_| next(5) as u32).collect();
+            let b: Vec<u32> = (0..1 + next(64)).map(|_| next(5) as u32).collect();
+            let mut peq = vec![0u64; 5];
+            for (k, &w) in b.iter().enumerate() {
+                peq[w as usize] |= 1 << k;
+            }
+            assert_eq!(
+                levenshtein_bits(&a, &peq, b.len()),
+                levenshtein(&a, &b, &mut row)
+            );
+        }
+    }
+
+    #[test]
+    fn hf_card_examples() {
+        // the values rwth-i6 CharacTER and PyPI cer 1.2.0 give for HF evaluate's card examples
+        let mut s = Scratch::default();
+        let h = "this week the saudis denied information published in the new york times";
+        let r1 =
+            "saudi arabia denied this week information published in the american new york times";
+        let r2 = "the saudis have denied new information published in the ny times";
+        assert_eq!(
+            character(&words(h), &words(r1), &mut s),
+            0.36619718309859156
+        );
+        assert_eq!(character(&words(h), &words(r2), &mut s), 0.426056338028169);
+        let (h, r) = (
+            "this is in fact an estimate",
+            "this is actually an estimate",
+        );
+        assert_eq!(character(&words(h), &words(r), &mut s), 0.25925925925925924);
+        assert_eq!(character(&words(h), &words(h), &mut s), 0.0);
+        assert_eq!(character(&[], &words(h), &mut s), 1.0);
+        assert_eq!(character(&words(h), &[], &mut s), 1.0);
+        assert_eq!(character(&[], &[], &mut s), 0.0);
+    }
+}

@@ -1,0 +1,68 @@
+"""CharacTER: translation edit rate on characters (Wang et al. 2016), the values of the rwth-i6 program
+(float32 shift scores, as its C++ distance) and of PyPI ``cer`` 1.2.0 (what HF evaluate's ``character``
+wraps).
+
+A segment's words are the hypothesis and reference split as ``str.split()`` does (the rwth-i6 program
+reads the files and splits each line so); with several references a segment takes the smallest value
+(HF ``character``'s ``min`` over references). The corpus score is the **mean** of the segment values (the
+rwth-i6 program's system score), carried exactly in the statistics rows
+(:mod:`bleuscope.metrics.segment_mean`). ``value`` is the 0-1 number, ``score`` = 100 x value; lower is
+better.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...core import backend
+from ...core.signature import version_field
+from ..segment_mean import SegmentMeanMetric, SegmentMeanScore
+from .reference import character
+
+
+class CharacTER(SegmentMeanMetric):
+    """CharacTER scorer (all options keyword-only).
+
+    * ``engine``: ``"auto"`` (the compiled core when it is built), ``"native"`` or ``"numpy"``
+      (:mod:`.reference`, the readable definition in Python); the numbers are the same.
+    * ``threads``: threads of the compiled core (None: it picks a count for the input size).
+
+    The signature: ``nrefs|tok:split|multi:min|agg:mean|version``.
+    """
+
+    name = "CharacTER"
+    threads = backend.ThreadsOption()
+    short_keys = {"multi": "m", "agg": "agg"}
+
+    def __init__(self, *, engine: str = "auto", threads: int | None = None) -> None:
+        self.engine = backend.check_engine(engine)
+        self.threads = threads
+
+    def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
+        """``nrefs:1|tok:split|multi:min|agg:mean|version:bleuscope-...``."""
+        if nrefs is None:
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
+        return {"nrefs": str(nrefs), "tok": "split", "multi": "min", "agg": "mean", "version": version_field()}
+
+    def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> np.ndarray:
+        """float64 ``[S]``: each segment's smallest CharacTER over its references."""
+        values = backend.character_values(hyps, streams, engine=self.engine, threads=self.threads)
+        if values is not None:
+            return np.asarray(values, dtype=np.float64)
+        out = np.empty(len(hyps), dtype=np.float64)
+        for i, hyp in enumerate(hyps):
+            words = hyp.split()
+            out[i] = min(character(words, s[i].split()) for s in streams if s[i] is not None)
+        return out
+
+
+def corpus_character(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> SegmentMeanScore:
+    """Functional shortcut: ``CharacTER(**options).corpus_score(hypotheses, references)``."""
+    return CharacTER(**options).corpus_score(hypotheses, references)
+
+
+def sentence_character(hypothesis: str, references: Sequence[str], **options) -> SegmentMeanScore:
+    """Functional shortcut: ``CharacTER(**options).sentence_score(hypothesis, references)``."""
+    return CharacTER(**options).sentence_score(hypothesis, references)

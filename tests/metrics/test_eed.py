@@ -1,0 +1,74 @@
+"""EED against the rwth-i6 program's golden outputs (every segment of seven system/reference pairs, its
+bundled example's system score), and the compiled core against the Python definition."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleuscope import EED
+from bleuscope.metrics.eed.reference import eed, preprocess_en
+
+from .goldens_support import corpus_goldens, golden_params, inputs, segment_goldens
+
+GOLDEN = segment_goldens("eed-segments.tsv", "eed")
+
+
+@pytest.mark.parametrize("key", golden_params(GOLDEN), ids="-".join)
+def test_every_segment_equals_the_rwth_program(key):
+    hyps, refs = inputs(*key)
+    values = EED().sentence_scores(hyps, [refs]).values
+    want = GOLDEN[key]
+    assert len(want) == len(hyps)
+    bad = [(line, float(values[line - 1]), w) for line, w in want if float(values[line - 1]) != w]
+    assert not bad, f"{len(bad)} segments differ, first {bad[:3]}"
+    score = EED().score_from_statistics(EED().rows_of(values))
+    assert score.value == float(sum(Fraction(v) for _, v in want) / len(want))  # the exact mean
+    assert score.value == pytest.approx(corpus_goldens("eed")[key], rel=1e-15)  # the program's sum / len
+
+
+@pytest.mark.full
+def test_bundled_example_system_score():
+    hyps, refs = inputs("newstest2016", "de-en", "uedin-syntax.4271", "ref")
+    assert f"System Score={EED().corpus_score(hyps, [refs]).value:.4f}" == "System Score=0.3334"
+
+
+def test_native_equals_python_definition_on_wmt():
+    hyps, refs = inputs("generaltest2022", "en-de", "PROMT", "A")
+    hyps, refs = hyps[:40], refs[:40]
+    assert EED(engine="native").sentence_scores(hyps, [refs]).values.tolist() == \
+        EED(engine="numpy").sentence_scores(hyps, [refs]).values.tolist()
+
+
+TEXT = st.text(alphabet="ab c.,!1é ", max_size=25)
+
+
+@settings(max_examples=100, deadline=None)
+@given(TEXT, TEXT, st.sampled_from([(2.0, 0.2, 1.0, 1.0, 0.3), (1.5, 0.5, 0.7, 1.3, 0.1)]))
+def test_native_equals_python_definition_on_generated_text(hyp, ref, parameters):
+    a, d, i, s, r = parameters
+    metric = EED(engine="native", alpha=a, deletion=d, insertion=i, substitution=s, rho=r)
+    got = metric.sentence_score(hyp, [ref]).value
+    assert got == eed(preprocess_en(hyp), preprocess_en(ref), parameters)
+    assert 0.0 <= got <= 1.0
+
+
+def test_preprocessing_rules():
+    # a space before . ! ? , (so "3.5" becomes "3 .5": only a spaced "3 . 5" is joined again), titles joined
+    assert preprocess_en("Mr. Smith paid 3.5 dollars, today!  \n") == "Mr. Smith paid 3 .5 dollars , today !"
+    assert preprocess_en("1 . 5 and 2 , 5") == "1.5 and 2,5"
+    assert preprocess_en("the U . S .\tarmy, i . e . e . g .") == "the U.S. army , i.e. e.g."
+
+
+def test_several_references_take_the_smallest_and_options_are_checked():
+    one = EED().sentence_score("the cat sat", ["a dog ran"]).value
+    two = EED().sentence_score("the cat sat", ["a dog ran", "the cat sat"]).value
+    assert two == 0.0 < one
+    with pytest.raises(ValueError, match="preprocess"):
+        EED(preprocess="de")
+    with pytest.raises(ValueError, match="alpha"):
+        EED(alpha=-1)
+    assert "prep:none" in EED(preprocess="none").signature(1)
