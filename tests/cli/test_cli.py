@@ -567,7 +567,7 @@ def test_error_data_formats(run_main, files):
     (["--example", "REF"], ["--example uses the bundled files"]),
     (["REF", "-i", "HYP", "-b", "-f", "tsv"], ["does not go with -f tsv"]),
     (["REF", "-i", "HYP", "--frobnicate"], ["unrecognized arguments: --frobnicate"]),
-    (["REF", "-i", "HYP", "-w", "-1"], ["-w/--width", "expected a whole number >= 0"]),
+    (["REF", "-i", "HYP", "-w", "-1"], ["-w/--width", "expected a whole number from 0 to 100"]),
     (["REF", "-i", "HYP", "-sv", "nan", "-s", "floor"], ["-sv/--smooth-value"]),
     (["REF", "-i", "HYP", "-s", "magic"], ["invalid choice: 'magic'"]),
     (["REF", "-i", "HYP", "--max-ngram-order", "0"], ["expected a whole number from 1 to 65,536"]),

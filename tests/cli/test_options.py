@@ -62,11 +62,13 @@ def test_max_ngram_order_scores_or_is_a_usage_error(run_main, example, order):
                                            "got '1000000000'"),
         ("--max-ngram-order", "-1", "argument --max-ngram-order: expected a whole number from 1 to 65,536, got '-1'"),
         ("--max-ngram-order", "0", "argument --max-ngram-order: expected a whole number from 1 to 65,536, got '0'"),
-        ("--max-line-bytes", "-1", "argument --max-line-bytes: expected a whole number >= 1, got '-1'"),
-        ("--max-line-bytes", "0", "argument --max-line-bytes: expected a whole number >= 1, got '0'"),
+        ("--max-line-bytes", "-1", "argument --max-line-bytes: expected a whole number from 1 to 1,073,741,823, "
+                                   "got '-1'"),
+        ("--max-line-bytes", "0", "argument --max-line-bytes: expected a whole number from 1 to 1,073,741,823, "
+                                  "got '0'"),
         ("-nr", "-1", "argument -nr/--num-refs: expected a whole number >= 1, got '-1'"),
         ("-nr", "0", "argument -nr/--num-refs: expected a whole number >= 1, got '0'"),
-        ("-w", "-1", "argument -w/--width: expected a whole number >= 0, got '-1'"),
+        ("-w", "-1", "argument -w/--width: expected a whole number from 0 to 100, got '-1'"),
         ("-cin", "0", "argument --confidence-n/-cin: expected a whole number from 1 to 10,000,000, got '0'"),
         ("-sv", "-1", "argument -sv/--smooth-value: expected a finite number >= 0, got '-1'"),
     ],

@@ -72,6 +72,36 @@ def test_errors_as_rouge_score():
         rouge_scorer.RougeScorer(["rouge1"]).score_multi([], "a")
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=30), st.text(max_size=30), st.booleans())
+def test_bytes_are_scored_as_rouge_score_scores_them(target, prediction, stem):
+    """rouge-score lowercases bytes (ASCII only) and decodes them: the same scores from bytes as there."""
+    ours = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    peer = peer_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    for t, p in [(target.encode(), prediction.encode()), (target.encode(), prediction), (target, prediction.encode())]:
+        same_result(ours.score(t, p), peer.score(t, p))
+    same_result(ours.score_multi([target.encode(), target], prediction.encode()),
+                peer.score_multi([target.encode(), target], prediction.encode()))
+
+
+def test_bytes_with_characters_that_lowercase_to_ascii():
+    for target in ("\u0130stanbul \u212a b", "x \u212a", "A \u0130I"):
+        ours = rouge_scorer.RougeScorer(TYPES).score(target.encode(), b"i stanbul k b")
+        same_result(ours, peer_scorer.RougeScorer(TYPES).score(target.encode(), b"i stanbul k b"))
+
+
+@pytest.mark.parametrize("bad", [None, 3, 2.5, ["a"]])
+def test_a_text_that_is_not_a_string_is_refused_as_rouge_score_refuses_it(bad):
+    """Never scored as a missing text (zeros): rouge-score's AttributeError, naming the argument."""
+    for args in [(bad, "a"), ("a", bad)]:
+        with pytest.raises(AttributeError):
+            peer_scorer.RougeScorer(["rouge1"]).score(*args)
+        with pytest.raises(AttributeError, match="target|prediction"):
+            rouge_scorer.RougeScorer(["rouge1"]).score(*args)
+    with pytest.raises(AttributeError, match=r"targets\[1\]"):
+        rouge_scorer.RougeScorer(["rouge1"]).score_multi(["a", bad], "a")
+
+
 def test_custom_tokenizer_is_called():
     class Chars:
         def tokenize(self, text):

@@ -92,7 +92,9 @@ pub const MAX_ORDER: usize = 1 << 16;
 /// `order` checked to be in `1..=max`.
 pub fn check_order(order: usize, max: usize) -> PyResult<usize> {
     if !(1..=max).contains(&order) {
-        return Err(invalid(format!("order must be in 1..={max}, got {order}")));
+        return Err(invalid(format!(
+            "order must be from 1 to {max}, got {order}"
+        )));
     }
     Ok(order)
 }

@@ -28,6 +28,12 @@ from .progress import isatty
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
 TOKENIZED_WARN_LINES = TOKENIZED_PERIOD_LINES
 
+#: once line counts are known to differ, each longer file is counted on for at most this many lines and
+#: characters (a second or so), to say how many lines it has: a file of a billion lines (a decompression
+#: bomb) is then "at least N lines" instead of minutes of reading
+MISMATCH_COUNT_LINES = 1_000_000
+MISMATCH_COUNT_CHARS = 1 << 27
+
 
 
 @dataclass
@@ -63,13 +69,20 @@ class _Source:
         items = list(islice(self.items, n))
         return items
 
-    def count_rest(self, limit: int | None = None) -> tuple[int, bool]:
-        """The number of items left (read to the end, or ``limit`` at most; nothing kept) and whether they are
-        all empty lines."""
-        n, empty = 0, True
-        for item in self.items if limit is None else islice(self.items, limit):
+    def count_rest(self, limit: int) -> tuple[int, bool]:
+        """The number of items left (read to the end, or ``limit`` at most, and no more than
+        :data:`MISMATCH_COUNT_CHARS` characters; nothing kept) and whether they are all empty lines. Fewer
+        than ``limit``: the end was reached."""
+        n, empty, chars = 0, True, 0
+        for item in islice(self.items, limit):
             n += 1
-            empty = empty and item == ""
+            if isinstance(item, str):
+                empty = empty and item == ""
+                chars += len(item)
+            else:
+                empty = False
+            if chars > MISMATCH_COUNT_CHARS:
+                return limit, False  # not read to its end
         return n, empty
 
     def is_regular_file(self) -> bool:
@@ -278,13 +291,14 @@ class InputFiles:
                 raise InputError(f"{src.name}: empty input, no reference lines")
 
     def _count_error(self, hyp_items, ref_items, start: int) -> InputError:
-        """Different line counts: read every file to its end (counting only) to say how many lines each has."""
+        """Different line counts: count on in each longer input (reading only, at most
+        :data:`MISMATCH_COUNT_LINES` lines past the chunk where the counts parted) to say how many lines each has."""
         sources, chunks = (*self.hyps, *self.refs), (*hyp_items, *ref_items)
         counts: list[int] = [0] * len(sources)
         empties = [False] * len(sources)
         shortest = min(len(x) for x in chunks)
-        # files first, to their end; then streams that may never end (a pipe from `yes`) only as far as needed
-        # to show they are longer than the longest file
+        # files first, to their end or the bound; then streams that may never end (a pipe from `yes`) only as
+        # far as needed to show they are longer than the longest file
         regular = [src.is_regular_file() for src in sources]
         for final_pass in (False, True):
             longest = max((counts[k] for k in range(len(sources)) if regular[k]), default=0)
@@ -292,11 +306,11 @@ class InputFiles:
                 if regular[k] == final_pass:
                     continue
                 read = start + len(items)
-                limit = None if regular[k] else max(longest - read, 0) + 1
+                limit = MISMATCH_COUNT_LINES if regular[k] else max(longest - read, 0) + 1
                 rest, rest_empty = src.count_rest(limit)
                 counts[k] = read + rest
                 empties[k] = rest_empty and all(item == "" for item in items[shortest:])
-                if limit is not None and rest == limit:  # stopped before the end
+                if rest == limit:  # stopped before the end
                     counts[k], empties[k] = _AtLeast(counts[k]), False
         n_sys = len(self.hyps)
         hyp_counts, ref_counts = counts[:n_sys], counts[n_sys:]

@@ -89,6 +89,10 @@ class _VersionAction(argparse.Action):
 #: the largest n-gram order the compiled core counts (a test keeps it equal to the core's limit)
 MAX_NGRAM_ORDER = 1 << 16
 
+#: the most decimals ``-w`` prints (a float64 has at most 17 significant digits; Python's format refuses
+#: precisions past a machine word)
+MAX_WIDTH = 100
+
 #: smoothing methods that take -sv: sacreBLEU's floor and add-k, and the Chen & Cherry methods with a parameter
 #: (a test keeps this equal to the library's CHEN_CHERRY_DEFAULTS)
 SMOOTH_VALUE_METHODS = ("floor", "add-k", "chen-cherry-1", "chen-cherry-4", "chen-cherry-6", "chen-cherry-7")
@@ -159,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     inp.add_argument(
         "--max-line-bytes",
-        type=whole_number(1),
+        type=whole_number(1, bio.LONGEST_LINE_BYTES),
         default=bio.MAX_LINE_BYTES,
         metavar="N",
         help=f"refuse an input line longer than N bytes (default: {bio.MAX_LINE_BYTES:,} = 1 MiB)",
@@ -274,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument(
         "-w",
         "--width",
-        type=whole_number(0),
+        type=whole_number(0, MAX_WIDTH),
         default=1,
         metavar="N",
         help="decimals of printed scores (default: 1, as sacreBLEU's command)",
@@ -309,6 +313,11 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Parsed and cross-checked options; ``args.hyp_paths`` / ``args.ref_paths`` resolve the input forms."""
     args = build_parser().parse_args(argv)
+    # an empty name would read as "not given" below (and the library refuses it as a field name)
+    if args.hyp_field == "":
+        raise UsageError("--hyp-field needs a field name, got ''")
+    if args.ref_field is not None and "" in args.ref_field:
+        raise UsageError("--ref-field needs a field name, got ''")
     args.hyp_field_refs = False  # references read from the hypothesis JSON Lines
     args.test_set_refs = None  # the test set's reference files (-t), resolved in run()
     if args.example:

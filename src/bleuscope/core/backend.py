@@ -623,13 +623,18 @@ def libm_map(func, values: np.ndarray) -> np.ndarray | None:
     return out
 
 
+#: the highest n-gram order the compiled BLEU scorer scores (it keeps per-order values on the stack); higher
+#: orders are scored by the numpy code
+NATIVE_SCORER_MAX_ORDER = 64
+
+
 def bleu_scores(
     stats: np.ndarray, *, order: int, smooth_method: str, smooth_value: float, effective_order: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``(scores, precisions, bp)`` of int64 statistics rows by the compiled scorer (sacreBLEU's smoothing
-    methods, uniform weights), or None when the core is not built."""
+    methods, uniform weights), or None when the core is not built or ``order`` is beyond its scorer's."""
     core = _native()
-    if core is None:
+    if core is None or order > NATIVE_SCORER_MAX_ORDER:
         return None
     import numpy as np
 

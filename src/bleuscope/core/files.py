@@ -34,6 +34,10 @@ STDIN = "-"
 #: keeps memory finite on input without newlines (``/dev/zero``, a binary file); ``--max-line-bytes`` changes it
 MAX_LINE_BYTES = 1 << 20
 
+#: the highest ``--max-line-bytes``: the compiled core's limit for a line (its token offsets are 32-bit, and
+#: lowercasing may grow a line by up to four times)
+LONGEST_LINE_BYTES = (1 << 30) - 1
+
 #: bytes read at a time
 BLOCK_BYTES = 1 << 20
 
@@ -426,7 +430,9 @@ def jsonl_record(line: str, fields: list[tuple[str, str]], name: str, lineno: in
     if not line.strip():
         raise InputError(f"{name}:{lineno}: empty line in a JSON Lines file (one JSON object per line)")
     try:
-        obj = json.loads(line)
+        # a field holds text, never a number: numbers are not made ints, whose digit limit (4,300) would
+        # raise on a longer one before the field's kind is checked
+        obj = json.loads(line, parse_int=float)
     except json.JSONDecodeError as e:
         raise InputError(f"{name}:{lineno}: invalid JSON at column {e.colno}: {e.msg}") from None
     except RecursionError:  # the decoder recurses once per level of [ or {
@@ -536,6 +542,8 @@ def write_output(text: str | Iterable[str], path: str | None, encoding: str = "u
     if path is not None:
         write_file(path, pieces, encoding)
         return 0
+    if sys.stdout is None:  # started with standard output closed (``>&-``): Python then has no sys.stdout
+        raise InputError("<stdout>: cannot write the output (standard output is closed)")
     try:
         sys.stdout.flush()
         buffer = getattr(sys.stdout, "buffer", None)

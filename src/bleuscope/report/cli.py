@@ -305,20 +305,16 @@ def _command_line(argv: list[str]) -> str:
     return " ".join(["bleuscope", "report", *(shlex.quote(public_path(a)) for a in argv)])
 
 
-def write_tables(data, latex: str | None, csv: str | None, layout: str = "wide") -> list[str]:
+def write_tables(data, latex: str | None, csv: str | None, layout: str = "wide", inputs: tuple = ()) -> list[str]:
     """Every table of the report into the --latex / --csv directories (created if missing); the paths. Two
-    tables whose names give the same file name get ``-2``, ``-3``, ... (nothing is overwritten)."""
+    tables whose names give the same file name get ``-2``, ``-3``, ... (nothing is overwritten); a table file
+    that would replace one of ``inputs`` is refused (:class:`UsageError`) before any is written."""
     from .tables import all_tables, file_stem
 
-    written = []
+    planned = []  # (option, directory, path, table, ext): every path checked before one is written
     for directory, ext in ((latex, "tex"), (csv, "csv")):
         if directory is None:
             continue
-        try:
-            os.makedirs(directory, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--{'latex' if ext == 'tex' else 'csv'} {directory}: cannot create the directory "
-                             f"({e.strerror})") from None
         used: set = set()
         for table in all_tables(data):
             stem = base = file_stem(table.name)
@@ -327,9 +323,18 @@ def write_tables(data, latex: str | None, csv: str | None, layout: str = "wide")
                 n += 1
                 stem = f"{base}-{n}"
             used.add(stem.lower())
+            option = f"--{'latex' if ext == 'tex' else 'csv'}"
             path = os.path.join(directory, f"{stem}.{ext}")
-            write_file(path, table.latex(layout) if ext == "tex" else table.csv())
-            written.append(path)
+            check_output_not_input(path, inputs, option=option)
+            planned.append((option, directory, path, table, ext))
+    written = []
+    for option, directory, path, table, ext in planned:
+        try:
+            os.makedirs(directory, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"{option} {directory}: cannot create the directory ({e.strerror})") from None
+        write_file(path, table.latex(layout) if ext == "tex" else table.csv())
+        written.append(path)
     return written
 
 
@@ -351,8 +356,8 @@ def run(argv: list[str] | None, warn) -> int:
     if args.output != "-" and os.path.isdir(args.output):
         raise UsageError(f"-o {args.output}: is a directory")
     # the main command's output rules: never an input, never a read-only file, symlinks/FIFOs/devices kept
-    check_output_not_input(args.output, [p for p in (*args.references, *args.input, args.source, args.train,
-                                               args.labels) if p])
+    input_paths = tuple(p for p in (*args.references, *args.input, args.source, args.train, args.labels) if p)
+    check_output_not_input(args.output, input_paths)
     refs = [list(read_lines(p, args.encoding, warn)) for p in args.references]
     ref_names = [display_name(p) for p in args.references]
     for name, lines in zip(ref_names, refs):
@@ -393,7 +398,7 @@ def run(argv: list[str] | None, warn) -> int:
         page = render(data)
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None
-    write_tables(data, args.latex, args.csv, args.latex_layout)
+    write_tables(data, args.latex, args.csv, args.latex_layout, input_paths)
     write_output(page, None if args.output == "-" else args.output)
     if not args.quiet:
         size = len(page.encode("utf-8"))

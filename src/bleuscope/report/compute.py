@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,6 +156,8 @@ def _check_systems(systems) -> tuple[tuple[str, ...], list[list[str]]]:
             raise ValueError(f"system name {name!r} is used twice")
         if isinstance(lines, (str, bytes)):
             raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
+        if not isinstance(lines, Iterable):
+            raise TypeError(f"system {name!r} must be a list of hypothesis strings, got {type(lines).__name__}")
         names.append(name)
         hyps.append(list(lines))
     return tuple(names), hyps

@@ -21,6 +21,10 @@ __all__ = ["RougeScorer"]
 
 _NGRAM_TYPE = re.compile(r"rouge[0-9]$")
 
+#: the characters outside ASCII whose str.lower() holds an ASCII letter or digit (U+0130 -> "i\u0307", the
+#: Kelvin sign -> "k")
+_BYTES_LOWER_SEPARATORS = {0x130: " ", 0x212A: " "}
+
 
 def _canonical(rouge_type) -> str:
     """The type bleuscope computes for a rouge-score type name, or rouge-score's error for it."""
@@ -124,17 +128,43 @@ class RougeScorer(scoring.BaseScorer):
         col = {t: k for k, t in enumerate(types)}
         return [{name: self._score(c, row[col[c]]) for name, c in zip(names, canonical)} for row in counts]
 
+    def _text(self, value, what: str):
+        """A text as rouge-score's default tokenizer reads it: a ``str``, or ``bytes`` decoded as UTF-8
+        (``six.ensure_str``); anything else is refused as rouge-score refuses it (an AttributeError, from its
+        ``text.lower()``), never read as a missing text. A custom tokenizer gets the value as given."""
+        if self._custom_tokenizer or isinstance(value, (str, bytes)):
+            return value
+        raise AttributeError(f"{what} must be a str (or UTF-8 bytes), got {type(value).__name__}: "
+                             f"'{type(value).__name__}' object has no attribute 'lower'")
+
+    def _score_texts(self, targets: list, prediction) -> list[dict]:
+        """:meth:`_score_all` of texts that may be bytes. rouge-score lowercases bytes (ASCII only) and then
+        decodes them for its n-gram and rougeL tokens, but decodes them first for rougeLsum's sentences: the
+        two characters whose ``str.lower()`` is ASCII (U+0130, the Kelvin sign) are separators in the former."""
+        texts = [*targets, prediction]
+        if self._custom_tokenizer or not any(isinstance(t, bytes) for t in texts):
+            return self._score_all(targets, prediction)
+        decoded = [t.decode("utf-8") if isinstance(t, bytes) else t for t in texts]
+        words = [t.decode("utf-8").translate(_BYTES_LOWER_SEPARATORS) if isinstance(t, bytes) else t for t in texts]
+        scores = self._score_all(words[:-1], words[-1])
+        if words != decoded and any(_canonical(t) == "rougeLsum" for t in self.rouge_types):
+            summaries = self._score_all(decoded[:-1], decoded[-1])
+            for score, summary in zip(scores, summaries):
+                score.update({k: v for k, v in summary.items() if _canonical(k) == "rougeLsum"})
+        return scores
+
     # -- rouge-score's API -----------------------------------------------------------------------------
     def score(self, target, prediction):
         """``{rouge_type: Score}`` of ``prediction`` against ``target``."""
-        return self._score_all([target], prediction)[0]
+        return self._score_texts([self._text(target, "target")], self._text(prediction, "prediction"))[0]
 
     def score_multi(self, targets, prediction):
         """Per type, the score against the target with the best F (the first on ties)."""
-        targets = list(targets)
+        targets = [self._text(t, f"targets[{k}]") for k, t in enumerate(targets)]
+        prediction = self._text(prediction, "prediction")
         if not targets:
             np.argmax([])  # rouge-score's error for no targets
-        score_dicts = self._score_all(targets, prediction)
+        score_dicts = self._score_texts(targets, prediction)
         best = {}
         for k in self.rouge_types:
             index = int(np.argmax([s[k].fmeasure for s in score_dicts]))

@@ -40,6 +40,9 @@ from .smoothing import is_chen_cherry, signature_value, stats_order
 #: target language -> default tokenizer, as in sacreBLEU
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
+#: the highest n-gram order counted (the compiled core's limit; a row has 2 + 2 * order columns per segment)
+MAX_NGRAM_ORDER = 1 << 16
+
 
 @dataclass(frozen=True)
 class BLEUScore(ScoreText):
@@ -197,6 +200,10 @@ class BLEU(Metric):
         self.weights = weights_t
         #: n-gram orders counted into the statistics (one more than scored for chen-cherry-5/7)
         self.stats_order = stats_order(smooth_method, self.max_ngram_order)
+        if self.stats_order > MAX_NGRAM_ORDER:
+            most = MAX_NGRAM_ORDER - (self.stats_order - self.max_ngram_order)
+            extra = "" if most == MAX_NGRAM_ORDER else f" with smooth_method={smooth_method!r} (it counts one order more)"
+            raise ValueError(f"max_ngram_order must be at most {most:,}{extra}, got {max_ngram_order}")
         self.config = ScoringConfig(
             max_ngram_order=self.max_ngram_order,
             smooth_method=smooth_method,
