@@ -23,6 +23,7 @@ import warnings
 
 from ..core import files as bio
 from ..core.files import CLIError, UsageError
+from . import scores as cli_scores
 from . import sharded
 from . import significance as cli_significance
 from .argtypes import non_negative_number, whole_number
@@ -258,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="METRIC",
         help=f"metrics to compute: {', '.join(metric_names())} (default: bleu)",
     )
+
+    cli_scores.add_arguments(p)
 
     o = p.add_argument_group("output")
     o.add_argument(
@@ -501,12 +504,17 @@ def _run(args: argparse.Namespace, warn) -> int:
     if sharded.requested(args):  # Parquet / JSON Lines shards, here or on Ray (--ray)
         if cli_significance.requested(args):
             raise UsageError("significance tests need every segment in memory; they do not go with shards")
+        if args.scores:
+            raise UsageError("--scores reads whole systems' scores; it does not go with shards")
         table = [MetricResults(spec, scorer, sharded.score(args, scorer, warn)) for spec, scorer in zip(specs, scorers)]
         return bio.write_output(render_corpus(table, options), args.output)
+    cli_scores.check(args)
     if cli_significance.requested(args):  # resampling needs every segment's statistics (not the text)
         table = score_metrics(specs, scorers, args, warn, keep_segments=True)
+        table += cli_scores.table_rows(args, table, keep_segments=True)
         return bio.write_output(cli_significance.run(args, table, options), args.output)
     table = score_metrics(specs, scorers, args, warn)
+    table += cli_scores.table_rows(args, table, keep_segments=False)
     text = render_sentences(table[0], options) if args.sentence_level else render_corpus(table, options)
     return bio.write_output(text, args.output)
 
