@@ -270,3 +270,60 @@ def test_dark_mode_diff_scatter_and_hostile_filters(browser, wmt):
     assert marks and all(m.startswith("„W") for m in marks)
     assert pg.problems == [] and pg.evaluate("document.querySelectorAll('img').length") == 0
     context.close()
+
+
+def test_sharing_links_stars_filters_and_segment_export(browser, wmt):
+    """A link by system names and section opens at that section with that pair; two starred segments survive
+    the link and export as TSV and JSON with the view's columns; the length and |B − A| filters keep exactly
+    the segments they say; a segment's permalink opens that segment; the clicked n-gram is marked in its
+    segments."""
+    import json
+
+    path, data = wmt
+    a, b = data.systems.index("Online-A"), data.systems.index("PROMT")
+    context, pg = _open(browser, f"{path.as_uri()}#v:a=Online-A&b=PROMT&m=chrF2&sec=ngrams")
+    assert pg.input_value("#ng-a") == str(a) and pg.input_value("#ng-b") == str(b) and pg.input_value("#metric") == "1"
+    top = pg.evaluate("document.getElementById('ngrams').getBoundingClientRect().top")
+    assert abs(top) < 5 and pg.evaluate("window.scrollY") > 1000  # opened where it points, not at the top
+    pg.click('#seg-body tr[data-seg="2"] button.star')
+    pg.click('#seg-body tr[data-seg="5"] button.star')
+    assert pg.inner_text("#star-info") == "2 starred" and "star=2.5" in pg.url
+    context2, other = _open(browser, pg.url)
+    other.select_option("#diff", "star")
+    assert [r.get_attribute("data-seg") for r in other.locator("#seg-body tr").all()] == ["2", "5"]
+    with other.expect_download() as info:
+        other.click('#segment-export button[data-format="json"]')
+    rows = json.loads(open(info.value.path(), encoding="utf-8").read())
+    chrf = data.metrics[1].sentence_scores
+    assert [r["segment"] for r in rows] == [2, 5] and all(r["starred"] for r in rows)
+    assert rows[0]["A Online-A"] == data.hypotheses[a][1] and rows[1]["B PROMT"] == data.hypotheses[b][4]
+    assert rows[0]["B chrF2"] == pytest.approx(chrf[b][1], abs=1e-4)
+    with other.expect_download() as info:
+        other.click('#segment-export button[data-format="tsv"]')
+    lines = open(info.value.path(), encoding="utf-8").read().splitlines()
+    assert lines[0].split("\t")[:2] == ["segment", "reference_length"] and len(lines) == 3
+    other.select_option("#diff", "all")
+    other.fill("#len-min", "20")
+    other.fill("#len-max", "29")
+    other.fill("#delta-min", "10")
+    n = data.shown_segments
+    lengths = data.reference_lengths[:n]
+    delta = chrf[b][:n] - chrf[a][:n]
+    expected = int(((lengths >= 20) & (lengths <= 29) & (abs(delta) >= 10)).sum())
+    assert other.inner_text("#page-info").endswith(f"of {expected} (filtered from {n})")
+    link = other.locator('#seg-body tr a.permalink').first
+    seg = int(link.inner_text())
+    link.click()
+    assert other.locator("#seg-body tr").count() == 1 and other.inner_text("#subset").startswith(f"only segment {seg}")
+    assert f"seg={seg}" in other.url
+    other.click("#subset button")
+    other.fill("#len-min", "")
+    other.fill("#len-max", "")
+    other.fill("#delta-min", "")
+    other.locator("#ngrams-a-body td.ng button").first.click()
+    gram = other.locator("#ngrams-a-body td.ng button").first.inner_text()
+    marks = other.locator("#seg-body mark").all_text_contents()
+    assert marks and all("".join(m.split()) == "".join(gram.split()) for m in marks)
+    assert pg.problems == [] and other.problems == []
+    context2.close()
+    context.close()

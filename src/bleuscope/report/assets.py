@@ -78,6 +78,9 @@ details>summary{cursor:pointer;font-size:12px}
 .export{font-size:12px;color:var(--muted);display:none}.has-js .export{display:inline-block;margin:2px 0}
 .export button{font-size:11.5px;padding:0 6px}
 .subset button{margin-left:6px}
+.controls input[type=number]{width:5em}
+button.star{font-size:14px;line-height:1;background:none;border:0;padding:0 3px 0 0;cursor:pointer;color:#b26a00}
+a.permalink{color:inherit}
 .js-only{display:none}.has-js .js-only{display:revert}.has-js .no-js{display:none}
 .wl{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}.wl table{width:100%}
 @media (max-width:900px){.wl{grid-template-columns:minmax(0,1fr)}}
@@ -115,7 +118,8 @@ JS = r"""
   var D = JSON.parse(document.getElementById("report-data").textContent);
   var K = D.systems.length, N = D.shown;
   var st = {a: D.pair[0], b: D.pair[1], m: 0, key: "idx", dir: 1, q: "", field: "all", re: false, diff: "all",
-            page: 0, view: "match", ng: "", seg: -1};
+            page: 0, view: "match", ng: "", seg: -1, star: {}, lk: "ref", lmin: null, lmax: null, dmin: null,
+            sec: ""};
   var CTL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
   var hay = {}, hl = null, badRe = false;
 
@@ -246,6 +250,17 @@ JS = r"""
     return {label: "n-gram \u201c" + r[0] + "\u201d", list: list,
             note: list.length < r[7].length ? " of " + r[7].length + "; the page holds the first " + N + " segments" : ""};
   }
+  function segLength(i) {
+    if (st.lk === "src" && D.src) { var t = D.src[i].trim(); return t ? t.split(/\s+/).length : 0; }
+    return D.len[i];
+  }
+  // the clicked n-gram as a pattern over the original text (its tokens, any spacing between them)
+  function ngramRe() {
+    var p = st.ng.split("."), rows = D.ngrams[p[0]];
+    if (!rows || !rows[+p[1]] || !rows[+p[1]][+p[2]]) { return null; }
+    var tokens = rows[+p[1]][+p[2]][0].split(" ").map(escapeRe);
+    try { return new RegExp(tokens.join("\\s*"), "g"); } catch (e) { return null; }
+  }
   function rows() {
     var out = [], re = makeRe(), sub = subset(), cand = [], i;
     if (sub) { cand = sub.list.slice(); } else { for (i = 0; i < N; i++) { cand.push(i); } }
@@ -257,6 +272,12 @@ JS = r"""
       if (st.diff === "b" && !(d > 0)) { continue; }
       if (st.diff === "a" && !(d < 0)) { continue; }
       if (st.diff === "eq" && d !== 0) { continue; }
+      if (st.diff === "star" && !st.star[i]) { continue; }
+      if (st.lmin !== null || st.lmax !== null) {
+        var len = segLength(i);
+        if ((st.lmin !== null && len < st.lmin) || (st.lmax !== null && len > st.lmax)) { continue; }
+      }
+      if (st.dmin !== null && !(Math.abs(d) >= st.dmin)) { continue; }
       out.push(i);
     }
     var key = st.key, dir = st.dir;
@@ -324,7 +345,22 @@ JS = r"""
     var tr = el("tr"), d = score(st.b, i) - score(st.a, i), f = st.field;
     function on(x) { return f === "all" || f === x || (f === "sys" && (x === "a" || x === "b")) ? re : null; }
     tr.setAttribute("data-seg", String(i + 1));
-    tr.appendChild(el("td", "num", String(i + 1)));
+    var first = el("td", "num"), link = el("a", "permalink", String(i + 1)), star = el("button", "star");
+    link.href = "#" + stateHash({seg: i, sec: "segment-table"});
+    link.title = "a link to this segment (copy it to share)";
+    link.setAttribute("aria-label", "link to segment " + (i + 1));
+    star.type = "button";
+    star.textContent = st.star[i] ? "\u2605" : "\u2606";
+    star.setAttribute("aria-pressed", st.star[i] ? "true" : "false");
+    star.setAttribute("aria-label", "star segment " + (i + 1));
+    star.addEventListener("click", function () {
+      if (st.star[i]) { delete st.star[i]; } else { st.star[i] = true; }
+      star.textContent = st.star[i] ? "\u2605" : "\u2606";
+      star.setAttribute("aria-pressed", st.star[i] ? "true" : "false");
+      starInfo(); saveHash();
+    });
+    first.appendChild(star); first.appendChild(link);
+    tr.appendChild(first);
     tr.appendChild(el("td", "num", String(D.len[i])));
     if (D.src) { var ts = el("td", "text"), bs = el("div", "cell"); addText(bs, D.src[i], on("src")); ts.appendChild(bs); tr.appendChild(ts); }
     tr.appendChild(refCell(i, on("ref")));
@@ -341,6 +377,7 @@ JS = r"""
     if (st.page >= pages) { st.page = pages - 1; }
     if (st.page < 0) { st.page = 0; }
     var from = st.page * size, to = Math.min(r.length, from + size), re = badRe ? null : makeRe();
+    if (!re && st.ng && !st.q) { re = ngramRe(); }  // the clicked n-gram marked where it occurs
     var body = $("seg-body"), frag = document.createDocumentFragment();
     for (var j = from; j < to; j++) { frag.appendChild(segRow(r[j], re)); }
     body.textContent = "";
@@ -443,6 +480,7 @@ JS = r"""
       btn.title = "list the segments where A and B differ on this n-gram";
       btn.addEventListener("click", function () {
         st.ng = key + "." + side + "." + j; st.seg = -1; st.page = 0; st.q = ""; $("filter").value = "";
+        st.sec = "segment-table";
         update();
         $("segment-table").scrollIntoView();
       });
@@ -478,38 +516,77 @@ JS = r"""
 
   // ---- state in the address ----
   var KEYS = {idx: 1, len: 1, a: 1, b: 1, delta: 1};
+  function starList() {
+    return Object.keys(st.star).map(Number).sort(function (x, y) { return x - y; });
+  }
+  function starInfo() {
+    var n = starList().length, box = $("star-info");
+    if (box) { box.textContent = n ? n + " starred" : ""; }
+  }
+  // the state as an address fragment; systems by name, so a link survives a report with other systems
+  function stateHash(extra) {
+    var x = {}, k;
+    for (k in st) { if (Object.prototype.hasOwnProperty.call(st, k)) { x[k] = st[k]; } }
+    for (k in (extra || {})) { if (Object.prototype.hasOwnProperty.call(extra, k)) { x[k] = extra[k]; } }
+    var p = ["a=" + encodeURIComponent(D.systems[x.a]), "b=" + encodeURIComponent(D.systems[x.b]),
+             "m=" + encodeURIComponent(D.metrics[x.m]), "k=" + x.key, "d=" + x.dir, "p=" + x.page];
+    if (x.q) { p.push("q=" + encodeURIComponent(x.q)); }
+    if (x.field !== "all") { p.push("f=" + x.field); }
+    if (x.re) { p.push("r=1"); }
+    if (x.diff !== "all") { p.push("s=" + x.diff); }
+    if (x.view !== "match") { p.push("h=" + x.view); }
+    if (x.ng) { p.push("ng=" + x.ng); }
+    if (x.seg >= 0) { p.push("seg=" + (x.seg + 1)); }
+    var stars = Object.keys(x.star).map(function (i) { return +i + 1; }).sort(function (u, v) { return u - v; });
+    if (stars.length) { p.push("star=" + stars.join(".")); }
+    if (x.lk !== "ref") { p.push("lk=" + x.lk); }
+    if (x.lmin !== null) { p.push("lmin=" + x.lmin); }
+    if (x.lmax !== null) { p.push("lmax=" + x.lmax); }
+    if (x.dmin !== null) { p.push("dmin=" + x.dmin); }
+    if (x.sec) { p.push("sec=" + encodeURIComponent(x.sec)); }
+    return "v:" + p.join("&");
+  }
   function saveHash() {
-    var p = ["a=" + st.a, "b=" + st.b, "m=" + st.m, "k=" + st.key, "d=" + st.dir, "p=" + st.page];
-    if (st.q) { p.push("q=" + encodeURIComponent(st.q)); }
-    if (st.field !== "all") { p.push("f=" + st.field); }
-    if (st.re) { p.push("r=1"); }
-    if (st.diff !== "all") { p.push("s=" + st.diff); }
-    if (st.view !== "match") { p.push("h=" + st.view); }
-    if (st.ng) { p.push("ng=" + st.ng); }
-    if (st.seg >= 0) { p.push("seg=" + (st.seg + 1)); }
-    try { history.replaceState(null, "", "#v:" + p.join("&")); } catch (e) { /* a sandboxed frame */ }
+    try { history.replaceState(null, "", "#" + stateHash()); } catch (e) { /* a sandboxed frame */ }
+  }
+  function sectionOf(id) {
+    var node = id && document.getElementById(id);
+    return node && node.tagName === "SECTION" ? id : "";
   }
   function loadHash() {
     var h = location.hash;
+    if (sectionOf(h.slice(1))) { st.sec = h.slice(1); return false; }  // a plain section link
     if (h.indexOf("#v:") !== 0) { return false; }
+    st.seg = -1; st.ng = ""; st.star = {}; st.lmin = st.lmax = st.dmin = null; st.sec = "";
     h.slice(3).split("&").forEach(function (kv) {
-      var i = kv.indexOf("="), k = kv.slice(0, i), v = kv.slice(i + 1), n = parseInt(v, 10);
+      var i = kv.indexOf("="), k = kv.slice(0, i), v = kv.slice(i + 1), n = parseInt(v, 10), x;
       try { v = decodeURIComponent(v); } catch (e) { return; }
-      if ((k === "a" || k === "b") && n >= 0 && n < K) { st[k] = n; }
-      else if (k === "m" && n >= 0 && n < D.metrics.length) { st.m = n; }
+      if ((k === "a" || k === "b") && D.systems.indexOf(v) >= 0) { st[k] = D.systems.indexOf(v); }
+      else if ((k === "a" || k === "b") && /^\d+$/.test(v) && n < K) { st[k] = n; }
+      else if (k === "m" && D.metrics.indexOf(v) >= 0) { st.m = D.metrics.indexOf(v); }
+      else if (k === "m" && /^\d+$/.test(v) && n < D.metrics.length) { st.m = n; }
+      else if (k === "star") {
+        v.split(".").forEach(function (t) { x = parseInt(t, 10); if (x >= 1 && x <= N) { st.star[x - 1] = true; } });
+      }
+      else if (k === "lk" && /^(ref|src)$/.test(v)) { st.lk = v; }
+      else if ((k === "lmin" || k === "lmax") && /^\d+$/.test(v)) { st[k] = n; }
+      else if (k === "dmin" && isFinite(parseFloat(v)) && parseFloat(v) >= 0) { st.dmin = parseFloat(v); }
+      else if (k === "sec") { st.sec = sectionOf(v); }
       else if (k === "k" && KEYS[v]) { st.key = v; }
       else if (k === "d") { st.dir = n < 0 ? -1 : 1; }
       else if (k === "p" && n >= 0) { st.page = n; }
       else if (k === "q") { st.q = v; }
       else if (k === "f" && /^(all|src|ref|a|b|sys)$/.test(v)) { st.field = v; }
       else if (k === "r") { st.re = v === "1"; }
-      else if (k === "s" && /^(all|a|b|eq)$/.test(v)) { st.diff = v; }
+      else if (k === "s" && /^(all|a|b|eq|star)$/.test(v)) { st.diff = v; }
       else if (k === "h" && /^(match|diff)$/.test(v)) { st.view = v; }
       else if (k === "ng" && /^\d+-\d+\.[01]\.\d+$/.test(v)) { st.ng = v; }
       else if (k === "seg" && n >= 1 && n <= N) { st.seg = n - 1; }
     });
     $("filter").value = st.q; $("field").value = st.field; $("regex").checked = st.re;
-    $("diff").value = st.diff; $("view").value = st.view;
+    $("diff").value = st.diff; $("view").value = st.view; $("len-of").value = st.lk;
+    $("len-min").value = st.lmin === null ? "" : st.lmin; $("len-max").value = st.lmax === null ? "" : st.lmax;
+    $("delta-min").value = st.dmin === null ? "" : st.dmin;
     return true;
   }
 
@@ -616,10 +693,61 @@ JS = r"""
         var dx = g.left + g.plot * clip(score(st.a, i)) / 100 - x, dy = g.y0 - g.plot * clip(score(st.b, i)) / 100 - y;
         if (dx * dx + dy * dy < dist) { dist = dx * dx + dy * dy; best = i; }
       }
-      if (best >= 0) { st.seg = best; st.ng = ""; st.page = 0; update(); $("segment-table").scrollIntoView(); }
+      if (best >= 0) {
+        st.seg = best; st.ng = ""; st.page = 0; st.sec = "segment-table"; update(); $("segment-table").scrollIntoView();
+      }
     });
   }
+  function numberOrNull(v, integer) {
+    if (v === "" || v === null) { return null; }
+    var n = integer ? parseInt(v, 10) : parseFloat(v);
+    return isFinite(n) && n >= 0 ? n : null;
+  }
+  $("len-of").addEventListener("change", function () { st.lk = this.value; st.page = 0; renderTable(); });
+  $("len-min").addEventListener("input", function () { st.lmin = numberOrNull(this.value, true); st.page = 0; renderTable(); });
+  $("len-max").addEventListener("input", function () { st.lmax = numberOrNull(this.value, true); st.page = 0; renderTable(); });
+  $("delta-min").addEventListener("input", function () { st.dmin = numberOrNull(this.value, false); st.page = 0; renderTable(); });
+  // the listed segments (every page of the current filter, or the starred ones) with the view's columns
+  function listed() {
+    var r = rows(), list = [], i, k;
+    for (var j = 0; j < r.length; j++) {
+      i = r[j];
+      var item = {segment: i + 1, reference_length: D.len[i]};
+      if (D.src) { item.source = D.src[i]; }
+      for (k = 0; k < D.refs.length; k++) { item["reference " + D.refNames[k]] = D.refs[k][i]; }
+      item["A " + D.systems[st.a]] = plain(D.hyp[st.a][i]);
+      item["A " + D.metrics[st.m]] = score(st.a, i);
+      item["B " + D.systems[st.b]] = plain(D.hyp[st.b][i]);
+      item["B " + D.metrics[st.m]] = score(st.b, i);
+      item["B - A"] = Math.round((score(st.b, i) - score(st.a, i)) * 10000) / 10000;
+      item.starred = !!st.star[i];
+      list.push(item);
+    }
+    return list;
+  }
+  function tsvCell(v) { return v === null || v === undefined ? "" : String(v).replace(/[\t\r\n]/g, " "); }
+  Array.prototype.forEach.call(document.querySelectorAll("#segment-export button"), function (btn) {
+    btn.addEventListener("click", function () {
+      var list = listed(), fmt = btn.getAttribute("data-format"), name = st.diff === "star" ? "starred" : "segments";
+      if (fmt === "json") { download(JSON.stringify(list, null, 1) + "\n", "application/json", name + ".json"); return; }
+      var cols = list.length ? Object.keys(list[0]) : [], lines = [cols.join("\t")];
+      list.forEach(function (item) { lines.push(cols.map(function (c) { return tsvCell(item[c]); }).join("\t")); });
+      download(lines.join("\n") + "\n", "text/tab-separated-values", name + ".tsv");
+    });
+  });
+  function goToSection() {
+    var target = st.sec && document.getElementById(st.sec);
+    if (target) { target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", function () {
+    var plainSection = sectionOf(location.hash.slice(1));
+    loadHash();
+    if (plainSection) { saveHash(); goToSection(); return; }  // a nav link: the section joins the state
+    update(); goToSection();
+  });
   loadHash();
   update();
+  starInfo();
+  goToSection();
 })();
 """

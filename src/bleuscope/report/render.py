@@ -634,6 +634,7 @@ def segments_section(data: ReportData) -> str:
     legend = "".join(f'<span class="m{n}">{n}-gram</span> ' for n in range(1, min(4, data.tokens.max_order) + 1))
     fields = [("all", "everywhere"), ("src", "source"), ("ref", "references"), ("a", "A"), ("b", "B"),
               ("sys", "any system")]
+    src_len = '<option value="src">the source (words)</option>' if data.sources is not None else ""
     field_opts = "".join(f'<option value="{v}">{x}</option>' for v, x in fields if v != "src" or data.sources)
     return (
         '<section id="segment-table"><h2>Segments</h2>'
@@ -650,12 +651,20 @@ def segments_section(data: ReportData) -> str:
         '<label><input type="checkbox" id="regex"> regular expression</label>'
         '<label>show <select id="diff"><option value="all">all segments</option>'
         '<option value="b">B better</option><option value="a">A better</option>'
-        '<option value="eq">A and B equal</option></select></label>'
+        '<option value="eq">A and B equal</option><option value="star">starred segments</option></select></label>'
+        f'<label>length of <select id="len-of"><option value="ref">the reference (tokens)</option>{src_len}'
+        '</select></label><label>from <input type="number" id="len-min" min="0" step="1"></label>'
+        '<label>to <input type="number" id="len-max" min="0" step="1"></label>'
+        '<label>|B − A| at least <input type="number" id="delta-min" min="0" step="any"></label>'
         '<label>highlight <select id="view"><option value="match">matched n-grams</option>'
         '<option value="diff">A vs B differences</option></select></label>'
         '<span id="subset" class="subset"></span>'
         '<button type="button" id="prev">◀ previous</button><span id="page-info" aria-live="polite"></span>'
-        '<button type="button" id="next">next ▶</button></div>'
+        '<button type="button" id="next">next ▶</button>'
+        '<span id="segment-export" class="export">export the listed segments (every page; “starred” lists the '
+        'starred ones): <button type="button" data-format="tsv" aria-label="TSV of the listed segments">TSV</button> '
+        '<button type="button" data-format="json" aria-label="JSON of the listed segments">JSON</button></span>'
+        '<span id="star-info" aria-live="polite"></span></div>'
         + _wrap(f'<table id="segments"><thead><tr>{"".join(head)}</tr></thead>'
                 f'<tbody id="seg-body">{_static_segment_rows(data, a, b)}</tbody></table>')
         + "</section>"
