@@ -75,7 +75,7 @@ def test_ngram_differences_are_clipped_counts_ranked_as_compare_mt(example, data
     keys = set(totals[0]) | set(totals[1])
     ranked = sorted((g for g in keys if totals[0][g] > totals[1][g]),
                     key=lambda g: (-(totals[0][g] + 1) / (totals[0][g] + totals[1][g] + 2),
-                                   -(totals[0][g] - totals[1][g]), g))[:analyses.NGRAM_REPORT_LENGTH]
+                                   -(totals[0][g] - totals[1][g]), g))[:analyses.NGRAM_CANDIDATES]
     (diff,) = data.ngram_differences
     assert (diff.a, diff.b) == (0, 1)
     assert [r.ngram for r in diff.a_better] == [" ".join(g) for g in ranked]

@@ -327,3 +327,31 @@ def test_sharing_links_stars_filters_and_segment_export(browser, wmt):
     assert pg.problems == [] and other.problems == []
     context2.close()
     context.close()
+
+
+def test_ngram_collapse_and_words_only(page, wmt):
+    """The collapse toggle hides an n-gram inside a higher-ranked one of the same list, the words-only switch
+    those with a token of no letter or digit; the tables still list 25 from the kept candidates, in rank
+    order."""
+    import unicodedata
+
+    _, data = wmt
+    page.select_option("#ng-a", _index(data, "Online-B"))
+    page.select_option("#ng-b", _index(data, "Lan-Bridge"))
+    before = page.locator("#ngrams-a-body td.ng").all_inner_texts()
+    page.check("#ng-collapse")
+    page.check("#ng-words")
+    a, b = data.systems.index("Online-B"), data.systems.index("Lan-Bridge")
+    diff = next(d for d in data.ngram_differences if (d.a, d.b) == (min(a, b), max(a, b)))
+    candidates = [r.ngram for r in (diff.a_better if a < b else diff.b_better)]
+
+    def word(t):
+        return any(unicodedata.category(c)[0] in "LN" for c in t) and t != "<unk>"
+
+    expected = []
+    for g in candidates:
+        if all(word(t) for t in g.split()) and not any(f" {g} " in f" {x} " for x in expected):
+            expected.append(g)
+    shown = page.locator("#ngrams-a-body td.ng").all_inner_texts()
+    assert shown == expected[:25] and shown != before
+    assert "nc=1" in page.url and "nw=1" in page.url

@@ -35,6 +35,9 @@ LENGTH_DIFF_CUTOFFS = (-10, -5, -2, 0, 1, 3, 6, 11)
 FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 #: n-grams listed per direction of a pair
 NGRAM_REPORT_LENGTH = 25
+#: n-grams kept per direction for the page, which can hide n-grams inside higher-ranked ones or without a word
+#: and still list NGRAM_REPORT_LENGTH
+NGRAM_CANDIDATES = 40
 #: compare-mt's smoothing of the n-gram ranking
 NGRAM_ALPHA = 1.0
 #: percentiles of a 95% interval

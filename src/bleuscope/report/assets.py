@@ -119,7 +119,7 @@ JS = r"""
   var K = D.systems.length, N = D.shown;
   var st = {a: D.pair[0], b: D.pair[1], m: 0, key: "idx", dir: 1, q: "", field: "all", re: false, diff: "all",
             page: 0, view: "match", ng: "", seg: -1, star: {}, lk: "ref", lmin: null, lmax: null, dmin: null,
-            sec: ""};
+            sec: "", ngCollapse: false, ngWords: false};
   var CTL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
   var hay = {}, hl = null, badRe = false;
 
@@ -473,7 +473,12 @@ JS = r"""
       td0.colSpan = 7; tr0.appendChild(td0); body.appendChild(tr0);
       return;
     }
+    var shown = [];
     rows.forEach(function (r, j) {
+      if (shown.length >= D.ngramRows) { return; }
+      if (st.ngWords && !r[0].split(" ").every(isWord)) { return; }
+      if (st.ngCollapse && shown.some(function (s) { return contains(s[0], r[0]); })) { return; }
+      shown.push(r);
       var tr = el("tr"), td = el("td", "ng"), btn = el("button", "ngram", r[0]);
       var ma = swap ? r[3] : r[2], mb = swap ? r[2] : r[3], lo = swap ? -r[6] : r[5], hi = swap ? -r[5] : r[6];
       btn.type = "button";
@@ -496,6 +501,12 @@ JS = r"""
       tr.appendChild(el("td", "num", String(r[7].length)));
       body.appendChild(tr);
     });
+  }
+  // a token with a letter or digit that is not a placeholder such as <unk>
+  function isWord(t) { return /[\p{L}\p{N}]/u.test(t) && !/^(<[^>]*>|\[[A-Z]+\])$/.test(t); }
+  function contains(longer, shorter) {
+    var x = " " + longer + " ", y = " " + shorter + " ";
+    return longer !== shorter && x.indexOf(y) >= 0;
   }
   function renderNgrams() {
     var lo = Math.min(st.a, st.b), hi = Math.max(st.a, st.b), key = lo + "-" + hi, rows = D.ngrams[key];
@@ -544,6 +555,8 @@ JS = r"""
     if (x.lmax !== null) { p.push("lmax=" + x.lmax); }
     if (x.dmin !== null) { p.push("dmin=" + x.dmin); }
     if (x.sec) { p.push("sec=" + encodeURIComponent(x.sec)); }
+    if (x.ngCollapse) { p.push("nc=1"); }
+    if (x.ngWords) { p.push("nw=1"); }
     return "v:" + p.join("&");
   }
   function saveHash() {
@@ -558,6 +571,7 @@ JS = r"""
     if (sectionOf(h.slice(1))) { st.sec = h.slice(1); return false; }  // a plain section link
     if (h.indexOf("#v:") !== 0) { return false; }
     st.seg = -1; st.ng = ""; st.star = {}; st.lmin = st.lmax = st.dmin = null; st.sec = "";
+    st.ngCollapse = st.ngWords = false;
     h.slice(3).split("&").forEach(function (kv) {
       var i = kv.indexOf("="), k = kv.slice(0, i), v = kv.slice(i + 1), n = parseInt(v, 10), x;
       try { v = decodeURIComponent(v); } catch (e) { return; }
@@ -572,6 +586,8 @@ JS = r"""
       else if ((k === "lmin" || k === "lmax") && /^\d+$/.test(v)) { st[k] = n; }
       else if (k === "dmin" && isFinite(parseFloat(v)) && parseFloat(v) >= 0) { st.dmin = parseFloat(v); }
       else if (k === "sec") { st.sec = sectionOf(v); }
+      else if (k === "nc") { st.ngCollapse = v === "1"; }
+      else if (k === "nw") { st.ngWords = v === "1"; }
       else if (k === "k" && KEYS[v]) { st.key = v; }
       else if (k === "d") { st.dir = n < 0 ? -1 : 1; }
       else if (k === "p" && n >= 0) { st.page = n; }
@@ -587,6 +603,7 @@ JS = r"""
     $("diff").value = st.diff; $("view").value = st.view; $("len-of").value = st.lk;
     $("len-min").value = st.lmin === null ? "" : st.lmin; $("len-max").value = st.lmax === null ? "" : st.lmax;
     $("delta-min").value = st.dmin === null ? "" : st.dmin;
+    if ($("ng-collapse")) { $("ng-collapse").checked = st.ngCollapse; $("ng-words").checked = st.ngWords; }
     return true;
   }
 
@@ -702,6 +719,10 @@ JS = r"""
     if (v === "" || v === null) { return null; }
     var n = integer ? parseInt(v, 10) : parseFloat(v);
     return isFinite(n) && n >= 0 ? n : null;
+  }
+  if ($("ng-collapse")) {
+    $("ng-collapse").addEventListener("change", function () { st.ngCollapse = this.checked; renderNgrams(); saveHash(); });
+    $("ng-words").addEventListener("change", function () { st.ngWords = this.checked; renderNgrams(); saveHash(); });
   }
   $("len-of").addEventListener("change", function () { st.lk = this.value; st.page = 0; renderTable(); });
   $("len-min").addEventListener("input", function () { st.lmin = numberOrNull(this.value, true); st.page = 0; renderTable(); });

@@ -582,7 +582,8 @@ def compute_report(
                                               [x if x else "(empty)" for x in label_names], resampler)
     best = [analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler)
             for m in summaries] if len(names) > 1 else []
-    ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler) if len(names) > 1 else ()
+    ngram_tables = (analyses.ngram_differences(matches, ref_totals, resampler, analyses.NGRAM_CANDIDATES)
+                    if len(names) > 1 else ())
     accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
 
     notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, view.trg_lang)

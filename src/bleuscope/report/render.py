@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import __version__
 from . import charts, tables
+from .analyses import NGRAM_REPORT_LENGTH
 from .assets import CSS, JS
 from .charts import esc, text_html
 from .compute import TOP_DIFFERENCES, Highlight, ReportData, top_differences
@@ -86,6 +87,7 @@ def page_data(data: ReportData) -> dict:
         "higher": [m.higher_is_better for m in data.metrics],
         "pair": list(data.pair),
         "pageSize": PAGE_SIZE,
+        "ngramRows": NGRAM_REPORT_LENGTH,
         "shown": shown,
         "total": data.n_segments,
         "top": TOP_DIFFERENCES,
@@ -353,6 +355,7 @@ def ngram_section(data: ReportData) -> str:
     lo, hi = min(a, b), max(a, b)
     diff = next(d for d in data.ngram_differences if (d.a, d.b) == (lo, hi))
     a_rows, b_rows = (diff.a_better, diff.b_better) if a == lo else (diff.b_better, diff.a_better)
+    a_rows, b_rows = a_rows[:NGRAM_REPORT_LENGTH], b_rows[:NGRAM_REPORT_LENGTH]  # the script can show others
     name_a = f'<span class="name-a">{esc(data.systems[a])}</span>'
     name_b = f'<span class="name-b">{esc(data.systems[b])}</span>'
 
@@ -369,7 +372,10 @@ def ngram_section(data: ReportData) -> str:
     return (
         '<section id="ngrams"><h2>n-grams one system gets right and the other does not</h2>'
         '<div class="controls js-only">' + _system_select("ng-a", "A:", data, a) + " "
-        + _system_select("ng-b", "B:", data, b) + "</div>"
+        + _system_select("ng-b", "B:", data, b)
+        + ' <label><input type="checkbox" id="ng-collapse"> hide n-grams inside a higher-ranked one</label>'
+        ' <label><input type="checkbox" id="ng-words"> words only (no n-gram of punctuation or placeholders)'
+        "</label></div>"
         f'<p class="note">For every n-gram (orders 1–{data.tokens.max_order} of BLEU\'s tokens) the number of '
         "times each system produced it <em>and</em> the references have it, clipped per segment as BLEU clips "
         "(summed over an order, these are the matched counts of BLEU's precisions). Ranked as compare-mt ranks "

@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .analyses import interval_rule
+from .analyses import NGRAM_REPORT_LENGTH, interval_rule
 from .compute import ReportData
 
 #: the preamble lines a document needs for the LaTeX exports (also in each file's comment)
@@ -323,7 +323,7 @@ def ngram_table(data: ReportData, diff) -> Table:
     name_a, name_b = data.systems[diff.a], data.systems[diff.b]
     rows = []
     for better, items in ((name_a, diff.a_better), (name_b, diff.b_better)):
-        for r in items:
+        for r in items[:NGRAM_REPORT_LENGTH]:
             rows.append((better, r.ngram, r.order, r.a, r.b, r.ref, r.a - r.b, float(r.lower), float(r.upper),
                          float(r.score)))
     columns = (Column("better"), Column("n-gram"), Column("n", "d"), Column(name_a, "d"), Column(name_b, "d"),
