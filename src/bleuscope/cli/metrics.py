@@ -391,3 +391,18 @@ register_metric(MetricSpec(name="gleu", build=strmetrics.build_gleu, add_argumen
                            option_names=strmetrics.GLEU_OPTION_NAMES))
 register_metric(MetricSpec(name="character", build=strmetrics.build_character))
 register_metric(MetricSpec(name="eed", build=strmetrics.build_eed, add_arguments=strmetrics.add_eed_options))
+
+
+# -- scores from files (--scores NAME=FILE), in both commands ---------------------------------------------------
+def add_scores_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--scores`` option group (a metric's segment scores read from files)."""
+    from .scores import add_arguments
+
+    add_arguments(parser)
+
+
+def scores_scorers(args: argparse.Namespace, paths: list[str], hyps: list[list[str]]) -> list:
+    """The ``--scores`` metrics of the systems read from ``paths`` (their texts ``hyps``)."""
+    from .scores import bound_scorers
+
+    return bound_scorers(args, paths, hyps)

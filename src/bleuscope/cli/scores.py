@@ -85,3 +85,24 @@ def table_rows(args: argparse.Namespace, table: list, keep_segments: bool) -> li
             results.append(SystemResult(path, stats, nrefs, scorer.score_from_statistics(stats, nrefs)))
         rows.append(MetricResults(ScoresSpec(name), scorer, results))
     return rows
+
+
+def bound_scorers(args: argparse.Namespace, paths: list[str], hyps: list[list[str]]) -> list:
+    """The ``--scores`` metrics bound to the systems' hypothesis texts (the report counts metrics from the
+    texts: a Scores metric finds each system's rows by its hypotheses)."""
+    specs = parse(args.scores)
+    for name in args.scores_lower_is_better:
+        if name not in specs:
+            raise UsageError(f"--scores-lower-is-better {name}: no --scores {name}=FILE")
+    if not specs:
+        return []
+    from ..metrics.scores import Scores, system_name
+
+    names = [system_name(p) for p in paths]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise UsageError(f"--scores: two hypothesis files are both named {dup!r} (a system is its file's stem)")
+    n = len(hyps[0]) if hyps else 0
+    return [Scores.from_files(name, files, dict(zip(names, hyps)), n,
+                              higher_is_better=name not in args.scores_lower_is_better)
+            for name, files in specs.items()]

@@ -22,10 +22,12 @@ from ..analysis.significance.inputs import MAX_RESAMPLES
 from ..cli.metrics import (
     BLEU_OPTION_NAMES,
     add_metric_arguments,
+    add_scores_arguments,
     build_requested,
     check_metric_names,
     get_metric,
     metric_names,
+    scores_scorers,
 )
 from ..cli.rouge import DEFAULT_TYPES as ROUGE_DEFAULT_TYPES
 from ..core.files import (
@@ -124,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f"sentence scores: {', '.join(metric_names())} (bleu always, first; a metric with "
                         "several scores, such as rouge with one per type, gives a section to each)")
     add_metric_arguments(p)  # the main command's option group of every metric: names, defaults, help
+    add_scores_arguments(p)  # --scores NAME=FILE: a metric's segment scores from files, as another metric
 
     r = p.add_argument_group("report")
     r.add_argument("-o", "--output", metavar="FILE", required=True,
@@ -370,6 +373,7 @@ def run(argv: list[str] | None, warn) -> int:
         lines = list(read_lines(path, args.encoding, warn))
         _check_counts("hypothesis", display_name(path), lines, ref_names[0], refs[0])
         hyps.append(lines)
+    metrics = [*metrics, *scores_scorers(args, args.input, hyps)]
     sources = None
     if args.source is not None:
         sources = list(read_lines(args.source, args.encoding, warn))
