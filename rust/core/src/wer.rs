@@ -531,13 +531,75 @@ pub fn chars_into(text: &str, units: Units, out: &mut Vec<u32>) {
     }
 }
 
-/// FNV-1a of a word's bytes.
+/// A word's hash: its bytes eight at a time, multiplied and rotated (the interner compares the bytes of
+/// equal hashes, so this only has to spread words well).
 fn hash_bytes(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(K).rotate_left(31);
     }
-    h
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut buf = [0u8; 8];
+        buf[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(buf))
+            .wrapping_mul(K)
+            .rotate_left(31);
+    }
+    (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
+/// Python's whitespace among ASCII bytes: `\t \n \v \f \r`, U+001C..U+001F and the space.
+fn ascii_space(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | 0x1c..=0x20)
+}
+
+/// The byte ranges of the words of `text` under `units` (a word unit), appended to `out`; an ASCII text
+/// is scanned byte by byte, any other as [`words_into`].
+pub fn word_spans(text: &str, units: Units, out: &mut Vec<(u32, u32)>) {
+    let bytes = text.as_bytes();
+    if !text.is_ascii() {
+        let base = text.as_ptr() as usize;
+        let mut words = Vec::new();
+        words_into(text, units, &mut words);
+        out.extend(words.iter().map(|w| {
+            let start = (w.as_ptr() as usize - base) as u32;
+            (start, start + w.len() as u32)
+        }));
+        return;
+    }
+    let (mut i, n) = (0usize, bytes.len());
+    let mut start = None;
+    while i < n {
+        let b = bytes[i];
+        if !ascii_space(b) {
+            if start.is_none() {
+                start = Some(i);
+            }
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < n && ascii_space(bytes[j]) {
+            j += 1;
+        }
+        // a lone whitespace byte other than the space stays inside its word (jiwer's default), unless it
+        // is at an end of the text (stripped)
+        let splits =
+            units == Units::SplitWords || j - i >= 2 || b == b' ' || start.is_none() || j == n;
+        if splits {
+            if let Some(s) = start.take() {
+                out.push((s as u32, i as u32));
+            }
+        }
+        i = j;
+    }
+    if let Some(s) = start {
+        out.push((s as u32, n as u32));
+    }
 }
 
 /// Dense ids of one pair's tokens: an open-addressing table of the distinct tokens (words as byte
@@ -602,17 +664,9 @@ impl PairWorker {
         self.ids2.clear();
         let texts = [reference, hypothesis];
         if units.is_words() {
-            let mut words = Vec::new();
-            for (side, &text) in texts.iter().enumerate() {
-                let base = text.as_ptr() as usize;
-                words.clear();
-                words_into(text, units, &mut words);
-                let spans = &mut self.spans[side];
+            for (spans, &text) in self.spans.iter_mut().zip(&texts) {
                 spans.clear();
-                spans.extend(words.iter().map(|w| {
-                    let start = (w.as_ptr() as usize - base) as u32;
-                    (start, start + w.len() as u32)
-                }));
+                word_spans(text, units, spans);
             }
             self.interner
                 .reset(self.spans[0].len() + self.spans[1].len());
@@ -654,6 +708,16 @@ impl PairWorker {
         self.interner.keys.len()
     }
 
+    /// The tokens of the last pair's reference (`side` 0) or hypothesis (1) from [`PairWorker::align_text`]:
+    /// byte ranges of its text for word units, code points for character units.
+    pub fn last_tokens(&self, side: usize, units: Units) -> LastTokens<'_> {
+        if units.is_words() {
+            LastTokens::Spans(&self.spans[side])
+        } else {
+            LastTokens::Codes(&self.codes[side])
+        }
+    }
+
     /// The statistics row of one pair of texts.
     pub fn count_text(
         &mut self,
@@ -676,6 +740,12 @@ impl PairWorker {
         let alphabet = self.tokenize(reference, hypothesis, units);
         self.aligner.opcodes(&self.ids1, &self.ids2, alphabet, out)
     }
+}
+
+/// What [`PairWorker::last_tokens`] gives.
+pub enum LastTokens<'a> {
+    Spans(&'a [(u32, u32)]),
+    Codes(&'a [u32]),
 }
 
 /// Segments per unit of work of [`count_pairs`] and [`align_pairs`].
@@ -828,6 +898,32 @@ mod tests {
         }
         let (x, y) = (ids("kitten"), ids("sitting"));
         assert_eq!(a.counts(&x, &y, 256)[1..4].iter().sum::<i64>(), 3);
+    }
+
+    #[test]
+    fn ascii_scan_equals_the_general_one() {
+        let pieces = ["a", "bb", " ", "  ", "\t", "\x1c", "\n", "\r\n", "x"];
+        let mut seed = 11u64;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..(seed % 9) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            for units in [Units::JiwerWords, Units::SplitWords] {
+                let mut words = Vec::new();
+                words_into(&text, units, &mut words);
+                let mut spans = Vec::new();
+                word_spans(&text, units, &mut spans);
+                let scanned: Vec<&str> = spans
+                    .iter()
+                    .map(|&(a, b)| &text[a as usize..b as usize])
+                    .collect();
+                assert_eq!(scanned, words, "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! Edit-rate alignments (WER, CER, MER, WIL, WIP) of `bleuscope._core`: jiwer 4.0.0's counts and
 //! opcodes, as rapidfuzz aligns.
 
-use bleuscope_core::wer::{align_id_pairs, align_pairs, count_pairs, Alignments, Units, ROW_WIDTH};
+use bleuscope_core::wer::{
+    align_id_pairs, align_pairs, count_pairs, Alignments, LastTokens, Opcode, PairWorker, Units,
+    ROW_WIDTH,
+};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use crate::errors::{detached, invalid};
 use crate::input::{utf8_texts, TextInput};
@@ -116,6 +120,101 @@ impl EditAligner {
             align_pairs(n, |i| (refs[i], hyps[i]), units, threads)
         })?;
         Ok(Some(arrays(py, result)?))
+    }
+
+    /// The tokens, alignment chunks and summed statistics row of every pair as Python objects (see the
+    /// type above; a chunk's ``type`` is ``equal``, ``substitute``, ``delete`` or ``insert``, its
+    /// ``__dict__`` set without calling ``chunk_type``'s ``__init__``); None when a string is not valid
+    /// UTF-8. One thread: it builds Python objects as it goes.
+    fn objects<'py>(
+        &self,
+        py: Python<'py>,
+        references: &Bound<'py, PyAny>,
+        hypotheses: &Bound<'py, PyAny>,
+        chunk_type: &Bound<'py, PyType>,
+    ) -> PyResult<Option<AlignmentObjects<'py>>> {
+        let input = read(references, hypotheses)?;
+        let Some((hyps, refs)) = utf8_texts(&input)? else {
+            return Ok(None);
+        };
+        let refs = present(&refs[0])?;
+        let kinds = ["equal", "substitute", "delete", "insert"].map(|k| PyString::new(py, k));
+        let (ref_lists, hyp_lists, chunk_lists) =
+            (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+        let mut worker = PairWorker::default();
+        let mut ops = Vec::new();
+        let mut total = [0i64; ROW_WIDTH];
+        for (r, h) in refs.iter().zip(&hyps) {
+            ops.clear();
+            let row = worker.align_text(r, h, self.parsed, &mut ops);
+            for (t, x) in total.iter_mut().zip(row) {
+                *t += x;
+            }
+            ref_lists.append(token_list(py, r, worker.last_tokens(0, self.parsed))?)?;
+            hyp_lists.append(token_list(py, h, worker.last_tokens(1, self.parsed))?)?;
+            let chunks = PyList::empty(py);
+            for op in &ops {
+                chunks.append(Self::chunk(py, chunk_type, &kinds, op)?)?;
+            }
+            chunk_lists.append(chunks)?;
+        }
+        Ok(Some((
+            ref_lists,
+            hyp_lists,
+            chunk_lists,
+            PyArray1::from_vec(py, total.to_vec()),
+        )))
+    }
+}
+
+/// What `EditAligner.objects` returns: the reference and hypothesis tokens of every pair (lists of str),
+/// the alignment chunks of every pair (lists of ``chunk_type`` objects) and the summed statistics row.
+type AlignmentObjects<'py> = (
+    Bound<'py, PyList>,
+    Bound<'py, PyList>,
+    Bound<'py, PyList>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+fn token_list<'py>(
+    py: Python<'py>,
+    text: &str,
+    tokens: LastTokens<'_>,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    match tokens {
+        LastTokens::Spans(spans) => {
+            for &(a, b) in spans {
+                list.append(PyString::new(py, &text[a as usize..b as usize]))?;
+            }
+        }
+        LastTokens::Codes(codes) => {
+            let mut buf = [0u8; 4];
+            for &c in codes {
+                let ch = char::from_u32(c).unwrap_or('\u{fffd}');
+                list.append(PyString::new(py, ch.encode_utf8(&mut buf)))?;
+            }
+        }
+    }
+    Ok(list)
+}
+
+impl EditAligner {
+    fn chunk<'py>(
+        py: Python<'py>,
+        chunk_type: &Bound<'py, PyType>,
+        kinds: &[Bound<'py, PyString>; 4],
+        op: &Opcode,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let obj = chunk_type.call_method1(intern!(py, "__new__"), (chunk_type,))?;
+        let d = PyDict::new(py);
+        d.set_item(intern!(py, "type"), &kinds[op.kind as usize])?;
+        d.set_item(intern!(py, "ref_start_idx"), op.i1)?;
+        d.set_item(intern!(py, "ref_end_idx"), op.i2)?;
+        d.set_item(intern!(py, "hyp_start_idx"), op.j1)?;
+        d.set_item(intern!(py, "hyp_end_idx"), op.j2)?;
+        obj.setattr(intern!(py, "__dict__"), d)?;
+        Ok(obj)
     }
 }
 

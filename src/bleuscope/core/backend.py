@@ -787,6 +787,7 @@ def self_bleu(sentences: list, weights: list, epsilon: float | None, *, engine: 
 
 __all__ = [
     "ENGINES",
+    "edit_alignment_objects",
     "edit_alignments",
     "edit_alignments_of_ids",
     "edit_counts",
@@ -850,6 +851,16 @@ def edit_alignments(references: list[str], hypotheses: list[str], units: str, *,
     if _edit_core() is None:
         return None
     return _edit_aligner(units, core_threads(threads)).alignments(references, hypotheses)
+
+
+def edit_alignment_objects(references: list[str], hypotheses: list[str], units: str, chunk_type: type):
+    """``(reference tokens, hypothesis tokens, alignment chunks, summed row)`` of every pair as Python objects:
+    lists of str per pair, lists of ``chunk_type`` objects per pair (their ``__dict__`` set to ``type``,
+    ``ref_start_idx``, ``ref_end_idx``, ``hyp_start_idx``, ``hyp_end_idx``), int64 ``[6]``; one thread; None
+    as :func:`edit_counts`."""
+    if _edit_core() is None:
+        return None
+    return _edit_aligner(units, 1).objects(references, hypotheses, chunk_type)
 
 
 def edit_alignments_of_ids(ref_ids, ref_offsets, hyp_ids, hyp_offsets, alphabet: int, *, threads: int | None = None):

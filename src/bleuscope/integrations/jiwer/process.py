@@ -15,7 +15,6 @@ import numpy as np
 
 from ...core import backend
 from ...metrics.wer import alignment as reference_alignment
-from . import transforms as tr
 from .transformations import cer_default, wer_default
 
 __all__ = [
@@ -184,14 +183,6 @@ def summed_counts(reference, hypothesis, reference_transform, hypothesis_transfo
     return None if rows is None else tuple(int(x) for x in rows.sum(axis=0))
 
 
-def _words(sentences: list, units: str) -> list:
-    """What the default transform makes of plain strings."""
-    if units == "jiwer-words":
-        run = tr._RUNS_OF_WHITESPACE.sub
-        return [w.split(" ") if (w := run(" ", s).strip()) else [] for s in sentences]
-    return [list(s.strip()) for s in sentences]
-
-
 def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     """(transformed references, hypotheses, chunk lists, summed counts)."""
     units = _default_units(reference_transform, hypothesis_transform)
@@ -199,10 +190,9 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     if plain is not None:
         refs, hyps = plain
         _check_lengths(len(refs), len(hyps))
-        result = backend.edit_alignments(refs, hyps, units)
+        result = backend.edit_alignment_objects(refs, hyps, units, AlignmentChunk)
         if result is not None:
-            ops, per_pair, rows = result
-            return _words(refs, units), _words(hyps, units), _chunks(ops.tolist(), per_pair.tolist()), rows.sum(axis=0)
+            return result
     ref_t = _apply_transform(_as_list(reference), reference_transform, is_reference=True)
     hyp_t = _apply_transform(_as_list(hypothesis), hypothesis_transform, is_reference=False)
     _check_lengths(len(ref_t), len(hyp_t))

@@ -1,0 +1,154 @@
+"""Edit rates: bleuscope against jiwer 4.0.0 and werx, side by side in one run, ratios printed.
+
+Data: WMT system/reference pairs from ``../shared/data/mt`` (every system against its pair's first
+reference) whose two sides both have 5 to 35 words, repeated in order up to the size asked (50,000 pairs by
+default, ``--quick``: 10,000).
+
+Tasks (one thread unless said; CPU seconds of the best of three rounds, two with ``--quick``):
+
+* ``wer`` of the corpus: ``bleuscope.jiwer.wer(refs, hyps)`` (the drop-in; the process capped at one core
+  thread), ``WER(threads=1).corpus_score``, ``werx.wer``, and ``jiwer.wer`` (timed on every 10th pair and
+  extrapolated: the note says so). Target: at most 1.5 us a pair, at least 60x jiwer and 4x werx;
+* ``process_words`` with the alignment chunks: bleuscope's drop-in against jiwer's (every 10th pair,
+  extrapolated). Target: at most 8 us a pair;
+* two core threads against one: ``WER(threads=2)`` against ``WER(threads=1)``, wall seconds. Target: 1.8x;
+* paired bootstrap of corpus WER, 16 systems x 3,000 segments x 1,000 resamples, counting included (the
+  systems: the 8 of WMT22 en-de, and each again with every 7th word dropped). Target: under 1 s.
+
+Every value is checked against jiwer's on the pairs it scores (a mismatch is printed, never hidden).
+
+    python benchmarks/bench_wer.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE.parent.parent / "shared" / "data" / "mt"
+
+
+def read_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def wmt_pairs(n: int) -> tuple[list[str], list[str]]:
+    refs, hyps = [], []
+    for base in sorted(p for p in DATA.glob("*/*") if (p / "sys").is_dir()):
+        ref = read_lines(sorted(base.glob("ref.*.txt"))[0])
+        for system in sorted((base / "sys").glob("*.txt")):
+            for r, h in zip(ref, read_lines(system)):
+                if 5 <= len(r.split()) <= 35 and 5 <= len(h.split()) <= 35:
+                    refs.append(r)
+                    hyps.append(h)
+    k = len(refs)
+    return [refs[i % k] for i in range(n)], [hyps[i % k] for i in range(n)]
+
+
+def best(fn, rounds: int) -> tuple[float, float, object]:
+    """(best CPU seconds, its wall seconds, the result)."""
+    out = None
+    times = []
+    for _ in range(rounds):
+        c0, w0 = time.process_time(), time.perf_counter()
+        out = fn()
+        times.append((time.process_time() - c0, time.perf_counter() - w0))
+    cpu, wall = min(times)
+    return cpu, wall, out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    n = 10_000 if args.quick else 50_000
+    rounds = 2 if args.quick else 3
+
+    import jiwer
+
+    from bleuscope import jiwer as bj
+    from bleuscope.analysis.significance import paired_bootstrap
+    from bleuscope.core import backend
+    from bleuscope.metrics.wer import WER
+
+    refs, hyps = wmt_pairs(n)
+    sub_refs, sub_hyps = refs[::10], hyps[::10]
+    print(f"{n} pairs of 5-35 words, load average {os.getloadavg()[0]:.1f}")
+    rows = []
+
+    def row(task, tool, cpu, pairs, note=""):
+        rows.append((task, tool, cpu / pairs * 1e6))
+        print(f"  {task:<16} {tool:<34} {cpu / pairs * 1e6:9.2f} us/pair  {note}")
+
+    # -- wer ------------------------------------------------------------------------------------------
+    backend.set_process_threads(1)
+    cpu, _, value = best(lambda: bj.wer(refs, hyps), rounds)
+    row("wer", "bleuscope.jiwer.wer", cpu, n)
+    ours = cpu
+    cpu, _, metric_value = best(lambda: WER(threads=1).corpus_score(hyps, [refs]), rounds)
+    row("wer", "bleuscope WER(threads=1)", cpu, n, "(checks the input: strings, lengths)")
+    backend.set_process_threads(None)
+    cpu_j, _, value_j = best(lambda: jiwer.wer(sub_refs, sub_hyps), rounds)
+    row("wer", "jiwer 4.0.0 (every 10th pair)", cpu_j, len(sub_refs))
+    ratios = {"jiwer": (cpu_j / len(sub_refs)) / (ours / n)}
+    check = bj.wer(sub_refs, sub_hyps) == value_j and value == jiwer.wer(refs, hyps) and metric_value.rate == value
+    try:
+        import werx
+
+        os.environ.setdefault("RAYON_NUM_THREADS", "1")
+        cpu_x, _, value_x = best(lambda: werx.wer(refs, hyps), rounds)
+        row("wer", "werx", cpu_x, n, f"(werx {value_x!r} vs jiwer {value!r})")
+        ratios["werx"] = cpu_x / ours
+    except ImportError:
+        print("  werx is not installed: pip install werx")
+    print(f"  -> wer: {ours / n * 1e6:.2f} us/pair (target <= 1.5), "
+          + ", ".join(f"{k} {v:.1f}x" for k, v in ratios.items()) + f" (targets jiwer >= 60x, werx >= 4x); "
+          f"values == jiwer: {check}")
+
+    # -- process_words ---------------------------------------------------------------------------------
+    backend.set_process_threads(1)
+    cpu, _, out = best(lambda: bj.process_words(refs, hyps), rounds)
+    row("process_words", "bleuscope.jiwer.process_words", cpu, n)
+    ours_pw = cpu
+    mine_sub = bj.process_words(sub_refs, sub_hyps)
+    backend.set_process_threads(None)
+    cpu_j, _, out_j = best(lambda: jiwer.process_words(sub_refs, sub_hyps), rounds)
+    row("process_words", "jiwer 4.0.0 (every 10th pair)", cpu_j, len(sub_refs))
+    same = [[(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in s]
+            for s in mine_sub.alignments] == [[(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx,
+                                                c.hyp_end_idx) for c in s] for s in out_j.alignments]
+    print(f"  -> process_words: {ours_pw / n * 1e6:.2f} us/pair (target <= 8), "
+          f"jiwer {(cpu_j / len(sub_refs)) / (ours_pw / n):.1f}x; chunks == jiwer: {same}")
+
+    # -- threads ---------------------------------------------------------------------------------------
+    big_refs, big_hyps = refs * 4, hyps * 4
+    walls = {}
+    for t in (1, 2):
+        metric = WER(threads=t)
+        _, walls[t], _ = best(lambda m=metric: m.corpus_score(big_hyps, [big_refs]), rounds)
+        print(f"  threads          WER(threads={t}) on {len(big_refs)} pairs      {walls[t]:.3f} s wall")
+    print(f"  -> 2 threads vs 1: {walls[1] / walls[2]:.2f}x (target >= 1.8)")
+
+    # -- paired bootstrap ------------------------------------------------------------------------------
+    base = DATA / "generaltest2022" / "en-de"
+    ref = read_lines(base / "ref.A.txt")
+    segs = 3000
+    ref3k = [ref[i % len(ref)] for i in range(segs)]
+    systems = {}
+    for path in sorted((base / "sys").glob("*.txt")):
+        lines = read_lines(path)
+        out3k = [lines[i % len(lines)] for i in range(segs)]
+        systems[path.stem] = out3k
+        systems[path.stem + "-drop7"] = [" ".join(w for k, w in enumerate(s.split()) if k % 7 != 6) for s in out3k]
+    backend.set_process_threads(1)
+    cpu, wall, result = best(lambda: paired_bootstrap(systems, [ref3k], metric=WER(threads=1), n_samples=1000), rounds)
+    backend.set_process_threads(None)
+    print(f"  paired bootstrap {len(systems)} systems x {segs} segments x 1000 resamples: {cpu:.3f} CPU-s, "
+          f"{wall:.3f} s wall (target < 1 s)")
+
+
+if __name__ == "__main__":
+    main()
