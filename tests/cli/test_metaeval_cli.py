@@ -50,9 +50,9 @@ def expected_records(systems, texts, refs, human):
     gsys = np.array([np.nanmean(human[s]) for s in systems])
     n = len(systems)
     out = {}
-    for metric in (BLEU(), CHRF(), TER()):
+    for metric, sentence in ((BLEU(), BLEU(effective_order=True)), (CHRF(), CHRF()), (TER(), TER())):
         sign = 1 if metric.higher_is_better else -1
-        seg = np.concatenate([sign * np.asarray(metric.sentence_scores(texts[s], refs)) for s in systems])
+        seg = np.concatenate([sign * np.asarray(sentence.sentence_scores(texts[s], refs)) for s in systems])
         msys = np.array([sign * metric.corpus_score(texts[s], refs).score for s in systems])
         ok = ~np.isnan(gold)
         out[(metric.name, "seg", "none", "pearson")] = scipy_stats.pearsonr(gold[ok], seg[ok]).statistic
@@ -108,7 +108,8 @@ def test_zh_en_mqm_cut_against_scipy_and_pair_counts(tmp_path, capsys):
                                                 "acc23", "acc_eq", "pairwise_accuracy", "spa"}
     check(records, expected_records(ZHEN_SYSTEMS, texts, refs, human))
     # the same metric read back from a scores file is the same column
-    bleu = np.concatenate([np.asarray(BLEU().sentence_scores(texts[s], refs)) for s in ZHEN_SYSTEMS])
+    bleu = np.concatenate([np.asarray(BLEU(effective_order=True).sentence_scores(texts[s], refs))
+                           for s in ZHEN_SYSTEMS])
     lines = ["system\tline\tscore"] + [f"{s}\t{i + 1}\t{float(bleu[k * n + i])!r}" for k, s in enumerate(ZHEN_SYSTEMS)
                                        for i in range(n)]
     (tmp_path / "bleu.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")

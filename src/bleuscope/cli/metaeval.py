@@ -14,8 +14,8 @@ import sys
 
 from ..core import files as bio
 from ..core.files import CLIError, InputError, UsageError
+from .metrics import add_metric_arguments, build_requested, get_metric, metric_names
 
-METRICS = ("bleu", "chrf", "chrf++", "ter")
 FORMATS = ("text", "json", "latex", "tsv")
 
 EPILOG = """\
@@ -40,8 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human-name", default=None, help="the human score's name in the output (default: file stem)")
     p.add_argument("--human-lower-is-better", action="store_true",
                    help="the human scores are penalties (e.g. positive MQM error points): negate them")
-    p.add_argument("-m", "--metrics", nargs="*", default=None, choices=METRICS,
-                   help="built-in metrics to compute (default: bleu chrf ter, none when --scores is given)")
+    p.add_argument("-m", "--metrics", nargs="*", default=None, choices=metric_names(), metavar="METRIC",
+                   help=f"metrics to compute: {', '.join(metric_names())} (default: bleu chrf ter, none when "
+                        "--scores is given); BLEU's segment scores use effective order (WMT's sentence BLEU)")
+    p.add_argument("-l", "--language-pair", metavar="SRC-TRG", help="the language pair (chooses BLEU's "
+                                                                    "tokenizer for zh, ja, ko targets)")
+    add_metric_arguments(p)
     p.add_argument("--scores", action="append", default=[], metavar="NAME=FILE[,FILE...]",
                    help="a metric's segment scores from file(s) (COMET JSON, comet-score output, mtme .seg.score, "
                         "TSV system/line/score, or one number per line per system file); repeatable")
@@ -77,7 +81,8 @@ def _parse_scores(specs: list[str]) -> dict[str, list[str]]:
 
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    from .. import BLEU, CHRF, TER
+    args.sentence_level = False  # what the metric builders of the main command's registry read
+    from .. import BLEU
     from ..analysis.metaeval.evaluate import (
         human_level_scores,
         meta_evaluate,
@@ -85,6 +90,7 @@ def run(argv: list[str]) -> int:
         scores_level_scores,
         task_table,
     )
+    from ..metrics.bleu.scorer import LANGUAGE_TOKENIZERS
     from ..metrics.scores import Scores, read_scores_files, system_name
 
     paths = args.input
@@ -114,11 +120,20 @@ def run(argv: list[str]) -> int:
         if name not in scores_specs:
             raise UsageError(f"--lower-is-better {name}: no --scores {name}=FILE")
     chosen = args.metrics if args.metrics is not None else ([] if scores_specs else ["bleu", "chrf", "ter"])
-    builders = {"bleu": BLEU, "chrf": CHRF, "chrf++": lambda: CHRF(word_order=2), "ter": TER}
+    if len(set(chosen)) != len(chosen):
+        raise UsageError(f"-m names a metric twice: {' '.join(chosen)}")
     metrics = {}
     for m in chosen:
-        scorer = builders[m]()
-        metrics[scorer.name] = metric_scores(scorer, systems, refs)
+        if m == "bleu":
+            trg = args.language_pair.split("-")[1] if args.language_pair else None
+            tok = LANGUAGE_TOKENIZERS.get((trg or "").lower(), "13a")
+            metrics["BLEU"] = metric_scores(BLEU(tokenize=tok), systems, refs,
+                                            sentence_metric=BLEU(tokenize=tok, effective_order=True))
+            continue
+        for _, scorer in build_requested([get_metric(m)], args):
+            if scorer.name in metrics:
+                raise UsageError(f"-m {m} gives {scorer.name} twice")
+            metrics[scorer.name] = metric_scores(scorer, systems, refs)
     for name, files in scores_specs.items():
         if name in metrics:
             raise UsageError(f"--scores {name}: the name is already a metric's")

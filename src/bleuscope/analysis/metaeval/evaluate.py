@@ -37,11 +37,13 @@ class LevelScores:
     sys: dict[str, float]
 
 
-def metric_scores(metric: Any, systems: Mapping[str, Sequence[str]], references: Sequence[Sequence[str]]
-                  ) -> LevelScores:
-    """Sentence scores and corpus scores of each system, signed so that higher is better."""
+def metric_scores(metric: Any, systems: Mapping[str, Sequence[str]], references: Sequence[Sequence[str]],
+                  sentence_metric: Any = None) -> LevelScores:
+    """Sentence scores (of ``sentence_metric`` when given: WMT's sentence BLEU is BLEU with effective
+    order) and corpus scores of each system, signed so that higher is better."""
     sign = 1.0 if metric.higher_is_better else -1.0
-    seg = {s: sign * np.asarray(metric.sentence_scores(list(h), references), dtype=np.float64)
+    per_segment = metric if sentence_metric is None else sentence_metric
+    seg = {s: sign * np.asarray(per_segment.sentence_scores(list(h), references), dtype=np.float64)
            for s, h in systems.items()}
     sysd = {s: sign * float(metric.corpus_score(list(h), references).score) for s, h in systems.items()}
     return LevelScores(seg, sysd)
