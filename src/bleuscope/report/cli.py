@@ -245,7 +245,7 @@ def _further_metrics(names: list[str], args, warn) -> list:
     if "rouge" in names and getattr(args, "rouge_types", None) == ROUGE_DEFAULT_TYPES:
         # one segment per line: ROUGE-Lsum (sentences split at newlines) is ROUGE-L again; the report shows
         # it only when --rouge-types names it
-        scorers = [s for s in scorers if getattr(s, "name", None) != "ROUGE-Lsum"]
+        scorers = [s for s in scorers if s.name != "ROUGE-Lsum"]
     return scorers
 
 
