@@ -366,3 +366,69 @@ def test_meteor_module_equals_nltk(nltk_wordnet, pairs, kwargs):
                                              wordnet=nltk_wordnet, **kwargs) for p, rs in zip(preds, refs)])
     got = hf_evaluate.load("meteor").compute(predictions=preds, references=refs, **kwargs)["meteor"]
     assert got == exp or (math.isnan(got) and math.isnan(exp))
+
+
+# -- wer and cer: the jiwer 4 goldens (inline edge cases, and WMT files in the full run) ---------------------------------
+def _jiwer4_params():
+    out = []
+    for i, rec in enumerate(_records(ORACLE / "goldens-wer-cer-jiwer-4.0.0.jsonl")):
+        if rec["metric"] not in AVAILABLE:
+            continue
+        marks = [] if "predictions" in rec else [pytest.mark.full]
+        out.append(pytest.param(rec, id=f"{i}-{rec['metric']}-{rec['set']}", marks=marks))
+    return out
+
+
+def _jiwer4_inputs(rec):
+    if "predictions" in rec:
+        return rec["predictions"], rec["references"]
+    base = DATA / rec["set"] / rec["pair"]
+    hyps = _lines(base / "sys" / f"{rec['system']}.txt")
+    refs = _lines(base / f"ref.{rec['refs']}.txt")
+    if rec.get("first_n", "all") != "all":
+        hyps, refs = hyps[: rec["first_n"]], refs[: rec["first_n"]]
+    return hyps, refs
+
+
+@requires_oracle
+@pytest.mark.parametrize("rec", _jiwer4_params())
+def test_wer_cer_jiwer4_goldens(rec, evaluate_offline):
+    hyps, refs = _jiwer4_inputs(rec)
+    assert hf_evaluate.load(rec["metric"]).compute(predictions=hyps, references=refs, **rec["kwargs"]) == rec["result"]
+    if "predictions" in rec:
+        module = evaluate_module(evaluate_offline, rec["metric"])
+        assert module.compute(predictions=hyps, references=refs, **rec["kwargs"]) == rec["result"]
+
+
+def _jiwer_as_the_script(kind, preds, refs, concatenate_texts):
+    import jiwer
+
+    if concatenate_texts:
+        return (jiwer.process_words if kind == "wer" else jiwer.process_characters)(refs, preds).__getattribute__(kind)
+    incorrect = total = 0
+    for p, r in zip(preds, refs):
+        m = (jiwer.process_words if kind == "wer" else jiwer.process_characters)(r, p)
+        incorrect += m.substitutions + m.deletions + m.insertions
+        total += m.substitutions + m.deletions + m.hits
+    return incorrect / total
+
+
+spoken = st.text(alphabet="ab c\t", max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(spoken, spoken.filter(lambda s: s.strip())), min_size=1, max_size=5),
+       st.sampled_from(["wer", "cer"]), st.booleans())
+def test_wer_cer_modules_equal_jiwer(pairs, kind, concatenate_texts):
+    pytest.importorskip("jiwer")
+    if kind not in AVAILABLE:
+        pytest.skip(f"no {kind} metric in this bleuscope")
+    preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+    exp = _jiwer_as_the_script(kind, preds, refs, concatenate_texts)
+    got = hf_evaluate.load(kind).compute(predictions=preds, references=refs, concatenate_texts=concatenate_texts)
+    assert got == exp
+
+
+def test_wer_all_empty_references_divide_by_zero_as_the_script():
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        hf_evaluate.load("wer").compute(predictions=["a b"], references=[" "])

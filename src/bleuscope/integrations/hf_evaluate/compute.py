@@ -458,10 +458,37 @@ def exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fal
     return {"exact_match": np.mean(predictions == references)}
 
 
+# -- wer, cer: jiwer 4's edit rates -----------------------------------------------------------------------------------
+def _edit_rate(kind: str, predictions, references, concatenate_texts: bool) -> float:
+    """The corpus rate the scripts return, a bare float: per pair counts summed (``hf-evaluate`` profile: all-empty
+    references divide by zero, as in the script), or with ``concatenate_texts`` jiwer's own call on the lists
+    (``jiwer`` profile: its values for empty references)."""
+    from ...metrics.wer import CER, WER
+
+    metric = (WER if kind == "wer" else CER)(profile="jiwer" if concatenate_texts else "hf-evaluate")
+    try:
+        return metric.corpus_score(predictions, [references]).rate
+    except ValueError as err:
+        if "all empty" in str(err):
+            # the script divides the summed edits by the summed reference length
+            raise ZeroDivisionError(f"division by zero: {err}") from None
+        raise
+
+
+def wer(predictions=None, references=None, concatenate_texts=False) -> float:
+    """HF's ``wer`` under jiwer 4: ``(S + D + I) / (S + D + H)`` summed over the pairs (``process_words``)."""
+    return _edit_rate("wer", predictions, references, concatenate_texts)
+
+
+def cer(predictions, references, concatenate_texts=False) -> float:
+    """HF's ``cer`` under jiwer 4: the same over characters (``process_characters``)."""
+    return _edit_rate("cer", predictions, references, concatenate_texts)
+
+
 #: module name -> its compute function
 COMPUTE: dict[str, Callable[..., dict]] = {
     "sacrebleu": sacrebleu, "bleu": bleu, "chrf": chrf, "ter": ter, "rouge": rouge, "meteor": meteor,
-    "exact_match": exact_match,
+    "exact_match": exact_match, "wer": wer, "cer": cer,
 }
 
 
