@@ -30,6 +30,8 @@ pub struct Scratch<'a> {
     names: Vec<&'a str>,
     row: Vec<u32>,
     peq: Vec<u64>,
+    char_peq: Vec<u64>,
+    ascii: Vec<u32>,
 }
 
 /// Levenshtein distance of two sequences (one row of the table).
@@ -73,6 +75,150 @@ fn levenshtein_bits(text: &[u32], peq: &[u64], m: usize) -> u32 {
         mv = ph & xv;
     }
     score
+}
+
+/// Levenshtein distance of the character sequences `text` and `pattern` with Myers' bit-parallel columns
+/// in blocks of 64 pattern characters (Hyyro's block form): O(|text| * |pattern| / 64).
+pub fn levenshtein_chars(
+    text: &[char],
+    pattern: &[char],
+    peq: &mut Vec<u64>,
+    ascii: &mut Vec<u32>,
+) -> u32 {
+    let m = pattern.len();
+    if m == 0 {
+        return text.len() as u32;
+    }
+    let words = m.div_ceil(64);
+    // dense symbol ids of the pattern's characters (0: a character the pattern does not have)
+    let mut others: Vec<(char, u32)> = Vec::new();
+    let mut symbols = 1u32;
+    ascii.clear();
+    ascii.resize(128, 0);
+    let mut symbol =
+        |c: char, add: bool, others: &mut Vec<(char, u32)>, symbols: &mut u32| -> u32 {
+            if (c as u32) < 128 {
+                let slot = &mut ascii[c as usize];
+                if *slot == 0 && add {
+                    *slot = *symbols;
+                    *symbols += 1;
+                }
+                *slot
+            } else if let Some(&(_, id)) = others.iter().find(|(x, _)| *x == c) {
+                id
+            } else if add {
+                others.push((c, *symbols));
+                *symbols += 1;
+                *symbols - 1
+            } else {
+                0
+            }
+        };
+    let ids: Vec<u32> = pattern
+        .iter()
+        .map(|&c| symbol(c, true, &mut others, &mut symbols))
+        .collect();
+    peq.clear();
+    peq.resize(symbols as usize * words, 0);
+    for (k, &id) in ids.iter().enumerate() {
+        peq[id as usize * words + k / 64] |= 1u64 << (k % 64);
+    }
+    let last = 1u64 << ((m - 1) % 64);
+    let mut vp = vec![u64::MAX; words];
+    let mut vn = vec![0u64; words];
+    let mut score = m as u32;
+    for &c in text {
+        let id = symbol(c, false, &mut others, &mut symbols) as usize;
+        let row = &peq[id * words..(id + 1) * words];
+        let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
+        for w in 0..words {
+            let x = row[w] | hn_carry;
+            let d0 = (((x & vp[w]).wrapping_add(vp[w])) ^ vp[w]) | x | vn[w];
+            let mut hp = vn[w] | !(d0 | vp[w]);
+            let mut hn = d0 & vp[w];
+            let (hp_in, hn_in) = (hp_carry, hn_carry);
+            if w + 1 < words {
+                hp_carry = hp >> 63;
+                hn_carry = hn >> 63;
+            } else {
+                hp_carry = u64::from(hp & last != 0);
+                hn_carry = u64::from(hn & last != 0);
+            }
+            hp = (hp << 1) | hp_in;
+            hn = (hn << 1) | hn_in;
+            vp[w] = hn | !(d0 | hp);
+            vn[w] = hp & d0;
+        }
+        score = score + hp_carry as u32 - hn_carry as u32;
+    }
+    score
+}
+
+/// Myers' column state (positive and negative vertical deltas, the distance so far).
+#[derive(Clone, Copy)]
+struct BitState {
+    pv: u64,
+    mv: u64,
+    score: u32,
+}
+
+#[inline]
+fn bit_step(st: &mut BitState, eq: u64, high: u64) {
+    let xv = eq | st.mv;
+    let xh = ((eq & st.pv).wrapping_add(st.pv) ^ st.pv) | eq;
+    let mut ph = st.mv | !(xh | st.pv);
+    let mut mh = st.pv & xh;
+    if ph & high != 0 {
+        st.score += 1;
+    } else if mh & high != 0 {
+        st.score -= 1;
+    }
+    ph = (ph << 1) | 1;
+    mh <<= 1;
+    st.pv = mh | !(xv | ph);
+    st.mv = ph & xv;
+}
+
+/// The states before each word of `text` and after the last (`out[k]`: after `text[..k]`).
+fn bit_states(text: &[u32], peq: &[u64], m: usize, out: &mut Vec<BitState>) {
+    let high = 1u64 << (m - 1);
+    let mut st = BitState {
+        pv: u64::MAX,
+        mv: 0,
+        score: m as u32,
+    };
+    out.clear();
+    out.push(st);
+    for &c in text {
+        bit_step(&mut st, peq[c as usize], high);
+        out.push(st);
+    }
+}
+
+fn bit_distance_from(mut st: BitState, text: &[u32], peq: &[u64], m: usize) -> u32 {
+    let high = 1u64 << (m - 1);
+    for &c in text {
+        bit_step(&mut st, peq[c as usize], high);
+    }
+    st.score
+}
+
+/// The words of `h` with the phrase `h[i..i + length]` moved to position `at` of what is left, from
+/// position `start` on, appended to `out`.
+fn shifted_into(h: &[u32], i: usize, length: usize, at: usize, start: usize, out: &mut Vec<u32>) {
+    let phrase = &h[i..i + length];
+    let rest = |k: usize| if k < i { h[k] } else { h[k + length] };
+    let n = h.len();
+    for k in start..n {
+        let w = if k < at {
+            rest(k)
+        } else if k < at + length {
+            phrase[k - at]
+        } else {
+            rest(k - length)
+        };
+        out.push(w);
+    }
 }
 
 /// The float32 ratio the original scores shifts with: word distance / reference length.
@@ -168,8 +314,16 @@ pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>
     }
     let mut candidate: Vec<u32> = Vec::with_capacity(h.len());
     let mut best: Vec<u32> = Vec::with_capacity(h.len());
+    let short = r.len() <= 64;
+    let mut states: Vec<BitState> = Vec::with_capacity(h.len() + 1);
+    let mut tail: Vec<u32> = Vec::with_capacity(h.len());
     loop {
         let mut best_gain: Option<f64> = None;
+        if short {
+            // the bit columns after every prefix of the current words: a candidate shares a prefix of
+            // them and is scored from there
+            bit_states(&h, &s.peq, r.len(), &mut states);
+        }
         for i in 0..h.len() {
             for j in 0..r.len() {
                 if i == j || h[i] != r[j] {
@@ -181,12 +335,23 @@ pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>
                     length += 1;
                 }
                 // the phrase taken out, then put back at position j of what is left
+                let at = j.min(h.len() - length);
+                let distance = if short {
+                    let start = at.min(i);
+                    tail.clear();
+                    shifted_into(&h, i, length, at, start, &mut tail);
+                    bit_distance_from(states[start], &tail, &s.peq, r.len())
+                } else {
+                    candidate.clear();
+                    shifted_into(&h, i, length, at, 0, &mut candidate);
+                    levenshtein(&candidate, &r, &mut s.row)
+                };
+                let gain = pre - f64::from(distance as f32 / r.len() as f32);
+                if best_gain.is_some_and(|g| gain < g) {
+                    continue;
+                }
                 candidate.clear();
-                candidate.extend_from_slice(&h[..i]);
-                candidate.extend_from_slice(&h[i + length..]);
-                let at = j.min(candidate.len());
-                candidate.splice(at..at, h[i..i + length].iter().copied());
-                let gain = pre - word_ratio(&candidate, &r, s);
+                shifted_into(&h, i, length, at, 0, &mut candidate);
                 let take = match best_gain {
                     None => true,
                     Some(g) => {
@@ -213,7 +378,7 @@ pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>
         return 1.0;
     }
     let ref_chars = joined_chars(&r, &s.names);
-    let distance = levenshtein(&hyp_chars, &ref_chars, &mut s.row);
+    let distance = levenshtein_chars(&hyp_chars, &ref_chars, &mut s.char_peq, &mut s.ascii);
     ((f64::from(distance) + cost) / hyp_chars.len() as f64).min(1.0)
 }
 
@@ -284,6 +449,27 @@ mod tests {
             }
             assert_eq!(
                 levenshtein_bits(&a, &peq, b.len()),
+                levenshtein(&a, &b, &mut row)
+            );
+        }
+    }
+
+    #[test]
+    fn block_distance_of_characters_equals_the_table() {
+        let mut seed: u64 = 9;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let alphabet = ['a', 'b', ' ', 'é', '字'];
+        let (mut row, mut peq, mut ascii) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..600 {
+            let a: Vec<char> = (0..next(300)).map(|_| alphabet[next(5) as usize]).collect();
+            let b: Vec<char> = (0..next(300)).map(|_| alphabet[next(5) as usize]).collect();
+            assert_eq!(
+                levenshtein_chars(&a, &b, &mut peq, &mut ascii),
                 levenshtein(&a, &b, &mut row)
             );
         }

@@ -34,6 +34,8 @@ pub struct Scratch<'a> {
     hyp_count: Vec<u32>,
     ref_count: Vec<u32>,
     touched: Vec<u32>,
+    counted: Vec<u32>,
+    ref_words: Vec<u32>,
 }
 
 /// `(tp, n_all)` of the best reference of one segment (`(0, 0)` when no reference has an n-gram and
@@ -52,7 +54,7 @@ pub fn segment_row<'a>(
     s.hyp_count.clear();
     s.prefix.clear();
     s.prefix.extend_from_slice(&s.hyp_ids);
-    let mut counted: Vec<u32> = Vec::new();
+    s.counted.clear();
     for n in 1..=max_len.min(seg.hyp.len()) {
         if n > 1 {
             s.next.clear();
@@ -63,11 +65,11 @@ pub fn segment_row<'a>(
             std::mem::swap(&mut s.prefix, &mut s.next);
         }
         if n >= min_len {
-            counted.extend_from_slice(&s.prefix);
+            s.counted.extend_from_slice(&s.prefix);
         }
     }
     s.hyp_count.resize(s.grams.count(), 0);
-    for &id in &counted {
+    for &id in &s.counted {
         s.hyp_count[id as usize] += 1;
     }
     s.ref_count.clear();
@@ -81,15 +83,17 @@ pub fn segment_row<'a>(
         }
         // the reference's n-grams that the hypothesis has: looked up, never added
         let mut tp = 0i64;
-        s.prefix.clear();
-        s.prefix
+        s.ref_words.clear();
+        s.ref_words
             .extend(reference.iter().map(|w| s.words.get(w).unwrap_or(NO_ID)));
-        let ref_words = s.prefix.clone();
+        s.prefix.clear();
+        s.prefix.extend_from_slice(&s.ref_words);
         for n in 1..=max_len.min(reference.len()) {
             if n > 1 {
                 s.next.clear();
                 for p in 0..s.prefix.len() - 1 {
-                    s.next.push(s.grams.get(s.prefix[p], ref_words[p + n - 1]));
+                    s.next
+                        .push(s.grams.get(s.prefix[p], s.ref_words[p + n - 1]));
                 }
                 std::mem::swap(&mut s.prefix, &mut s.next);
             }
