@@ -251,6 +251,8 @@ def test_bleu_compiled_counts_equal_the_python_definition(pairs):
     from bleuscope.integrations.hf_evaluate import compute
 
     preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+    if not (compute._compiled_13a_safe(preds) and all(compute._compiled_13a_safe(r) for r in refs)):
+        return  # texts bleu() scores in Python (entities HF replaces once)
     for order in (1, 4):
         fast = compute._nmt_statistics_compiled(preds, refs, order)
         slow = compute._nmt_statistics_python(preds, refs, compute.tokenize_13a, order)
@@ -432,3 +434,24 @@ def test_wer_cer_modules_equal_jiwer(pairs, kind, concatenate_texts):
 def test_wer_all_empty_references_divide_by_zero_as_the_script():
     with pytest.raises(ZeroDivisionError, match="division by zero"):
         hf_evaluate.load("wer").compute(predictions=["a b"], references=[" "])
+
+
+@settings(max_examples=40, deadline=None)
+@given(ragged, st.sampled_from([(1, 4), (2, 2), (2, 3), (1, 1), (3, 2)]))
+def test_google_bleu_module_equals_nltk_gleu(pairs, lengths):
+    """NLTK's corpus_gleu called as the script calls it (on HF's 13a tokens), and the compiled counts equal to
+    NLTK's counting in Python, whatever the number of references of each prediction."""
+    gleu_score = pytest.importorskip("nltk.translate.gleu_score")
+    from bleuscope.integrations.hf_evaluate import compute
+
+    preds, refs = [p for p, _ in pairs], [r for _, r in pairs]
+    min_len, max_len = lengths
+    exp = gleu_score.corpus_gleu([[compute.tokenize_13a(r) for r in rs] for rs in refs],
+                                 [compute.tokenize_13a(p) for p in preds], min_len=min_len, max_len=max_len)
+    got = hf_evaluate.load("google_bleu").compute(predictions=preds, references=refs, min_len=min_len,
+                                                  max_len=max_len)
+    assert got == {"google_bleu": exp}
+    safe = compute._compiled_13a_safe(preds) and all(compute._compiled_13a_safe(r) for r in refs)
+    if min_len <= max_len and safe:
+        assert compute._gleu_counts_compiled(preds, refs, min_len, max_len) == compute._gleu_counts_python(
+            preds, refs, compute.tokenize_13a, min_len, max_len)

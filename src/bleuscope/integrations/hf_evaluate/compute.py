@@ -458,6 +458,72 @@ def exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fal
     return {"exact_match": np.mean(predictions == references)}
 
 
+# -- google_bleu: NLTK's corpus GLEU on HF's 13a tokens ---------------------------------------------------------------
+def _gleu_counts_python(predictions, references, tokenizer, min_len: int, max_len: int):
+    """Per prediction and reference ``(tp, tpfp, tpfn)``: NLTK's ``corpus_gleu`` counting (``everygrams`` of orders
+    ``min_len..max_len``, overlaps clipped), on ``tokenizer``'s tokens."""
+    out = []
+    for pred, refs in zip(predictions, references):
+        hyp = _ngram_counts(tokenizer(pred), max_len)
+        hyp = {g: c for g, c in hyp.items() if len(g) >= min_len}
+        tpfp = sum(hyp.values())
+        row = []
+        for ref in refs:
+            counts = {g: c for g, c in _ngram_counts(tokenizer(ref), max_len).items() if len(g) >= min_len}
+            tp = sum(min(c, counts[g]) for g, c in hyp.items() if g in counts)
+            row.append((tp, tpfp, sum(counts.values())))
+        out.append(row)
+    return out
+
+
+def _gleu_counts_compiled(predictions, references, min_len: int, max_len: int):
+    """The same counts from bleuscope's BLEU statistics (13a), one reference stream at a time: its clipped matches
+    of orders ``min_len..max_len`` are GLEU's true positives, its totals the hypothesis n-grams, and a reference's
+    n-grams follow from its length (the statistics' reference length, with one reference)."""
+    import numpy as np
+
+    from ...metrics.bleu.scorer import BLEU
+
+    metric = BLEU(tokenize="13a", max_ngram_order=max_len, smooth_method="none")
+    k = max(len(refs) for refs in references)
+    orders = np.arange(min_len, max_len + 1)
+    out = [[] for _ in predictions]
+    for j in range(k):
+        rows_of = [i for i, refs in enumerate(references) if j < len(refs)]
+        stats = metric.segment_statistics([predictions[i] for i in rows_of],
+                                          [[references[i][j] for i in rows_of]]).stats
+        tp = stats[:, 2 + min_len - 1:2 + max_len].sum(axis=1)
+        tpfp = stats[:, 2 + max_len + min_len - 1:2 + 2 * max_len].sum(axis=1)
+        tpfn = np.maximum(stats[:, 1:2] - orders[None, :] + 1, 0).sum(axis=1)
+        for i, a, b, c in zip(rows_of, tp.tolist(), tpfp.tolist(), tpfn.tolist()):
+            out[i].append((a, b, c))
+    return out
+
+
+def google_bleu(predictions, references, tokenizer=None, min_len=1, max_len=4) -> dict:
+    """NLTK's ``corpus_gleu`` on HF's 13a tokens (``tokenizer``: another callable from a string to its tokens): per
+    prediction the reference with the best ``tp / max(tpfp, tpfn)`` (the first on ties), its counts summed over
+    the corpus, ``0.0`` when there is no n-gram at all."""
+    references = _reference_lists(references)
+    _no_empty_lists(references)
+    compiled = (tokenizer is None and isinstance(min_len, int) and isinstance(max_len, int)
+                and 1 <= min_len <= max_len <= 16 and _compiled_13a_safe(predictions)
+                and all(_compiled_13a_safe(refs) for refs in references))
+    if compiled:
+        counts = _gleu_counts_compiled(predictions, references, min_len, max_len)
+    else:
+        counts = _gleu_counts_python(predictions, references, tokenize_13a if tokenizer is None else tokenizer,
+                                     min_len, max_len)
+    corpus_match = corpus_all = 0
+    for row in counts:
+        candidates = [(tp, max(tpfp, tpfn)) for tp, tpfp, tpfn in row if max(tpfp, tpfn) > 0]
+        if candidates:
+            n_match, n_all = max(candidates, key=lambda hc: hc[0] / hc[1])
+            corpus_match += n_match
+            corpus_all += n_all
+    return {"google_bleu": 0.0 if corpus_all == 0 else corpus_match / corpus_all}
+
+
 # -- wer, cer: jiwer 4's edit rates -----------------------------------------------------------------------------------
 def _edit_rate(kind: str, predictions, references, concatenate_texts: bool) -> float:
     """The corpus rate the scripts return, a bare float: per pair counts summed (``hf-evaluate`` profile: all-empty
@@ -488,7 +554,7 @@ def cer(predictions, references, concatenate_texts=False) -> float:
 #: module name -> its compute function
 COMPUTE: dict[str, Callable[..., dict]] = {
     "sacrebleu": sacrebleu, "bleu": bleu, "chrf": chrf, "ter": ter, "rouge": rouge, "meteor": meteor,
-    "exact_match": exact_match, "wer": wer, "cer": cer,
+    "exact_match": exact_match, "wer": wer, "cer": cer, "google_bleu": google_bleu,
 }
 
 
