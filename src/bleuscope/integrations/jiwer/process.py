@@ -9,6 +9,7 @@ tokenizes them itself; any other transform runs in Python, as in jiwer, and the 
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,6 +107,19 @@ def _chunks(ops: list, per_pair: list) -> list:
     return out
 
 
+def _without_gc(build, *args):
+    """``build(*args)`` with the cyclic garbage collector paused: the objects it makes (lists of words and
+    chunks) hold no cycles, and collections triggered while hundreds of thousands of them are made cost more
+    than making them (the collector is restarted if it was running)."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        return build(*args)
+    finally:
+        if running:
+            gc.enable()
+
+
 def _measures(h: int, s: int, d: int, i: int, n_ref: int, n_hyp: int):
     """jiwer 4.0.0's (wer, mer, wil, wip) of summed counts, its special values for empty references."""
     if n_ref == 0:
@@ -190,7 +204,7 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     if plain is not None:
         refs, hyps = plain
         _check_lengths(len(refs), len(hyps))
-        result = backend.edit_alignment_objects(refs, hyps, units, AlignmentChunk)
+        result = _without_gc(backend.edit_alignment_objects, refs, hyps, units, AlignmentChunk)
         if result is not None:
             return result
     ref_t = _apply_transform(_as_list(reference), reference_transform, is_reference=True)
@@ -202,7 +216,7 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     result = backend.edit_alignments_of_ids(*_flat(ref_ids), *_flat(hyp_ids), max(len(ids), 1))
     if result is not None:
         ops, per_pair, rows = result
-        return ref_t, hyp_t, _chunks(ops.tolist(), per_pair.tolist()), rows.sum(axis=0)
+        return ref_t, hyp_t, _without_gc(_chunks, ops.tolist(), per_pair.tolist()), rows.sum(axis=0)
     ops, per_pair, total = [], [], [0] * 6
     for r, h in zip(ref_ids, hyp_ids):
         codes = reference_alignment.opcodes(r, h)
