@@ -68,26 +68,27 @@ pub fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -> f64 {
     s.next.clear();
     s.next.resize(n + 1, f32::INFINITY);
     for &rc in &s.reference {
-        s.next[0] = s.row[0] + 1.0;
+        // one pass: the cells of the row, and where the original's running minimum (an integer, so
+        // truncated: the first cell below the truncated minimum so far wins) ends up
+        let mut prev = s.row[0] + 1.0;
+        s.next[0] = prev;
+        let mut minimum = prev as i32;
+        let mut at = 0;
         for i in 1..=n {
             let sub = if rc == s.hyp[i - 1] {
                 0.0
             } else {
                 p.substitution
             };
-            let v = (s.next[i - 1] + p.deletion)
+            let v = (prev + p.deletion)
                 .min(s.row[i - 1] + sub)
                 .min(s.row[i] + p.insertion);
             s.next[i] = v;
-        }
-        // the running minimum is an integer: the first cell below its truncation so far wins
-        let mut minimum = i32::MAX;
-        let mut at = 0;
-        for (i, &v) in s.next.iter().enumerate() {
             if v < minimum as f32 {
                 minimum = v as i32;
                 at = i;
             }
+            prev = v;
         }
         s.visits[at] += 1;
         if rc == ' ' {
@@ -99,9 +100,6 @@ pub fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -> f64 {
             }
         }
         std::mem::swap(&mut s.row, &mut s.next);
-        for v in s.next.iter_mut() {
-            *v = f32::INFINITY;
-        }
     }
     let errors = s.row[n];
     let uncovered: i64 = s.visits[1..]
