@@ -221,6 +221,86 @@ fn shifted_into(h: &[u32], i: usize, length: usize, at: usize, start: usize, out
     }
 }
 
+/// Myers' columns over a pattern of more than 64 words, in blocks of 64 (Hyyro's block form).
+struct LongPattern {
+    blocks: usize,
+    last: u64,
+    m: usize,
+    /// `[symbol * blocks + block]`: bit k of block b is set when pattern word `64 b + k` is the symbol
+    peq: Vec<u64>,
+}
+
+impl LongPattern {
+    fn new(pattern: &[u32], symbols: usize) -> Self {
+        let m = pattern.len();
+        let blocks = m.div_ceil(64);
+        let mut peq = vec![0u64; symbols * blocks];
+        for (k, &w) in pattern.iter().enumerate() {
+            peq[w as usize * blocks + k / 64] |= 1u64 << (k % 64);
+        }
+        LongPattern {
+            blocks,
+            last: 1u64 << ((m - 1) % 64),
+            m,
+            peq,
+        }
+    }
+
+    /// One text word: the columns `vp`/`vn` advanced, the distance's change returned.
+    #[inline]
+    fn step(&self, vp: &mut [u64], vn: &mut [u64], symbol: u32) -> i32 {
+        let row = &self.peq[symbol as usize * self.blocks..(symbol as usize + 1) * self.blocks];
+        let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
+        for w in 0..self.blocks {
+            let x = row[w] | hn_carry;
+            let d0 = (((x & vp[w]).wrapping_add(vp[w])) ^ vp[w]) | x | vn[w];
+            let mut hp = vn[w] | !(d0 | vp[w]);
+            let mut hn = d0 & vp[w];
+            let (hp_in, hn_in) = (hp_carry, hn_carry);
+            if w + 1 < self.blocks {
+                hp_carry = hp >> 63;
+                hn_carry = hn >> 63;
+            } else {
+                hp_carry = u64::from(hp & self.last != 0);
+                hn_carry = u64::from(hn & self.last != 0);
+            }
+            hp = (hp << 1) | hp_in;
+            hn = (hn << 1) | hn_in;
+            vp[w] = hn | !(d0 | hp);
+            vn[w] = hp & d0;
+        }
+        hp_carry as i32 - hn_carry as i32
+    }
+
+    /// The distance of `text` from the state `(vp, vn, score)` (which it advances).
+    fn distance_from(&self, vp: &mut [u64], vn: &mut [u64], mut score: i32, text: &[u32]) -> u32 {
+        for &c in text {
+            score += self.step(vp, vn, c);
+        }
+        score as u32
+    }
+
+    /// The states after every prefix of `text`: `vp`/`vn` `[(n + 1) * blocks]`, `scores` `[n + 1]`.
+    fn states(&self, text: &[u32], vps: &mut Vec<u64>, vns: &mut Vec<u64>, scores: &mut Vec<i32>) {
+        let b = self.blocks;
+        vps.clear();
+        vns.clear();
+        scores.clear();
+        vps.resize((text.len() + 1) * b, u64::MAX);
+        vns.resize((text.len() + 1) * b, 0);
+        scores.push(self.m as i32);
+        let mut score = self.m as i32;
+        for (k, &c) in text.iter().enumerate() {
+            let (done, rest) = vps.split_at_mut((k + 1) * b);
+            rest[..b].copy_from_slice(&done[k * b..]);
+            let (done_n, rest_n) = vns.split_at_mut((k + 1) * b);
+            rest_n[..b].copy_from_slice(&done_n[k * b..]);
+            score += self.step(&mut rest[..b], &mut rest_n[..b], c);
+            scores.push(score);
+        }
+    }
+}
+
 /// The float32 ratio the original scores shifts with: word distance / reference length.
 fn word_ratio(hyp: &[u32], reference: &[u32], s: &mut Scratch<'_>) -> f64 {
     let d = if reference.len() <= 64 {
@@ -314,15 +394,18 @@ pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>
     }
     let mut candidate: Vec<u32> = Vec::with_capacity(h.len());
     let mut best: Vec<u32> = Vec::with_capacity(h.len());
-    let short = r.len() <= 64;
+    let long = (r.len() > 64).then(|| LongPattern::new(&r, s.words.len()));
+    let (mut long_vp, mut long_vn, mut long_scores) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut vp, mut vn) = (Vec::new(), Vec::new());
     let mut states: Vec<BitState> = Vec::with_capacity(h.len() + 1);
     let mut tail: Vec<u32> = Vec::with_capacity(h.len());
     loop {
         let mut best_gain: Option<f64> = None;
-        if short {
-            // the bit columns after every prefix of the current words: a candidate shares a prefix of
-            // them and is scored from there
-            bit_states(&h, &s.peq, r.len(), &mut states);
+        // the bit columns after every prefix of the current words: a candidate shares a prefix of them
+        // and is scored from there
+        match &long {
+            None => bit_states(&h, &s.peq, r.len(), &mut states),
+            Some(p) => p.states(&h, &mut long_vp, &mut long_vn, &mut long_scores),
         }
         for i in 0..h.len() {
             for j in 0..r.len() {
@@ -336,18 +419,24 @@ pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>
                 }
                 // the phrase taken out, then put back at position j of what is left
                 let at = j.min(h.len() - length);
-                let distance = if short {
-                    let start = at.min(i);
-                    tail.clear();
-                    shifted_into(&h, i, length, at, start, &mut tail);
-                    bit_distance_from(states[start], &tail, &s.peq, r.len())
-                } else {
-                    candidate.clear();
-                    shifted_into(&h, i, length, at, 0, &mut candidate);
-                    levenshtein(&candidate, &r, &mut s.row)
+                let start = at.min(i);
+                tail.clear();
+                shifted_into(&h, i, length, at, start, &mut tail);
+                let distance = match &long {
+                    None => bit_distance_from(states[start], &tail, &s.peq, r.len()),
+                    Some(p) => {
+                        let b = p.blocks;
+                        vp.clear();
+                        vp.extend_from_slice(&long_vp[start * b..(start + 1) * b]);
+                        vn.clear();
+                        vn.extend_from_slice(&long_vn[start * b..(start + 1) * b]);
+                        p.distance_from(&mut vp, &mut vn, long_scores[start], &tail)
+                    }
                 };
                 let gain = pre - f64::from(distance as f32 / r.len() as f32);
-                if best_gain.is_some_and(|g| gain < g) {
+                // only a gain decides: when the largest gain is not positive the shifting stops, so
+                // candidates without one are never the chosen shift
+                if gain <= 0.0 || best_gain.is_some_and(|g| gain < g) {
                     continue;
                 }
                 candidate.clear();
@@ -472,6 +561,34 @@ mod tests {
                 levenshtein_chars(&a, &b, &mut peq, &mut ascii),
                 levenshtein(&a, &b, &mut row)
             );
+        }
+    }
+
+    #[test]
+    fn long_word_patterns_equal_the_table() {
+        let mut seed: u64 = 21;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let mut row = Vec::new();
+        for _ in 0..300 {
+            let a: Vec<u32> = (0..next(200)).map(|_| next(6) as u32).collect();
+            let b: Vec<u32> = (0..65 + next(200)).map(|_| next(6) as u32).collect();
+            let p = LongPattern::new(&b, 6);
+            let (mut vps, mut vns, mut scores) = (Vec::new(), Vec::new(), Vec::new());
+            p.states(&a, &mut vps, &mut vns, &mut scores);
+            let want = levenshtein(&a, &b, &mut row);
+            assert_eq!(*scores.last().unwrap() as u32, want);
+            let k = a.len() / 2;
+            let bl = p.blocks;
+            let (mut vp, mut vn) = (
+                vps[k * bl..(k + 1) * bl].to_vec(),
+                vns[k * bl..(k + 1) * bl].to_vec(),
+            );
+            assert_eq!(p.distance_from(&mut vp, &mut vn, scores[k], &a[k..]), want);
         }
     }
 
