@@ -231,7 +231,7 @@ def test_different_reference_counts_refused_where_the_script_refuses_them():
             hf_evaluate.load(name).compute(predictions=preds, references=refs)
 
 
-@pytest.mark.parametrize("name", ["bleu", "rouge", "meteor"])
+@pytest.mark.parametrize("name", ["bleu", "rouge", "meteor", "google_bleu", "character"])
 def test_empty_reference_list_is_refused(name):
     if name == "meteor":
         needs("meteor")

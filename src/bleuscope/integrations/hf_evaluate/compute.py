@@ -524,6 +524,34 @@ def google_bleu(predictions, references, tokenizer=None, min_len=1, max_len=4) -
     return {"google_bleu": 0.0 if corpus_all == 0 else corpus_match / corpus_all}
 
 
+# -- character: CharacTER (the cer package's) ------------------------------------------------------------------------
+def character(predictions, references, aggregate="mean", return_all_scores=False) -> dict:
+    """CharacTER of each prediction (words of ``str.split()``; with several references the smallest value), then
+    the script's aggregate: ``statistics.mean`` / ``statistics.median`` or ``sum`` of the segment values. An empty
+    list of references is refused (the script would report ``inf``); an empty reference gives 1 (0 for an empty
+    prediction) where the ``cer`` package divides by zero."""
+    import statistics
+
+    from ...metrics.character import CharacTER
+
+    if aggregate not in ("mean", "sum", "median"):
+        raise ValueError("'aggregate' must be one of 'sum', 'mean', 'median'")
+    multi = not isinstance(references[0], str)
+    if multi:
+        _no_empty_lists(references)
+    streams = _padded_streams(references) if multi else [references]
+    cer_scores = [float(x) for x in CharacTER().sentence_scores(predictions, streams).values]
+    if aggregate == "sum":
+        score = sum(cer_scores)
+    elif aggregate == "mean":
+        score = statistics.mean(cer_scores)
+    else:
+        score = statistics.median(cer_scores)
+    if return_all_scores:
+        return {"cer_score": score, "cer_scores": cer_scores}
+    return {"cer_score": score}
+
+
 # -- wer, cer: jiwer 4's edit rates -----------------------------------------------------------------------------------
 def _edit_rate(kind: str, predictions, references, concatenate_texts: bool) -> float:
     """The corpus rate the scripts return, a bare float: per pair counts summed (``hf-evaluate`` profile: all-empty
@@ -555,6 +583,7 @@ def cer(predictions, references, concatenate_texts=False) -> float:
 COMPUTE: dict[str, Callable[..., dict]] = {
     "sacrebleu": sacrebleu, "bleu": bleu, "chrf": chrf, "ter": ter, "rouge": rouge, "meteor": meteor,
     "exact_match": exact_match, "wer": wer, "cer": cer, "google_bleu": google_bleu,
+    "character": character,
 }
 
 
