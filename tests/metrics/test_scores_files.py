@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -116,3 +117,34 @@ def test_scores_metric_in_paired_bootstrap_and_by_text():
     assert sc.system_score("better") == float(sum(Fraction(v) for v in vals["better"]) / 50)
     with pytest.raises(InputError, match="not those of a system"):
         sc.segment_statistics(["zzz"] * 50, [["r"] * 50])
+
+
+TED = Path(__file__).resolve().parents[3] / "shared" / "data" / "human" / "wmt-mqm-human-evaluation" / "ted"
+
+
+@pytest.mark.skipif(not TED.exists(), reason="human data not present")
+@pytest.mark.parametrize("pair", ["ende", "zhen"])
+def test_mqm_ratings_give_googles_segment_scores(pair):
+    """Google's avg_seg_scores files (6 decimals) from the raw TED ratings, with mtme's weights."""
+    got = read_segment_scores(str(TED / pair / f"mqm_ted_{pair}.tsv"))
+    rename = {"ref-A": "ref", "ref-B": "refB"}  # the two files name the human translations differently
+    rows = 0
+    for line in (TED / pair / f"mqm_ted_{pair}.avg_seg_scores.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        system, score, seg = line.split()
+        mine = got[rename.get(system, system)]
+        if score == "None":  # not rated
+            assert int(seg) > mine.size or np.isnan(mine[int(seg) - 1])
+            continue
+        assert mine[int(seg) - 1] == pytest.approx(float(score), abs=5e-7)
+        rows += 1
+    assert rows == sum(int((~np.isnan(v)).sum()) for v in got.values())
+
+
+def test_mqm_weights_most_specific_first(tmp_path):
+    head = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+    rows = ["A\td\t1\t1\tr1\ts\tt\tFluency/Punctuation\tMinor", "A\td\t1\t1\tr1\ts\tt\tAccuracy/Mistranslation\tMajor",
+            "A\td\t1\t1\tr2\ts\tt\tNon-translation!\tMajor", "A\td\t2\t2\tr1\ts\tt\tNo-error\tNo-error"]
+    got = read_segment_scores(write(tmp_path, "m.tsv", head + "\n".join(rows) + "\n"))
+    assert got["A"].tolist() == [-(5.1 + 25) / 2, -0.0]
+    with pytest.raises(InputError, match=r"m2.tsv:2: seg_id 'x' is not a whole number"):
+        read_segment_scores(write(tmp_path, "m2.tsv", head + "A\td\t1\tx\tr\ts\tt\tOther\tMinor\n"))

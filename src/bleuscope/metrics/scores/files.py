@@ -10,6 +10,8 @@ Formats (detected from the content):
   the system is the file's stem (``sys/Online-B.txt`` -> ``Online-B``).
 * **comet-score's printed output**: ``FILE<TAB>Segment I<TAB>score: X`` lines (and the ``FILE<TAB>score: X``
   summary lines, checked against the segments' mean when present).
+* **MQM ratings** (Google's ``mqm_*.tsv``: ``system ... seg_id rater ... category severity``): scored with
+  mtme's weights, see :mod:`.mqm`; the line is ``seg_id``.
 * **plain**: one number per line, the file's stem naming the system (one file per system).
 
 Every value is checked: a number (no NaN or infinity), no duplicate (system, line), lines in range, and,
@@ -27,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from ...core.files import InputError, display_name, read_bytes
+from .mqm import RATING_COLUMNS, mqm_from_ratings
 
 MISSING_WORDS = frozenset({"None", "none", "NA", "-", ""})
 
@@ -188,6 +191,8 @@ def read_segment_scores(
         _parse_comet_json(text, name, column, out)
     else:
         first = lines[0].rstrip("\r\n").split("\t")
+        if all(c in first for c in RATING_COLUMNS):
+            return mqm_from_ratings(lines, name)
         if "system" in first and "line" in first:
             _parse_tsv(lines, name, column, allow_missing, out)
         elif len(first) == 3 and first[1].startswith("Segment "):
