@@ -149,3 +149,11 @@ def test_pairwise_permutation_sig_diff_vector():
     r = me.pairwise_permutation_sig_diff(g, a, b, num_sys=4, variant="acc23", average_by="item", k=10,
                                          seed=20240101)
     assert (r.p, r.delta, r.k_used) == (0.8, -0.08333333333333337, 10)
+
+
+@pytest.mark.parametrize("gold", [[10, 11, 100, 150], [10, None, 100, 150]])
+def test_kendall_like_item_averaged_vectors(gold):
+    # Correlation.KendallLike(average_by='item', thresh=1): rows weighted by their number of pairs (macro=False)
+    got = me.average_correlation(lambda g, m: me.kendall_like(g, m, 1)[0], gold, [2, 1, 4, 3], 2, "item",
+                                 weights=lambda g, m: me.kendall_like(g, m, 1)[1])
+    assert got == 1.0
