@@ -427,3 +427,34 @@ def test_header_command_line_has_no_absolute_paths(tmp_path, capsys, monkeypatch
     page = out.read_text(encoding="utf-8")
     assert str(EXAMPLE) not in page and "…/ref.A.txt" in page and "…/hyp.OpenNMT.txt" in page
     assert public_path(str(tmp_path / "x" / "y.txt")) == "x/y.txt" and public_path("rel.txt") == "rel.txt"
+
+
+def test_over_and_under_generated_ngrams_are_compare_mts(example):
+    """compare-mt's over-generated (output occurrences beyond the reference's) and under-generated (reference
+    occurrences the output lacks) n-grams, recounted here per segment on BLEU's tokens with one reference."""
+    systems, refs = example
+    one = [refs[0]]
+    data = report_data(systems, one, n_bootstrap=50)
+    tok = BLEU().tokenizer
+    hyps = list(systems.values())
+
+    def grams(text, n):
+        t = tok(text).split()
+        return Counter(tuple(t[i:i + n]) for i in range(len(t) - n + 1))
+
+    def recount(k, gram, kind):
+        n, total = len(gram), 0
+        for h, r in zip(hyps[k], one[0]):
+            hc, rc = grams(h, n)[gram], grams(r, n)[gram]
+            total += max(0, hc - rc) if kind == "over" else max(0, rc - hc)
+        return total
+
+    for kind, group in (("over", data.ngram_over), ("under", data.ngram_under)):
+        diff = group[0]
+        assert diff.a_better and diff.b_better
+        for row in (*diff.a_better[:8], *diff.b_better[:8]):
+            gram = tuple(row.ngram.split(" "))
+            assert (row.a, row.b) == (recount(0, gram, kind), recount(1, gram, kind)), (kind, row.ngram)
+        assert all(r.a > r.b for r in diff.a_better) and all(r.b > r.a for r in diff.b_better)
+    rows = list(csv.DictReader(io.StringIO(next(t for t in all_tables(data) if t.name.startswith("ngrams-")).csv())))
+    assert {r["compare"] for r in rows} == {"matched", "over", "under"}

@@ -99,7 +99,7 @@ def _number(text: str) -> float:
 
 #: CSV columns that hold numbers (empty where a value does not exist)
 NUMERIC = {"score", "lower", "upper", "p_value", "difference", "segments", "resamples", "matched", "output",
-           "reference", "precision", "recall", "fmeasure", "n", "matches_a", "matches_b", "cluster", "rank_low",
+           "reference", "precision", "recall", "fmeasure", "n", "count_a", "count_b", "cluster", "rank_low",
            "rank_high", "score_a", "score_b", "significant", "rank", "BP", "ratio", "hyp_len", "ref_len"}
 
 

@@ -355,3 +355,13 @@ def test_ngram_collapse_and_words_only(page, wmt):
     shown = page.locator("#ngrams-a-body td.ng").all_inner_texts()
     assert shown == expected[:25] and shown != before
     assert "nc=1" in page.url and "nw=1" in page.url
+    page.uncheck("#ng-collapse")
+    page.uncheck("#ng-words")
+    for kind, group in (("o", data.ngram_over), ("u", data.ngram_under)):  # compare-mt's over/under views
+        page.select_option("#ng-kind", kind)
+        over = next(d for d in group if (d.a, d.b) == (min(a, b), max(a, b)))
+        rows = over.a_better if a < b else over.b_better
+        assert page.locator("#ngrams-a-body td.ng").all_inner_texts() == [r.ngram for r in rows]
+        counts = page.locator("#ngrams-a-body tr").first.locator("td.num").all_inner_texts()
+        assert counts[1:3] == ([str(rows[0].a), str(rows[0].b)] if a < b else [str(rows[0].b), str(rows[0].a)])
+        assert f"nk={kind}" in page.url and "generates" in page.inner_text("#ngrams-a-title") or kind == "u"

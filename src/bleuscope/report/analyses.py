@@ -306,6 +306,18 @@ class MatchedNgrams:
         ids, _, counts = self._entries()
         return np.bincount(ids, weights=counts, minlength=len(self.vocabulary)).astype(np.int64)
 
+    def segment_counts(self, wanted: np.ndarray) -> SegmentCounts:
+        """The counts per (n-gram id, segment) of the ids in ``wanted``, summed, sorted by id then segment."""
+        ids, segments, counts = self._entries()
+        keep = np.isin(ids, wanted)
+        width = max(self.n_segments_hint, int(segments.max(initial=0)) + 1)
+        keys, inverse = np.unique(ids[keep] * width + segments[keep], return_inverse=True)
+        sums = np.bincount(inverse.reshape(-1), weights=counts[keep], minlength=len(keys)).astype(np.int64)
+        return SegmentCounts(keys // width, keys % width, sums)
+
+    #: a lower bound of the segment count (keys are id * width + segment)
+    n_segments_hint = 1
+
     def per_segment(self, wanted: np.ndarray) -> dict:
         """n-gram id -> {segment: clipped count}, for the ids in ``wanted``."""
         ids, segments, counts = self._entries()
@@ -316,6 +328,20 @@ class MatchedNgrams:
         for (j, i), c in zip(pairs.tolist(), sums.tolist()):
             out.setdefault(j, {})[i] = c
         return out
+
+
+@dataclass(frozen=True)
+class SegmentCounts:
+    """Counts per (n-gram id, segment), sorted by id then segment: ``of(j)`` gives n-gram j's segments and
+    counts."""
+
+    ids: np.ndarray
+    segments: np.ndarray
+    counts: np.ndarray
+
+    def of(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = np.searchsorted(self.ids, [j, j + 1])
+        return self.segments[lo:hi], self.counts[lo:hi]
 
 
 @dataclass(frozen=True)
@@ -344,56 +370,88 @@ NGRAM_SEGMENTS = 200
 
 
 def _top(ids: np.ndarray, score: np.ndarray, diff: np.ndarray, grams: Sequence, length: int) -> list[int]:
-    """The ``length`` ids with the highest ``score``, then the largest ``diff``, then the n-gram's text
-    (``score`` and ``diff`` already negated for the other direction)."""
+    """The ``length`` of ``ids`` with the highest ``score``, then the largest ``diff``, then the n-gram's
+    text (``score[i]`` and ``diff[i]`` belong to ``ids[i]``, already negated for the other direction)."""
     if len(ids) > length:  # only the candidates that can be among the first `length` by score
-        cut = np.partition(-score[ids], length - 1)[length - 1]
-        ids = ids[-score[ids] <= cut]
-    return sorted(ids.tolist(), key=lambda j: (-score[j], -diff[j], grams[j]))[:length]
+        cut = np.partition(-score, length - 1)[length - 1]
+        keep = -score <= cut
+        ids, score, diff = ids[keep], score[keep], diff[keep]
+    order = sorted(range(len(ids)), key=lambda x: (-score[x], -diff[x], grams[ids[x]]))[:length]
+    return [int(ids[x]) for x in order]
+
+
+def gram_list(vocabulary: dict) -> list:
+    """The n-gram of each id of a ``vocabulary`` (n-gram -> id)."""
+    grams: list = [None] * len(vocabulary)
+    for g, j in vocabulary.items():
+        grams[j] = g
+    return grams
+
+
+#: elements of the dense [segments, n-grams] matrix of one resampling product (16 MB in float32)
+DENSE_ELEMENTS = 1 << 22
 
 
 def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, resampler: Resampler,
-                      length: int = NGRAM_REPORT_LENGTH, alpha: float = NGRAM_ALPHA) -> tuple[NgramDifferences, ...]:
+                      length: int = NGRAM_REPORT_LENGTH, alpha: float = NGRAM_ALPHA,
+                      grams: Sequence | None = None) -> tuple[NgramDifferences, ...]:
     """For every pair of systems (a < b), the n-grams ``a`` gets right more often than ``b`` and vice versa,
-    ranked as compare-mt ranks them, from each system's :class:`MatchedNgrams`; ``ref_totals[j]`` is n-gram
-    j's count in the references (per segment the largest count in one reference, summed)."""
+    ranked as compare-mt ranks them, from each system's :class:`MatchedNgrams` (or its over- or
+    under-generated occurrences: any per-segment counts); ``ref_totals[j]`` is n-gram j's count in the
+    references (per segment the largest count in one reference, summed). ``grams``: :func:`gram_list` of the
+    vocabulary, when the caller has it."""
     k_all = len(matches)
-    vocabulary = matches[0].vocabulary
-    grams = [None] * len(vocabulary)
-    for g, j in vocabulary.items():
-        grams[j] = g
+    if grams is None:
+        grams = gram_list(matches[0].vocabulary)
     table = np.stack([m.totals() for m in matches])  # [K, V]
+    active = np.flatnonzero(table.any(axis=0))  # the n-grams some system has: only these can be listed
+    sub = table[:, active]
     chosen: dict = {}
     for a in range(k_all):
         for b in range(a + 1, k_all):
-            ma, mb = table[a], table[b]
-            score = (ma + alpha) / (ma + mb + 2 * alpha)
+            ma, mb = sub[a], sub[b]
             d = ma - mb
-            chosen[(a, b)] = (_top(np.flatnonzero(d > 0), score, d, grams, length),
-                              _top(np.flatnonzero(d < 0), -score, -d, grams, length))
+            parts = []
+            for sign in (1, -1):
+                x = np.flatnonzero(sign * d > 0)
+                score = (ma[x] + alpha) / (ma[x] + mb[x] + 2 * alpha)
+                parts.append(_top(active[x], sign * score, sign * d[x], grams, length))
+            chosen[(a, b)] = tuple(parts)
+    table = {j: table[:, j] for j in {j for pair in chosen.values() for part in pair for j in part}}
     wanted = np.array(sorted({j for pair in chosen.values() for part in pair for j in part}), dtype=np.int64)
-    where = [m.per_segment(wanted) for m in matches]  # id -> {segment: clipped count}, chosen n-grams only
+    where = [m.segment_counts(wanted) for m in matches]  # per system: sorted (id, segment) keys and counts
     columns = {}
     for (a, b), parts in chosen.items():
         for j in (*parts[0], *parts[1]):
-            xa, xb = where[a].get(j, {}), where[b].get(j, {})
-            segs = sorted(set(xa) | set(xb))
-            vals = [xa.get(i, 0) - xb.get(i, 0) for i in segs]
-            nz = [(i, v) for i, v in zip(segs, vals) if v]
-            columns[(a, b, j)] = (np.array([i for i, _ in nz], dtype=np.int64),
-                                  np.array([v for _, v in nz], dtype=np.float64))
-    sampled = {key: np.zeros(resampler.n_samples) for key in columns}
-    for start, counts in resampler.count_blocks():
-        for key, (idx, vals) in columns.items():
-            if len(idx):
-                sampled[key][start:start + len(counts)] = counts[:, idx] @ vals
-
-    keys = list(sampled)
-    bounds = dict(zip(keys, zip(*percentile_interval(np.stack([sampled[k] for k in keys]), axis=1)))) if keys else {}
+            (sa, ca), (sb, cb) = where[a].of(j), where[b].of(j)
+            segs = np.union1d(sa, sb)
+            vals = np.zeros(len(segs), dtype=np.float64)
+            vals[np.searchsorted(segs, sa)] += ca
+            vals[np.searchsorted(segs, sb)] -= cb
+            nz = vals != 0
+            columns[(a, b, j)] = (segs[nz], vals[nz])
+    # every column's resampled sum as one matrix product per run of columns: the columns' per-segment values
+    # written into a dense [S, columns] matrix (bounded to DENSE_ELEMENTS), float32 when no sum can pass
+    # 2**24 (integer sums are exact then), else float64
+    keys = list(columns)
+    n_seg = resampler.n_segments
+    sampled = np.zeros((len(keys), resampler.n_samples))
+    peak = max((float(np.abs(columns[k][1]).max(initial=0)) for k in keys), default=0.0)
+    dtype = np.float32 if n_seg * peak <= FLOAT32_EXACT else np.float64
+    run = max(1, DENSE_ELEMENTS // max(n_seg, 1))
+    for c0 in range(0, len(keys), run):
+        part = keys[c0:c0 + run]
+        dense = np.zeros((n_seg, len(part)), dtype=dtype)
+        for x, key in enumerate(part):
+            idx, vals = columns[key]
+            dense[idx, x] = vals
+        for start, counts in resampler.count_blocks():
+            sampled[c0:c0 + len(part), start:start + len(counts)] = (counts.astype(dtype, copy=False) @ dense).T
+    bounds = dict(zip(keys, zip(*percentile_interval(sampled, axis=1)))) if keys else {}
 
     def row(a: int, b: int, j: int) -> NgramRow:
         g = grams[j]
-        ma, mb = int(table[a, j]), int(table[b, j])
+        ma, mb = int(table[j][a]), int(table[j][b])
         lo, hi = bounds[(a, b, j)]
         idx, vals = columns[(a, b, j)]
         keep = sorted(range(len(idx)), key=lambda x: (-abs(vals[x]), idx[x]))[:NGRAM_SEGMENTS]

@@ -119,7 +119,7 @@ JS = r"""
   var K = D.systems.length, N = D.shown;
   var st = {a: D.pair[0], b: D.pair[1], m: 0, key: "idx", dir: 1, q: "", field: "all", re: false, diff: "all",
             page: 0, view: "match", ng: "", seg: -1, star: {}, lk: "ref", lmin: null, lmax: null, dmin: null,
-            sec: "", ngCollapse: false, ngWords: false};
+            sec: "", ngCollapse: false, ngWords: false, ngKind: "m"};
   var CTL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
   var hay = {}, hl = null, badRe = false;
 
@@ -243,9 +243,8 @@ JS = r"""
   function subset() {
     if (st.seg >= 0 && st.seg < N) { return {label: "segment " + (st.seg + 1), list: [st.seg]}; }
     if (!st.ng) { return null; }
-    var p = st.ng.split("."), rows = D.ngrams[p[0]];
-    if (!rows || !rows[+p[1]] || !rows[+p[1]][+p[2]]) { return null; }
-    var r = rows[+p[1]][+p[2]];
+    var r = ngramRow(st.ng);
+    if (!r) { return null; }
     var list = r[7].filter(function (i) { return i < N; });
     return {label: "n-gram \u201c" + r[0] + "\u201d", list: list,
             note: list.length < r[7].length ? " of " + r[7].length + "; the page holds the first " + N + " segments" : ""};
@@ -255,10 +254,17 @@ JS = r"""
     return D.len[i];
   }
   // the clicked n-gram as a pattern over the original text (its tokens, any spacing between them)
+  // "kind:pair.side.index" (kind m, o or u) -> the n-gram's row
+  function ngramRow(ng) {
+    var kind = "m", i = ng.indexOf(":");
+    if (i >= 0) { kind = ng.slice(0, i); ng = ng.slice(i + 1); }
+    var p = ng.split("."), rows = (D.ngrams[kind] || {})[p[0]];
+    return rows && rows[+p[1]] && rows[+p[1]][+p[2]] ? rows[+p[1]][+p[2]] : null;
+  }
   function ngramRe() {
-    var p = st.ng.split("."), rows = D.ngrams[p[0]];
-    if (!rows || !rows[+p[1]] || !rows[+p[1]][+p[2]]) { return null; }
-    var tokens = rows[+p[1]][+p[2]][0].split(" ").map(escapeRe);
+    var r = ngramRow(st.ng);
+    if (!r) { return null; }
+    var tokens = r[0].split(" ").map(escapeRe);
     try { return new RegExp(tokens.join("\\s*"), "g"); } catch (e) { return null; }
   }
   function rows() {
@@ -484,7 +490,7 @@ JS = r"""
       btn.type = "button";
       btn.title = "list the segments where A and B differ on this n-gram";
       btn.addEventListener("click", function () {
-        st.ng = key + "." + side + "." + j; st.seg = -1; st.page = 0; st.q = ""; $("filter").value = "";
+        st.ng = st.ngKind + ":" + key + "." + side + "." + j; st.seg = -1; st.page = 0; st.q = ""; $("filter").value = "";
         st.sec = "segment-table";
         update();
         $("segment-table").scrollIntoView();
@@ -508,8 +514,22 @@ JS = r"""
     var x = " " + longer + " ", y = " " + shorter + " ";
     return longer !== shorter && x.indexOf(y) >= 0;
   }
+  var NG_KIND = {
+    m: ["better", "better", "Matched n-grams: A and B count the occurrences each system produced that the " +
+        "references have (clipped as BLEU clips)."],
+    o: ["over-generates more", "over-generates more", "Over-generated n-grams (compare-mt's \u201cover\u201d): A " +
+        "and B count the occurrences each system produced beyond the largest count in one reference."],
+    u: ["misses more", "misses more", "Under-generated n-grams (compare-mt's \u201cunder\u201d): A and B count " +
+        "the occurrences in the references (largest count in one reference) each system did not produce."]
+  };
   function renderNgrams() {
-    var lo = Math.min(st.a, st.b), hi = Math.max(st.a, st.b), key = lo + "-" + hi, rows = D.ngrams[key];
+    var lo = Math.min(st.a, st.b), hi = Math.max(st.a, st.b), key = lo + "-" + hi, rows = D.ngrams[st.ngKind][key];
+    var kind = NG_KIND[st.ngKind];
+    [["ngrams-a-title", "A", st.a, 0], ["ngrams-b-title", "B", st.b, 1]].forEach(function (t) {
+      var h = $(t[0]);
+      if (h) { h.textContent = t[1] + " (" + D.systems[t[2]] + ") " + kind[t[3]]; }
+    });
+    if ($("ng-kind-note")) { $("ng-kind-note").textContent = kind[2]; }
     var swap = st.a !== lo;
     if (lo === hi) { rows = null; }
     ngramRows("ngrams-a-body", rows ? rows[swap ? 1 : 0] : null, swap ? 1 : 0, key, swap);
@@ -557,6 +577,7 @@ JS = r"""
     if (x.sec) { p.push("sec=" + encodeURIComponent(x.sec)); }
     if (x.ngCollapse) { p.push("nc=1"); }
     if (x.ngWords) { p.push("nw=1"); }
+    if (x.ngKind !== "m") { p.push("nk=" + x.ngKind); }
     return "v:" + p.join("&");
   }
   function saveHash() {
@@ -571,7 +592,7 @@ JS = r"""
     if (sectionOf(h.slice(1))) { st.sec = h.slice(1); return false; }  // a plain section link
     if (h.indexOf("#v:") !== 0) { return false; }
     st.seg = -1; st.ng = ""; st.star = {}; st.lmin = st.lmax = st.dmin = null; st.sec = "";
-    st.ngCollapse = st.ngWords = false;
+    st.ngCollapse = st.ngWords = false; st.ngKind = "m";
     h.slice(3).split("&").forEach(function (kv) {
       var i = kv.indexOf("="), k = kv.slice(0, i), v = kv.slice(i + 1), n = parseInt(v, 10), x;
       try { v = decodeURIComponent(v); } catch (e) { return; }
@@ -588,6 +609,7 @@ JS = r"""
       else if (k === "sec") { st.sec = sectionOf(v); }
       else if (k === "nc") { st.ngCollapse = v === "1"; }
       else if (k === "nw") { st.ngWords = v === "1"; }
+      else if (k === "nk" && /^[mou]$/.test(v)) { st.ngKind = v; }
       else if (k === "k" && KEYS[v]) { st.key = v; }
       else if (k === "d") { st.dir = n < 0 ? -1 : 1; }
       else if (k === "p" && n >= 0) { st.page = n; }
@@ -596,14 +618,16 @@ JS = r"""
       else if (k === "r") { st.re = v === "1"; }
       else if (k === "s" && /^(all|a|b|eq|star)$/.test(v)) { st.diff = v; }
       else if (k === "h" && /^(match|diff)$/.test(v)) { st.view = v; }
-      else if (k === "ng" && /^\d+-\d+\.[01]\.\d+$/.test(v)) { st.ng = v; }
+      else if (k === "ng" && /^([mou]:)?\d+-\d+\.[01]\.\d+$/.test(v)) { st.ng = v; }
       else if (k === "seg" && n >= 1 && n <= N) { st.seg = n - 1; }
     });
     $("filter").value = st.q; $("field").value = st.field; $("regex").checked = st.re;
     $("diff").value = st.diff; $("view").value = st.view; $("len-of").value = st.lk;
     $("len-min").value = st.lmin === null ? "" : st.lmin; $("len-max").value = st.lmax === null ? "" : st.lmax;
     $("delta-min").value = st.dmin === null ? "" : st.dmin;
-    if ($("ng-collapse")) { $("ng-collapse").checked = st.ngCollapse; $("ng-words").checked = st.ngWords; }
+    if ($("ng-collapse")) {
+      $("ng-collapse").checked = st.ngCollapse; $("ng-words").checked = st.ngWords; $("ng-kind").value = st.ngKind;
+    }
     return true;
   }
 
@@ -723,6 +747,7 @@ JS = r"""
   if ($("ng-collapse")) {
     $("ng-collapse").addEventListener("change", function () { st.ngCollapse = this.checked; renderNgrams(); saveHash(); });
     $("ng-words").addEventListener("change", function () { st.ngWords = this.checked; renderNgrams(); saveHash(); });
+    $("ng-kind").addEventListener("change", function () { st.ngKind = this.value; renderNgrams(); saveHash(); });
   }
   $("len-of").addEventListener("change", function () { st.lk = this.value; st.page = 0; renderTable(); });
   $("len-min").addEventListener("input", function () { st.lmin = numberOrNull(this.value, true); st.page = 0; renderTable(); });

@@ -124,6 +124,8 @@ class ReportData:
     alpha: float
     holm: bool = False
     label_buckets: tuple[analyses.BucketTable, ...] = ()  # per metric: scores by segment label (--labels)
+    ngram_over: tuple[analyses.NgramDifferences, ...] = ()  # compare-mt's over-generated n-grams, every pair
+    ngram_under: tuple[analyses.NgramDifferences, ...] = ()  # and under-generated ones
     segment_labels: tuple[str, ...] | None = None  # the label of each segment
     warnings: tuple[str, ...] = ()
     command: str | None = None
@@ -503,6 +505,8 @@ def compute_report(
     ngram_vocabulary: dict = {}
     ref_totals = np.zeros(0, dtype=np.int64)
     matches = [analyses.MatchedNgrams(ngram_vocabulary) for _ in names]
+    overs = [analyses.MatchedNgrams(ngram_vocabulary) for _ in names]
+    unders = [analyses.MatchedNgrams(ngram_vocabulary) for _ in names]
     highlights: list[list[Highlight]] = [[] for _ in names]
     word_blocks: list[list[np.ndarray]] = [[] for _ in names]
     best_reference = np.zeros((len(names), shown), dtype=np.int64)
@@ -519,16 +523,14 @@ def compute_report(
         ids = matching.NgramIds([*refs, *hyp_ids], order)
         limits = matching.reference_limits(ids, range(n_refs))
         system_matches = [matching.match_system(ids, n_refs + k, limits) for k in range(len(names))]
-        # n-gram ids of the report: tuples of words, numbered across blocks; with several blocks every
-        # reference n-gram gets one (a later block may match it), with one block the matched ones suffice
+        # n-gram ids of the report: tuples of words, numbered across blocks; every reference n-gram gets one
+        # (matched and under-generated n-grams are among them), and every n-gram a system over-generates
         words = vocabulary.words()
         local_to_global = []
         for n in range(1, order + 1):
-            if len(blocks) == 1:
-                wanted = np.unique(np.concatenate([m.keys[n - 1][m.clipped[n - 1] > 0] for m in system_matches])
-                                   % ids.sizes[n - 1])
-            else:
-                wanted = np.unique(limits[n - 1][0] % ids.sizes[n - 1])
+            size = ids.sizes[n - 1]
+            wanted = np.unique(np.concatenate([limits[n - 1][0] % size] + [
+                m.keys[n - 1][m.counts[n - 1] > m.clipped[n - 1]] % size for m in system_matches]))
             mapping = np.full(ids.sizes[n - 1], -1, dtype=np.int64)
             mapping[wanted] = [ngram_vocabulary.setdefault(g, len(ngram_vocabulary))
                                for g in ids.tuples(n, wanted, words)]
@@ -549,6 +551,16 @@ def compute_report(
                 keys = m.keys[n - 1][hit]
                 matches[k].add_counts(lo + keys // ids.sizes[n - 1],
                                       local_to_global[n - 1][keys % ids.sizes[n - 1]], m.clipped[n - 1][hit])
+                # compare-mt's over-generated (produced beyond the clipping limit) and under-generated
+                # (in the references beyond what was matched) occurrences
+                size = ids.sizes[n - 1]
+                extra = m.counts[n - 1] - m.clipped[n - 1]
+                keys = m.keys[n - 1][extra > 0]
+                overs[k].add_counts(lo + keys // size, local_to_global[n - 1][keys % size], extra[extra > 0])
+                ref_keys, ref_limit = limits[n - 1]
+                missing = ref_limit - matching.counts_at(ref_keys, m.keys[n - 1], m.clipped[n - 1])
+                keys = ref_keys[missing > 0]
+                unders[k].add_counts(lo + keys // size, local_to_global[n - 1][keys % size], missing[missing > 0])
             enc = hyp_ids[k]
             word_blocks[k].append(analyses.word_match_counts((enc.segments(), enc.ids), (first_seg, first_word),
                                                              word_bucket, hi - lo, n_buckets))
@@ -582,8 +594,14 @@ def compute_report(
                                               [x if x else "(empty)" for x in label_names], resampler)
     best = [analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler)
             for m in summaries] if len(names) > 1 else []
-    ngram_tables = (analyses.ngram_differences(matches, ref_totals, resampler, analyses.NGRAM_CANDIDATES)
-                    if len(names) > 1 else ())
+    ngram_tables = over_tables = under_tables = ()
+    if len(names) > 1:
+        grams = analyses.gram_list(ngram_vocabulary)
+        ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler, analyses.NGRAM_CANDIDATES,
+                                                  grams=grams)
+        over_tables, under_tables = (analyses.ngram_differences(x, ref_totals, resampler,
+                                                                analyses.NGRAM_REPORT_LENGTH, grams=grams)
+                                     for x in (overs, unders))
     accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
 
     notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, view.trg_lang)
@@ -592,6 +610,7 @@ def compute_report(
         systems=names, reference_names=tuple(reference_names), n_segments=n_seg, nrefs=nrefs, bleu=bleu,
         tokens=view, corpus=corpus, stats=stats, metrics=tuple(summaries), length_buckets=tuple(length_tables),
         length_diff_buckets=tuple(diff_tables), best_differences=tuple(best), ngram_differences=ngram_tables,
+        ngram_over=over_tables, ngram_under=under_tables,
         word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),
         shown_segments=shown, highlights=tuple(tuple(h) for h in highlights),

@@ -212,6 +212,11 @@ def match_system(ids: NgramIds, t: int, limits: list[tuple[np.ndarray, np.ndarra
     return SystemMatches(keys_all, counts_all, clipped_all, starts_all)
 
 
+def counts_at(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray) -> np.ndarray:
+    """``table_values`` at each of ``keys`` in the sorted ``table_keys`` (0 where a key is absent)."""
+    return _lookup(keys, table_keys, table_values)
+
+
 def token_levels(n_tokens: int, starts: Sequence[np.ndarray]) -> np.ndarray:
     """Per token: the longest order of a matched n-gram covering it (0 = none); ``starts[n - 1]`` are the
     matched order-n positions."""

@@ -76,10 +76,13 @@ def page_data(data: ReportData) -> dict:
     shown = data.shown_segments
     exports = {t.name: {"csv": t.csv(), "tex": t.latex()} for t in tables.all_tables(data)}
     ngram_exports = {f"{d.a}-{d.b}": tables.ngram_export_name(data, d.a, d.b) for d in data.ngram_differences}
-    ngrams = {}
-    for d in data.ngram_differences:
-        ngrams[f"{d.a}-{d.b}"] = [[[r.ngram, r.order, r.a, r.b, r.ref, round(r.lower), round(r.upper),
-                                    list(r.segments)] for r in rows] for rows in (d.a_better, d.b_better)]
+    def ngram_rows(differences) -> dict:
+        return {f"{d.a}-{d.b}": [[[r.ngram, r.order, r.a, r.b, r.ref, round(r.lower), round(r.upper),
+                                   list(r.segments)] for r in rows] for rows in (d.a_better, d.b_better)]
+                for d in differences}
+
+    ngrams = {"m": ngram_rows(data.ngram_differences), "o": ngram_rows(data.ngram_over),
+              "u": ngram_rows(data.ngram_under)}
     return {
         "systems": [charts.clean(n) for n in data.systems],
         "refNames": [charts.clean(n) for n in data.reference_names],
@@ -373,7 +376,10 @@ def ngram_section(data: ReportData) -> str:
         '<section id="ngrams"><h2>n-grams one system gets right and the other does not</h2>'
         '<div class="controls js-only">' + _system_select("ng-a", "A:", data, a) + " "
         + _system_select("ng-b", "B:", data, b)
-        + ' <label><input type="checkbox" id="ng-collapse"> hide n-grams inside a higher-ranked one</label>'
+        + ' <label>compare <select id="ng-kind"><option value="m">matched n-grams (in the references)</option>'
+        '<option value="o">over-generated n-grams (beyond the references)</option>'
+        '<option value="u">under-generated n-grams (in the references, missed)</option></select></label>'
+        ' <label><input type="checkbox" id="ng-collapse"> hide n-grams inside a higher-ranked one</label>'
         ' <label><input type="checkbox" id="ng-words"> words only (no n-gram of punctuation or placeholders)'
         "</label></div>"
         f'<p class="note">For every n-gram (orders 1–{data.tokens.max_order} of BLEU\'s tokens) the number of '
@@ -383,9 +389,11 @@ def ngram_section(data: ReportData) -> str:
         "n-gram to list its segments (where A and B differ on it) in the segment table. The choice of A and B "
         "also sets the two-systems views and the segment table.</p>"
         + _export_buttons(tables.ngram_export_name(data, lo, hi), "the n-gram tables")
-        + f'<div class="wl"><div><h3>A ({name_a}) better</h3>'
+        + '<p class="note" id="ng-kind-note">Matched n-grams: A and B count the occurrences each system '
+        "produced that the references have (clipped as BLEU clips).</p>"
+        + f'<div class="wl"><div><h3 id="ngrams-a-title">A ({name_a}) better</h3>'
         + _wrap(f'<table id="ngrams-a">{head}<tbody id="ngrams-a-body">{_ngram_rows(swap(a_rows), "A")}</tbody></table>')
-        + f'</div><div><h3>B ({name_b}) better</h3>'
+        + f'</div><div><h3 id="ngrams-b-title">B ({name_b}) better</h3>'
         + _wrap(f'<table id="ngrams-b">{head}<tbody id="ngrams-b-body">{_ngram_rows(swap(b_rows), "B")}</tbody></table>')
         + "</div></div></section>"
     )

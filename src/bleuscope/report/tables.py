@@ -319,21 +319,29 @@ def ngram_export_name(data: ReportData, a: int, b: int) -> str:
     return f"ngrams-{data.systems[a]}-vs-{data.systems[b]}"
 
 
+def _ngram_rows(data: ReportData, diff) -> list[tuple]:
+    name_a, name_b = data.systems[diff.a], data.systems[diff.b]
+    return [(better, r.ngram, r.order, r.a, r.b, r.ref, r.a - r.b, float(r.lower), float(r.upper), float(r.score))
+            for better, items in ((name_a, diff.a_better), (name_b, diff.b_better))
+            for r in items[:NGRAM_REPORT_LENGTH]]
+
+
 def ngram_table(data: ReportData, diff) -> Table:
     name_a, name_b = data.systems[diff.a], data.systems[diff.b]
-    rows = []
-    for better, items in ((name_a, diff.a_better), (name_b, diff.b_better)):
-        for r in items[:NGRAM_REPORT_LENGTH]:
-            rows.append((better, r.ngram, r.order, r.a, r.b, r.ref, r.a - r.b, float(r.lower), float(r.upper),
-                         float(r.score)))
+    rows = _ngram_rows(data, diff)
+    tidy = [("matched", *r) for r in rows]
+    for kind, group in (("over", data.ngram_over), ("under", data.ngram_under)):
+        other = next((d for d in group if (d.a, d.b) == (diff.a, diff.b)), None)
+        if other is not None:
+            tidy += [(kind, *r) for r in _ngram_rows(data, other)]
     columns = (Column("better"), Column("n-gram"), Column("n", "d"), Column(name_a, "d"), Column(name_b, "d"),
                Column("reference", "d"), Column("difference", "+d"), Column("lower", "+.0f"), Column("upper", "+.0f"),
                Column("score", ".3f"))
     return Table(ngram_export_name(data, diff.a, diff.b),
                  f"n-grams matched more often by one system: {name_a} vs {name_b} (matches of each, occurrences in the "
                  "references, difference with a 95% paired bootstrap interval, compare-mt's score)", columns,
-                 tuple(rows), "", ("better", "ngram", "n", "matches_a", "matches_b", "reference", "difference", "lower",
-                                   "upper", "score"), tuple(rows))
+                 tuple(rows), "", ("compare", "more", "ngram", "n", "count_a", "count_b", "reference", "difference",
+                                   "lower", "upper", "score"), tuple(tidy))
 
 
 def word_accuracy_table(data: ReportData) -> Table:
