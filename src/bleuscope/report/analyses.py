@@ -366,7 +366,7 @@ class NgramDifferences:
 
 
 #: segments listed per n-gram (the page filters the segment table to them)
-NGRAM_SEGMENTS = 200
+NGRAM_SEGMENTS = 100
 
 
 def _top(ids: np.ndarray, score: np.ndarray, diff: np.ndarray, grams: Sequence, length: int) -> list[int]:

@@ -99,7 +99,7 @@ def page_data(data: ReportData) -> dict:
         "len": data.reference_lengths[:shown].tolist(),
         "hyp": [[_pieces(h) for h in row] for row in data.highlights],
         "best": data.best_reference.tolist(),
-        "score": [np.round(np.nan_to_num(m.sentence_scores[:, :shown], nan=0.0, posinf=0.0, neginf=0.0), 4).tolist()
+        "score": [np.round(np.nan_to_num(m.sentence_scores[:, :shown], nan=0.0, posinf=0.0, neginf=0.0), 2).tolist()
                   for m in data.metrics],
         "ngrams": ngrams,
         "exports": exports,
