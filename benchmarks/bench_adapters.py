@@ -4,7 +4,8 @@
   ``load(name).compute`` against the library called as the official script calls it (sacreBLEU's
   ``corpus_bleu``/``CHRF``/``TER``, rouge-score's ``RougeScorer`` + ``BootstrapAggregator``, NLTK's
   ``meteor_score`` on ``word_tokenize`` (into-English: de-en), TF-NMT's ``compute_bleu`` algorithm in Python on
-  HF's 13a tokens). The scripts themselves are on no registry: these are their calls, without ``evaluate``'s
+  HF's 13a tokens, NLTK's ``corpus_gleu``, jiwer's ``process_words`` / ``process_characters`` per pair and the
+  ``cer`` package's ``calculate_cer_corpus``, against reference A where the module takes one reference). The scripts themselves are on no registry: these are their calls, without ``evaluate``'s
   Arrow round trip (which adds to the script's side only).
 * import plus first call of the light loader in a fresh interpreter (numpy already imported, as in any process
   that runs evaluation), median of 5.
@@ -124,6 +125,38 @@ def script_meteor(preds, refs):
                                for rs, p in zip(refs, preds)])}
 
 
+def script_google_bleu(preds, refs):
+    from nltk.translate import gleu_score
+
+    from bleuscope.integrations.hf_evaluate.compute import tokenize_13a  # HF's Tokenizer13a, same tokens
+
+    return {"google_bleu": gleu_score.corpus_gleu(list_of_references=[[tokenize_13a(r) for r in rs] for rs in refs],
+                                                  hypotheses=[tokenize_13a(p) for p in preds], min_len=1, max_len=4)}
+
+
+def _script_edit_rate(kind):
+    def score(preds, refs):
+        import jiwer
+
+        process = jiwer.process_words if kind == "wer" else jiwer.process_characters
+        incorrect = total = 0
+        for p, r in zip(preds, refs):
+            m = process(r[0], p)
+            incorrect += m.substitutions + m.deletions + m.insertions
+            total += m.substitutions + m.deletions + m.hits
+        return incorrect / total
+    return score
+
+
+def script_character(preds, refs):
+    import statistics
+
+    import cer
+
+    return {"cer_score": statistics.mean(cer.calculate_cer_corpus([p.split() for p in preds],
+                                                                  [r[0].split() for r in refs])["cer_scores"])}
+
+
 def hf_rows(quick: bool) -> list[dict]:
     from bleuscope.integrations.hf_evaluate import load
 
@@ -131,7 +164,17 @@ def hf_rows(quick: bool) -> list[dict]:
     preds, refs = _wmt()
     cases = [("sacrebleu", script_sacrebleu, "sacreBLEU corpus_bleu"), ("chrf", script_chrf, "sacreBLEU CHRF"),
              ("ter", script_ter, "sacreBLEU TER"), ("bleu", script_bleu, "TF-NMT compute_bleu (Python)"),
-             ("rouge", script_rouge, "rouge-score + BootstrapAggregator")]
+             ("rouge", script_rouge, "rouge-score + BootstrapAggregator"),
+             ("google_bleu", script_google_bleu, "NLTK corpus_gleu on 13a tokens"),
+             ("wer", _script_edit_rate("wer"), "jiwer process_words per pair"),
+             ("cer", _script_edit_rate("cer"), "jiwer process_characters per pair")]
+    try:
+        import cer  # noqa: F401 - the PyPI package HF's character wraps
+
+        cases.append(("character", script_character, "cer 1.2.0 calculate_cer_corpus"))
+    except ImportError:
+        rows.append({"task": "HF character", "tool": "cer", "seconds": None, "peak_mb": None,
+                     "note": "not installed (pip install cer==1.2.0)"})
     try:
         import nltk
 
@@ -148,15 +191,18 @@ def hf_rows(quick: bool) -> list[dict]:
                      "note": "NLTK or its punkt_tab model is missing"})
     for name, script, peer in cases:
         p, r = (de_en if name == "meteor" else (preds, refs))
-        if quick and name in ("ter", "meteor", "rouge"):
+        if name in ("wer", "cer", "character"):  # one reference string per prediction
+            r = [[x[0]] for x in r]
+        if quick and name in ("ter", "meteor", "rouge", "character"):
             p, r = p[:500], r[:500]
+        inputs = [x[0] for x in r] if name in ("wer", "cer", "character") else r
         module = load(name, seed=0)
-        module.compute(predictions=p[:5], references=r[:5])  # first-use costs (WordNet, tables) out of the timing
-        ours_s, ours = _best(lambda m=module, p=p, r=r: m.compute(predictions=p, references=r), 3)
+        module.compute(predictions=p[:5], references=inputs[:5])  # first-use costs (WordNet, tables) untimed
+        ours_s, ours = _best(lambda m=module, p=p, r=inputs: m.compute(predictions=p, references=r), 3)
         theirs_s, theirs = _best(lambda s=script, p=p, r=r: s(p, r), 1)
         same = "same dict" if ours == theirs else f"DIFFERENT: {ours} vs {theirs}"
         pair = "de-en" if name == "meteor" else "en-de"
-        task = f"HF {name}, WMT22 {pair} Online-B, {len(p):,} segments, 2 refs"
+        task = f"HF {name}, WMT22 {pair} Online-B, {len(p):,} segments, {len(r[0])} ref(s)"
         rows.append({"task": task, "tool": "bleuscope", "seconds": ours_s, "peak_mb": None, "note": same})
         rows.append({"task": task, "tool": peer, "seconds": theirs_s, "peak_mb": None, "note": "CPU-s, one run"})
     return rows
