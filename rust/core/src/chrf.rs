@@ -61,24 +61,51 @@ impl Hasher for Fnv {
 
 type WordMap<'a> = HashMap<&'a str, u32, BuildHasherDefault<Fnv>>;
 
+/// A slot of [`Table`]: an n-gram's key (0: empty; no key is 0, as every packed unit is at least 1) in two
+/// halves (8-byte alignment keeps a slot at 24 bytes) and its hypothesis and reference counts.
 #[derive(Clone, Copy)]
 struct Slot {
-    key: u128,
-    order: u16,
+    key_lo: u64,
+    key_hi: u64,
     hyp: u32,
     refc: u32,
-    used: bool,
 }
 
 const EMPTY: Slot = Slot {
-    key: 0,
-    order: 0,
+    key_lo: 0,
+    key_hi: 0,
     hyp: 0,
     refc: 0,
-    used: false,
 };
 
-/// Open-addressing table of one hypothesis's n-grams, cleared slot by slot between segments.
+impl Slot {
+    fn key(&self) -> u128 {
+        (u128::from(self.key_hi) << 64) | u128::from(self.key_lo)
+    }
+
+    fn used(&self) -> bool {
+        (self.key_lo | self.key_hi) != 0
+    }
+}
+
+/// The order index of a key (0-based; word orders after the `char_order` character orders): the position
+/// of its highest packed unit.
+fn key_order(key: u128, char_order: usize) -> usize {
+    if key & WORD_TAG != 0 {
+        let bits = 128 - (key & !WORD_TAG).leading_zeros() as usize;
+        char_order + (bits - 1) / WORD_BITS as usize
+    } else {
+        let bits = 128 - key.leading_zeros() as usize;
+        (bits - 1) / 21
+    }
+}
+
+/// Slots a table starts with at most: a longer hypothesis grows its table as its distinct n-grams
+/// arrive (they are far fewer than its n-gram occurrences in long text), so memory follows them.
+const MAX_START_SLOTS: usize = 1 << 16;
+
+/// Open-addressing table of one hypothesis's n-grams, cleared slot by slot between segments; the load
+/// factor stays at most 1/2 (the table doubles when it would pass it).
 struct Table {
     slots: Vec<Slot>,
     mask: usize,
@@ -106,46 +133,70 @@ impl Table {
         }
     }
 
-    /// Empties the table and makes room for `n` keys (load factor <= 1/2).
+    /// Empties the table and makes room for up to `n` keys (load factor <= 1/2), or for the first
+    /// [`MAX_START_SLOTS`] / 2 of them.
     fn reset(&mut self, n: usize) {
         for &i in &self.filled {
             self.slots[i] = EMPTY;
         }
         self.filled.clear();
         self.touched.clear();
-        let want = (2 * n).next_power_of_two().max(64);
+        let want = (2 * n).next_power_of_two().clamp(64, MAX_START_SLOTS);
         if want > self.slots.len() {
-            self.slots = vec![EMPTY; want];
-            self.mask = want - 1;
-            self.shift = 64 - want.trailing_zeros();
+            self.resize(want);
+        }
+    }
+
+    /// `size` empty slots (a power of two).
+    fn resize(&mut self, size: usize) {
+        self.slots = vec![EMPTY; size];
+        self.mask = size - 1;
+        self.shift = 64 - size.trailing_zeros();
+    }
+
+    /// Doubles the slots, moving the keys (hypothesis counts only: references come after the growth).
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.slots);
+        self.resize(old.len() * 2);
+        for i in self.filled.iter_mut() {
+            let slot = old[*i];
+            let (j, _) = Self::find_in(&self.slots, self.mask, self.shift, slot.key());
+            self.slots[j] = slot;
+            *i = j;
+        }
+    }
+
+    fn find_in(slots: &[Slot], mask: usize, shift: u32, key: u128) -> (usize, bool) {
+        let mut i = (slot_hash(key) >> shift) as usize;
+        loop {
+            let s = &slots[i];
+            if !s.used() {
+                return (i, false);
+            }
+            if s.key() == key {
+                return (i, true);
+            }
+            i = (i + 1) & mask;
         }
     }
 
     fn find(&self, key: u128) -> (usize, bool) {
-        let mut i = (slot_hash(key) >> self.shift) as usize;
-        loop {
-            let s = &self.slots[i];
-            if !s.used {
-                return (i, false);
-            }
-            if s.key == key {
-                return (i, true);
-            }
-            i = (i + 1) & self.mask;
-        }
+        Self::find_in(&self.slots, self.mask, self.shift, key)
     }
 
-    fn add_hyp(&mut self, key: u128, order: usize) {
+    fn add_hyp(&mut self, key: u128) {
+        if 2 * (self.filled.len() + 1) > self.slots.len() {
+            self.grow();
+        }
         let (i, found) = self.find(key);
         if found {
             self.slots[i].hyp += 1;
         } else {
             self.slots[i] = Slot {
-                key,
-                order: order as u16,
+                key_lo: key as u64,
+                key_hi: (key >> 64) as u64,
                 hyp: 1,
                 refc: 0,
-                used: true,
             };
             self.filled.push(i);
         }
@@ -165,10 +216,10 @@ impl Table {
     }
 
     /// Adds each touched n-gram's clipped count to `matches[order]` and clears the reference counts.
-    fn take_matches(&mut self, matches: &mut [i64]) {
+    fn take_matches(&mut self, matches: &mut [i64], char_order: usize) {
         for &i in &self.touched {
             let s = &mut self.slots[i];
-            matches[s.order as usize] += i64::from(s.hyp.min(s.refc));
+            matches[key_order(s.key(), char_order)] += i64::from(s.hyp.min(s.refc));
             s.refc = 0;
         }
         self.touched.clear();
@@ -307,8 +358,8 @@ impl ChrfCounter {
         self.table.reset(n_hyp_keys);
         {
             let table = &mut self.table;
-            Self::for_each_ngram(&self.hyp, co, wo, |key, order| {
-                table.add_hyp(key, order);
+            Self::for_each_ngram(&self.hyp, co, wo, |key, _| {
+                table.add_hyp(key);
                 true
             });
         }
@@ -325,7 +376,7 @@ impl ChrfCounter {
             let row = &mut out[k * width..(k + 1) * width];
             row.fill(0);
             let mut matches = [0i64; MAX_CHAR_ORDER + MAX_WORD_ORDER];
-            self.table.take_matches(&mut matches);
+            self.table.take_matches(&mut matches, co);
             for order in 0..co + wo {
                 let (hl, rl, n) = if order < co {
                     (self.hyp.chars.len(), self.refu.chars.len(), order + 1)
@@ -441,5 +492,91 @@ mod tests {
         assert!(candidate_rows(&h, &r, 6, 2, false, 1, &mut one).is_empty());
         assert!(candidate_rows(&h, &r, 6, 2, false, 3, &mut two).is_empty());
         assert_eq!(one, two);
+    }
+
+    /// Character and word n-gram rows counted with plain hash maps of the units, the definition.
+    fn naive_rows(hyp: &str, r: &str, co: usize, wo: usize) -> Vec<i64> {
+        fn grams<T: Clone + std::hash::Hash + Eq>(units: &[T], n: usize) -> HashMap<Vec<T>, i64> {
+            let mut m = HashMap::new();
+            for w in units.windows(n) {
+                *m.entry(w.to_vec()).or_insert(0) += 1;
+            }
+            m
+        }
+        let chars = |t: &str| t.chars().filter(|&c| !is_py_space(c)).collect::<Vec<_>>();
+        let words = |t: &str| {
+            let mut spans = Vec::new();
+            chrf_words(t, &mut spans);
+            spans
+                .iter()
+                .map(|&(s, e)| t[s..e].to_owned())
+                .collect::<Vec<_>>()
+        };
+        let mut row = Vec::new();
+        let mut push = |h: HashMap<Vec<String>, i64>, g: HashMap<Vec<String>, i64>| {
+            let hc: i64 = h.values().sum();
+            let rc: i64 = g.values().sum();
+            let m: i64 = h
+                .iter()
+                .map(|(k, v)| (*v).min(*g.get(k).unwrap_or(&0)))
+                .sum();
+            row.extend([if rc > 0 { hc } else { 0 }, rc, m]);
+        };
+        let as_strings = |m: HashMap<Vec<char>, i64>| {
+            m.into_iter()
+                .map(|(k, v)| (k.iter().map(char::to_string).collect(), v))
+                .collect()
+        };
+        let (hc, rc) = (chars(hyp), chars(r));
+        for n in 1..=co {
+            push(as_strings(grams(&hc, n)), as_strings(grams(&rc, n)));
+        }
+        let (hw, rw) = (words(hyp), words(r));
+        for n in 1..=wo {
+            push(grams(&hw, n), grams(&rw, n));
+        }
+        row
+    }
+
+    #[test]
+    fn a_long_hypothesis_grows_its_table_and_counts_as_the_definition() {
+        // about 200k characters of n-grams, many distinct: the table grows past its start size many times
+        let mut state = 12345u64;
+        let mut text = |n: usize| {
+            (0..n)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let w = (state >> 33) % 5000;
+                    format!("w{w}{} ", if w.is_multiple_of(7) { "." } else { "" })
+                })
+                .collect::<String>()
+        };
+        let (hyp, reference) = (text(30_000), text(20_000));
+        for (co, wo) in [(6, 2), (3, 0), (1, 5)] {
+            let got = rows(&hyp, &[Some(&reference)], co, wo, false);
+            assert_eq!(
+                got,
+                naive_rows(&hyp, &reference, co, wo),
+                "orders {co} {wo}"
+            );
+        }
+    }
+
+    #[test]
+    fn key_orders_are_read_back_from_the_keys() {
+        let mut seen = [false; 11];
+        let u = Units {
+            chars: vec![0, 0x10FFFF, 5, 7, 1, 2, 3],
+            words: vec![0, (1 << WORD_BITS) - 3, 4, 5, 6, 7],
+            spans: Vec::new(),
+        };
+        ChrfCounter::for_each_ngram(&u, 6, 5, |key, order| {
+            assert_eq!(key_order(key, 6), order);
+            seen[order] = true;
+            true
+        });
+        assert!(seen.iter().all(|&s| s));
     }
 }

@@ -456,8 +456,12 @@ def example_paths() -> dict[str, list[str]]:
 # the run
 # ---------------------------------------------------------------------------------------------------------
 def _stderr_writer(quiet: bool):
+    given: set[str] = set()
+
     def warn(message: str) -> None:
-        if not quiet:
+        # once each: metrics that share a reader (ROUGE's types, -m bleu ... over the same files) note the same
+        if not quiet and message not in given:
+            given.add(message)
             clear_line()  # a progress line on the terminal: the warning gets a line of its own
             print(f"bleuscope: warning: {message}", file=sys.stderr)
 
@@ -470,6 +474,8 @@ def run(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings():
         # library warnings (tokenizer hints, CJK text with 13a, ...) become one-line messages; -q drops them
         warnings.simplefilter("ignore" if args.quiet else "default")
+        # ROUGE's note on its default tokenizer (Metric.input_notes) names the command's option instead
+        warnings.filterwarnings("ignore", message="ROUGE's default tokenizer")
         warnings.showwarning = lambda message, *_args, **_kw: warn(str(message))
         return _run(args, warn)
 

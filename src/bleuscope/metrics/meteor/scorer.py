@@ -44,6 +44,23 @@ TOKENIZE_SEGMENTS = 10_000
 #: columns of a statistics row: the segment count, the alignment of the best reference, the value's limbs
 STATS_WIDTH = 1 + len(ROW_FIELDS) + LIMBS
 
+#: the most hypothesis tokens x reference tokens METEOR aligns in one segment: the alignment takes time in that
+#: product (10^10, e.g. two texts of 100,000 tokens: about two seconds in the compiled core); a longer pair is
+#: refused rather than aligned for hours
+MAX_ALIGNMENT_TOKEN_PAIRS = 10**10
+
+
+def check_alignment_size(hyp_lens: np.ndarray, ref_lens: np.ndarray) -> None:
+    """ValueError when a pair of token counts passes :data:`MAX_ALIGNMENT_TOKEN_PAIRS`."""
+    pairs = hyp_lens.astype(np.int64) * ref_lens.astype(np.int64)
+    over = np.flatnonzero(pairs > MAX_ALIGNMENT_TOKEN_PAIRS)
+    if over.size:
+        i = over[0]
+        raise ValueError(
+            f"METEOR: a segment has {int(hyp_lens[i]):,} hypothesis and {int(ref_lens[i]):,} reference tokens; the "
+            "alignment takes time in their product, and more than 10^10 is refused (split the documents)"
+        )
+
 
 @dataclass(frozen=True)
 class METEORScore(ScoreText):
@@ -294,8 +311,9 @@ class METEOR(Metric):
                 for refs in ref_tokens:
                     if refs[i] is None:
                         continue
-                    matches, chunks = align(hyp, refs[i], stem, synonyms)
                     ref_len = len(refs[i])
+                    check_alignment_size(np.array([hyp_len]), np.array([ref_len]))
+                    matches, chunks = align(hyp, refs[i], stem, synonyms)
                     value = score(matches, hyp_len, ref_len, chunks, alpha, beta, gamma)
                     if best is None or value > best:  # the first reference reaching the maximum, as max() keeps
                         best, best_row = value, (matches, hyp_len, ref_len, chunks)
@@ -332,6 +350,7 @@ class METEOR(Metric):
         starts = np.cumsum([0] + [len(ids) for ids, _ in ref_encs[:-1]])
         ref_offsets = np.concatenate([[0]] + [offs[1:] + start for (_, offs), start in zip(ref_encs, starts)])
         pair_ref = stream * n_seg + seg
+        check_alignment_size(np.diff(hyp_enc[1])[seg], np.diff(ref_offsets)[pair_ref])
         found = self._table.align(hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref,
                                   backend.core_threads(self.threads))
         hyp_len = np.diff(hyp_enc[1])[seg]

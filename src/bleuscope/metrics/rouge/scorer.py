@@ -21,6 +21,7 @@ type, on the 0-100 scale of BLEU, chrF and TER; ``precision`` / ``recall`` / ``f
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -39,7 +40,34 @@ from ...core.validation import (
 from ..base import Metric, ScoreBatch, ScoreText
 from . import reference
 from .scores import LIMBS, AggregateScore, Score, check_fixed_point, exact_mean, prf, to_limbs
-from .tokenize import TOKENIZERS
+from .tokenize import TOKENIZERS, tokenize
+
+#: the share of the references' letters outside ASCII from which the library warns that the default tokenizer
+#: drops them (other scripts: Cyrillic, CJK, Arabic, ...; accented Latin text stays far below it)
+FOREIGN_LETTER_WARNING_SHARE = 0.5
+
+
+def _foreign_letter_share(streams: list) -> float:
+    """The share of letters outside ASCII in the first 200 lines of the first reference stream."""
+    letters = foreign = 0
+    for line in streams[0][:200] if streams else ():
+        if isinstance(line, str):
+            for c in line:
+                if c.isalpha():
+                    letters += 1
+                    foreign += not c.isascii()
+    return foreign / letters if letters else 0.0
+
+
+class RougeTokenizerWarning(UserWarning):
+    """The default tokenizer (rouge-score's ``[a-z0-9]`` runs) drops most of the references' letters: text in
+    another script scores 0 even against itself. ``ROUGE(tokenizer="unicode")`` keeps them."""
+
+
+#: the most hypothesis tokens x reference tokens ROUGE-L and ROUGE-Lsum take in one segment: the longest
+#: common subsequence takes time in that product (10^11, e.g. two texts of 316,000 tokens: a few seconds in
+#: the compiled core); a longer pair is refused rather than counted for hours
+MAX_LCS_TOKEN_PAIRS = 10**11
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
@@ -207,6 +235,23 @@ class ROUGE(Metric):
                 "100; a word in another script is no token at all); the Unicode tokenizer (--rouge-tokenize "
                 "unicode, ROUGE(tokenizer='unicode')) keeps them"]
 
+    def check_reference_streams(self, references, n_segments: int):
+        """The base checks, then :class:`RougeTokenizerWarning` when the default tokenizer would drop most of
+        the references' letters (text in another script)."""
+        streams, present = super().check_reference_streams(references, n_segments)
+        share = _foreign_letter_share(streams) if self.tokenizer == "default" else 0.0
+        if share >= FOREIGN_LETTER_WARNING_SHARE:
+            from ...core.checks import caller_stacklevel
+
+            warnings.warn(
+                f"ROUGE's default tokenizer (rouge-score's) keeps only a-z and 0-9: {share:.0%} of the references' "
+                "letters are other letters, which it drops (a word in another script is no token at all: such "
+                "text scores 0 even against itself); ROUGE(tokenizer='unicode') keeps them",
+                RougeTokenizerWarning,
+                stacklevel=caller_stacklevel(),
+            )
+        return streams, present
+
     # -- counting --------------------------------------------------------------------------------------
     def pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
         """int64 ``[S, K, T, 3]``: (matches, hyp_count, ref_count) of every hypothesis against each of its K
@@ -216,6 +261,7 @@ class ROUGE(Metric):
     def _counts(self, hyps: list, streams: list, present: np.ndarray, *, best: bool):
         """The engine's counts: the compiled core's when the engine allows and it counts this input, else
         the reference implementation's. :meth:`pair_counts`, or with ``best`` :meth:`chunk_values`."""
+        self._check_lcs_sizes(hyps, streams, present)
         if self.engine != "numpy":
             from .native import native_pair_counts
 
@@ -224,6 +270,24 @@ class ROUGE(Metric):
                 return out[:2] if best else out
         counts = self.python_pair_counts(hyps, streams, present)
         return self.best_counts(counts, present) if best else counts
+
+    def _check_lcs_sizes(self, hyps: list, streams: list, present: np.ndarray) -> None:
+        """ValueError for a segment beyond :data:`MAX_LCS_TOKEN_PAIRS` when a type is ROUGE-L/Lsum (characters
+        bound the tokens: only pairs whose characters pass the bound are tokenized to count)."""
+        if not any(t in ("rougeL", "rougeLsum") for t in self.types):
+            return
+        hyp_chars = np.fromiter(map(len, hyps), dtype=np.int64, count=len(hyps))
+        for stream in streams:
+            ref_chars = np.fromiter((0 if r is None else len(r) for r in stream), dtype=np.int64, count=len(stream))
+            for i in np.flatnonzero(hyp_chars * ref_chars > MAX_LCS_TOKEN_PAIRS):
+                n_hyp, n_ref = (len(tokenize(x, self.tokenizer)) if isinstance(x, str) else len(x)
+                                for x in (hyps[i], stream[i]))
+                if n_hyp * n_ref > MAX_LCS_TOKEN_PAIRS:
+                    raise ValueError(
+                        f"ROUGE-L: a segment has {n_hyp:,} hypothesis and {n_ref:,} reference tokens; the longest "
+                        f"common subsequence takes time in their product, and more than 10^11 is refused "
+                        "(split the documents, or score rouge1/rouge2 alone)"
+                    )
 
     def python_pair_counts(self, hyps: list[str], streams: list[list], present: np.ndarray) -> np.ndarray:
         """:meth:`pair_counts` by the reference implementation (:mod:`.reference`)."""
