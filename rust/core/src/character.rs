@@ -25,7 +25,7 @@ const CHARACTER_UNIT: usize = 16;
 
 /// What one thread keeps between segments.
 #[derive(Default)]
-pub struct Scratch<'a> {
+pub(crate) struct Scratch<'a> {
     words: WordIds<'a>,
     names: Vec<&'a str>,
     row: Vec<u32>,
@@ -35,7 +35,7 @@ pub struct Scratch<'a> {
 }
 
 /// Levenshtein distance of two sequences (one row of the table).
-pub fn levenshtein<T: PartialEq>(a: &[T], b: &[T], row: &mut Vec<u32>) -> u32 {
+pub(crate) fn levenshtein<T: PartialEq>(a: &[T], b: &[T], row: &mut Vec<u32>) -> u32 {
     row.clear();
     row.extend(0..=b.len() as u32);
     for (i, x) in a.iter().enumerate() {
@@ -312,7 +312,7 @@ fn word_ratio(hyp: &[u32], reference: &[u32], s: &mut Scratch<'_>) -> f64 {
 }
 
 /// The shift cost of `shifted` against `original` (word ids; equal lengths), step 2 of the definition.
-pub fn shift_cost(shifted: &[u32], original: &[u32], names: &[&str]) -> f64 {
+pub(crate) fn shift_cost(shifted: &[u32], original: &[u32], names: &[&str]) -> f64 {
     let n = shifted.len();
     let mut cost = 0.0f64;
     let mut start = 0;
@@ -366,7 +366,7 @@ fn joined_chars(ids: &[u32], names: &[&str]) -> Vec<char> {
 }
 
 /// CharacTER of one hypothesis against one reference (words).
-pub fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>) -> f64 {
+pub(crate) fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scratch<'a>) -> f64 {
     if reference.is_empty() {
         return if hyp.is_empty() { 0.0 } else { 1.0 };
     }

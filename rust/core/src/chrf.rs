@@ -14,9 +14,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::par::{for_each_unit, pick_threads};
 
 /// Highest character order with an exact `u128` key (21 bits per character).
-pub const MAX_CHAR_ORDER: usize = 6;
+pub(crate) const MAX_CHAR_ORDER: usize = 6;
 /// Highest word order with an exact `u128` key (24 bits per word, one tag bit).
-pub const MAX_WORD_ORDER: usize = 5;
+pub(crate) const MAX_WORD_ORDER: usize = 5;
 const WORD_BITS: u32 = 24;
 const WORD_TAG: u128 = 1 << 127;
 
@@ -266,7 +266,7 @@ struct Units {
 }
 
 /// Counts candidate rows segment by segment, reusing its buffers.
-pub struct ChrfCounter {
+pub(crate) struct ChrfCounter {
     char_order: usize,
     word_order: usize,
     whitespace: bool,
@@ -276,7 +276,7 @@ pub struct ChrfCounter {
 }
 
 impl ChrfCounter {
-    pub fn new(char_order: usize, word_order: usize, whitespace: bool) -> Self {
+    pub(crate) fn new(char_order: usize, word_order: usize, whitespace: bool) -> Self {
         assert!(supported(char_order, word_order), "unsupported chrF orders");
         ChrfCounter {
             char_order,
@@ -289,7 +289,7 @@ impl ChrfCounter {
     }
 
     /// Row width: 3 integers per order.
-    pub fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         3 * (self.char_order + self.word_order)
     }
 
@@ -349,10 +349,10 @@ impl ChrfCounter {
 
     /// Candidate rows of `hyp` against each reference (`None`: absent, row left untouched) into `out`
     /// (`refs.len()` rows of `width()`). Returns false when a segment has too many distinct words.
-    pub fn count(&mut self, hyp: &str, refs: &[Option<&str>], out: &mut [i64]) -> bool {
+    pub(crate) fn count(&mut self, hyp: &str, refs: &[Option<&str>], out: &mut [i64]) -> bool {
         let (co, wo, ws) = (self.char_order, self.word_order, self.whitespace);
         let width = self.width();
-        let mut map: WordMap = WordMap::default();
+        let mut map: WordMap<'_> = WordMap::default();
         Self::units(hyp, ws, wo > 0, &mut map, &mut self.hyp);
         let n_hyp_keys = self.hyp.chars.len() * co + self.hyp.words.len() * wo;
         self.table.reset(n_hyp_keys);
@@ -427,7 +427,7 @@ pub fn candidate_rows(
         CHRF_UNIT * seg_width,
         threads,
         new_state,
-        |(counter, seg_refs, failed): &mut State, unit, rows| {
+        |(counter, seg_refs, failed): &mut State<'_>, unit, rows| {
             for (j, row) in rows.chunks_mut(seg_width).enumerate() {
                 let i = unit * CHRF_UNIT + j;
                 for k in 0..n_ref {

@@ -6,6 +6,7 @@
 //! table pass, and an n-gram whose prefix never matched is dropped before the next order.
 
 use crate::dense::{DenseOrders, Words, MAX_DENSE_TOKENS};
+use crate::live::{drop_past, keep_mapped, live_where};
 use crate::table::{same_bytes, word_key_at, GramTable, WordKey, NONE};
 
 /// Tokens of one line: bytes in `buf`, one `(start, end)` range per token.
@@ -45,7 +46,7 @@ pub fn row_width(order: usize) -> usize {
 }
 
 /// Length of the reference closest to `hyp_len`, ties to the shorter one (sacreBLEU); 0 without any.
-pub fn closest_ref_len(hyp_len: usize, ref_lens: impl IntoIterator<Item = usize>) -> usize {
+pub(crate) fn closest_ref_len(hyp_len: usize, ref_lens: impl IntoIterator<Item = usize>) -> usize {
     let mut best: Option<(usize, usize)> = None; // (diff, len)
     for r in ref_lens {
         let d = hyp_len.abs_diff(r);
@@ -98,7 +99,7 @@ impl SegmentCounter {
         }
     }
 
-    pub fn order(&self) -> usize {
+    pub(crate) fn order(&self) -> usize {
         self.order
     }
 
@@ -249,51 +250,6 @@ impl SegmentCounter {
     }
 }
 
-/// Replaces every entry of `items` by `f(entry).0` and keeps those for which `f(entry).1` holds, in
-/// order: every entry is written and the write position advances by 0 or 1, so there is no branch on
-/// the text (which a processor cannot predict).
-#[inline(always)]
-pub(crate) fn keep_mapped<T: Copy>(items: &mut Vec<T>, mut f: impl FnMut(T) -> (T, bool)) {
-    let mut kept = 0;
-    for i in 0..items.len() {
-        let (e, keep) = f(items[i]);
-        items[kept] = e;
-        kept += keep as usize;
-    }
-    items.truncate(kept);
-}
-
-/// `live` becomes the (position, token) of the `tokens` for which `keep(position, token)` holds, in
-/// order (with [`keep_mapped`]).
-pub(crate) fn live_where(
-    live: &mut Vec<(u32, u32)>,
-    tokens: &[u32],
-    keep: impl Fn(usize, u32) -> bool,
-) {
-    live.clear();
-    live.extend(tokens.iter().enumerate().map(|(i, &t)| (i as u32, t)));
-    keep_mapped(live, |e| (e, keep(e.0 as usize, e.1)));
-}
-
-/// Drops the n-grams of a line of `len` words that would run past its end (`last`: the offset of an
-/// n-gram's last word); positions ascend, so they are at the end.
-pub(crate) fn drop_past(live: &mut Vec<(u32, u32)>, len: usize, last: usize) {
-    while live.last().is_some_and(|&(j, _)| j as usize + last >= len) {
-        live.pop();
-    }
-}
-
-/// Pseudo-random numbers below `m` (xorshift from `state`): the tests' generated segments.
-#[cfg(test)]
-pub(crate) fn xorshift(mut state: u64) -> impl FnMut(usize) -> usize {
-    move |m: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % m as u64) as usize
-    }
-}
-
 #[inline]
 fn pair(prefix: u32, last: u32) -> u64 {
     ((prefix as u64) << 32) | last as u64
@@ -302,6 +258,7 @@ fn pair(prefix: u32, last: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testgen::xorshift;
     use std::collections::HashMap;
 
     type Spanned = (Vec<u8>, Vec<(u32, u32)>);
@@ -352,7 +309,7 @@ mod tests {
     fn check(hyp: &str, refs: &[Option<&str>], order: usize) {
         let (hb, hs) = spans(hyp);
         let owned: Vec<Option<Spanned>> = refs.iter().map(|r| r.map(spans)).collect();
-        let ref_spans: Vec<Option<TokenSpans>> = owned
+        let ref_spans: Vec<Option<TokenSpans<'_>>> = owned
             .iter()
             .map(|o| o.as_ref().map(|(b, s)| TokenSpans { buf: b, spans: s }))
             .collect();
@@ -463,6 +420,127 @@ mod tests {
             let refs_str: Vec<Option<&str>> = refs.iter().map(|r| r.as_deref()).collect();
             let order = 1 + next(5);
             check(&hyp, &refs_str, order);
+        }
+    }
+
+    /// Segments of up to 80 tokens over small vocabularies (many repeats, so many matches at every
+    /// order), 0-6 references of which some are missing, orders 1-7: the dense path gives the rows of
+    /// the n-gram table.
+    #[test]
+    fn rows_equal_those_of_the_hash_table() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        // one counter per order for all the cases: every segment starts from the buffers the last left
+        let mut dense: Vec<SegmentCounter> = (1..=7).map(SegmentCounter::new).collect();
+        let mut hashed: Vec<SegmentCounter> = (1..=7).map(SegmentCounter::hashed_only).collect();
+        for case in 0..4000 {
+            let vocab = 1 + next(if case % 3 == 0 { 4 } else { 30 });
+            let line = |next: &mut dyn FnMut(usize) -> usize| -> Vec<u64> {
+                let n = match next(10) {
+                    0 => next(81),
+                    1 => 60 + next(8),
+                    _ => next(25),
+                };
+                (0..n).map(|_| next(vocab) as u64 * 0x9E37_79B9).collect()
+            };
+            let hyp = line(&mut next);
+            let refs: Vec<Option<Vec<u64>>> = (0..next(7))
+                .map(|_| (next(6) != 0).then(|| line(&mut next)))
+                .collect();
+            let refs: Vec<Option<&[u64]>> = refs.iter().map(|r| r.as_deref()).collect();
+            let order = 1 + next(7);
+            let (mut a, mut b) = (vec![0i64; row_width(order)], vec![0i64; row_width(order)]);
+            dense[order - 1].count_ids(&hyp, &refs, &mut a);
+            hashed[order - 1].count_ids(&hyp, &refs, &mut b);
+            assert_eq!(a, b, "case {case}: {hyp:?} vs {refs:?}, order {order}");
+        }
+    }
+
+    /// The same for text: words of 15, 16 and 17 bytes that differ in one byte only (exact keys, and
+    /// hashed ones compared byte by byte), repeated words, empty lines, lines of up to 70 words, with
+    /// the 16 bytes of padding the tokenizer leaves after a line and without.
+    #[test]
+    fn text_rows_equal_those_of_the_hash_table() {
+        type Line = (Vec<u8>, Vec<(u32, u32)>);
+        let vocab: [&[u8]; 12] = [
+            b"a",
+            b"of",
+            b"abcdefghijklmno",
+            b"abcdefghijklmnp",
+            b"abcdefghijklmnop",
+            b"abcdefghijklmnoq",
+            b"bbcdefghijklmnop",
+            b"abcdefghijklmnopq",
+            b"abcdefghijklmnopr",
+            b"\xc3\xa9t\xc3\xa9",
+            b"abcdefg",
+            b"abcdefgh",
+        ];
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut dense: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::new).collect();
+        let mut hashed: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::hashed_only).collect();
+        for case in 0..3000 {
+            let few = 1 + next(if case % 2 == 0 { 3 } else { vocab.len() });
+            let padded = case % 3 != 0;
+            let line = |next: &mut dyn FnMut(usize) -> usize| {
+                let n = match next(8) {
+                    0 => next(71),
+                    1 => 60 + next(8),
+                    _ => next(25),
+                };
+                let (mut buf, mut spans) = (Vec::new(), Vec::new());
+                for _ in 0..n {
+                    let w = vocab[next(few)];
+                    spans.push((buf.len() as u32, (buf.len() + w.len()) as u32));
+                    buf.extend_from_slice(w);
+                    buf.push(b' ');
+                }
+                if padded {
+                    buf.extend_from_slice(b"                ");
+                }
+                (buf, spans)
+            };
+            let hyp = line(&mut next);
+            let refs: Vec<Option<Line>> = (0..next(5))
+                .map(|_| (next(6) != 0).then(|| line(&mut next)))
+                .collect();
+            fn tokens((buf, spans): &Line) -> TokenSpans<'_> {
+                TokenSpans { buf, spans }
+            }
+            let ref_tokens: Vec<Option<TokenSpans<'_>>> =
+                refs.iter().map(|r| r.as_ref().map(tokens)).collect();
+            let order = 1 + next(6);
+            let (mut a, mut b) = (vec![0i64; row_width(order)], vec![0i64; row_width(order)]);
+            dense[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut a);
+            hashed[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut b);
+            assert_eq!(a, b, "case {case}, order {order}");
+        }
+    }
+
+    /// Both compilations of the bit-mask counting (the baseline one, which this machine's dispatch may
+    /// not take, called directly) give the rows of the table.
+    #[test]
+    fn the_baseline_compilation_counts_as_the_table() {
+        let mut next = xorshift(0x51_7CC1_B727_220A);
+        let mut dense = DenseOrders::default();
+        let mut hashed: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::hashed_only).collect();
+        for case in 0..3000 {
+            let vocab = 1 + next(if case % 3 == 0 { 4 } else { 30 });
+            let line = |next: &mut dyn FnMut(usize) -> usize, least: usize| -> Vec<u64> {
+                (0..least + next(65 - least))
+                    .map(|_| next(vocab) as u64)
+                    .collect()
+            };
+            let hyp = line(&mut next, 1);
+            let refs: Vec<Vec<u64>> = (0..1 + next(4)).map(|_| line(&mut next, 0)).collect();
+            let order = 1 + next(6);
+            let present: Vec<Option<&[u64]>> = refs.iter().map(|r| Some(&r[..])).collect();
+            let mut expected = vec![0i64; row_width(order)];
+            hashed[order - 1].count_ids(&hyp, &present, &mut expected);
+            let mut row = expected.clone();
+            row[2..2 + order].fill(0);
+            let refs_iter = refs.iter().map(|r| &r[..]);
+            dense.count_masks(&hyp[..], refs_iter, refs.len(), order, &mut row);
+            assert_eq!(row, expected, "case {case}");
         }
     }
 }

@@ -5,7 +5,7 @@
 /// the 13a scanner, the bit-mask counting of short segments). Checked once, then one load.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn bit_instructions() -> bool {
+pub(crate) fn bit_instructions() -> bool {
     use std::sync::OnceLock;
     static HAS: OnceLock<bool> = OnceLock::new();
     *HAS.get_or_init(|| {

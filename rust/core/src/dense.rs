@@ -25,20 +25,20 @@
 //! `found_n[k][i]`): `sum_g min(hyp(g), max_k ref_k(g))` counted one occurrence at a time. A fixed number
 //! of loops per order, none with a branch on the text.
 
-use crate::count::{drop_past, keep_mapped, live_where};
+use crate::live::{drop_past, keep_mapped, live_where};
 use crate::table::{WordKey, NONE};
 
 /// Hypotheses of up to this many tokens are counted here: the pair array has at most
 /// `(MAX_DENSE_TOKENS + 1)^2` entries of 2 bytes (8 KiB, in the L1 cache), and a line's positions fit the
 /// bits of a `u64`.
-pub const MAX_DENSE_TOKENS: usize = 64;
+pub(crate) const MAX_DENSE_TOKENS: usize = 64;
 
 /// Entries of the index of a short hypothesis' distinct words: at most a quarter full, so that a look-up
 /// rarely goes past its first entry; its home entry is the top byte of a multiplicative hash.
 const WORD_INDEX: usize = 256;
 
 /// The line of words a segment is counted from: text tokens (bytes) or integer token ids.
-pub trait Words: Copy {
+pub(crate) trait Words: Copy {
     /// The number of words.
     fn count(&self) -> usize;
     /// The key of word `i`: equal words have equal keys; exact keys (not hashed long words) are equal only
@@ -163,7 +163,7 @@ impl ShortWords {
 
 /// Reusable buffers (one per counting thread). Invariant between calls: `pair_ids` is all zeros.
 #[derive(Default)]
-pub struct DenseOrders {
+pub(crate) struct DenseOrders {
     /// hypothesis slot -> dense word id (0: none); cleared after each segment
     word_of_slot: Vec<u32>,
     hyp_words: Vec<u32>,
@@ -194,7 +194,7 @@ impl DenseOrders {
     /// lengths and totals already filled, matches 0) of a hypothesis of `1..=`[`MAX_DENSE_TOKENS`] words
     /// against the present references (`n_refs >= 1` of them, each of at most [`MAX_DENSE_TOKENS`]), with
     /// position bit masks (see the module's notes).
-    pub fn count_short<W: Words>(
+    pub(crate) fn count_short<W: Words>(
         &mut self,
         hyp: W,
         refs: impl Iterator<Item = W>,
@@ -229,7 +229,7 @@ impl DenseOrders {
 
     /// [`Self::count_short`].
     #[inline(always)]
-    fn count_masks<W: Words>(
+    pub(crate) fn count_masks<W: Words>(
         &mut self,
         hyp: W,
         refs: impl Iterator<Item = W>,
@@ -324,7 +324,7 @@ impl DenseOrders {
     /// filled) through the pair array: `hyp_slots` are the hypothesis words' table slots (at most
     /// [`MAX_DENSE_TOKENS`]), `ref_slots[k]` reference k's (`NONE`: not a hypothesis word, references of
     /// any length), `matched(slot)` whether a hypothesis word occurred in some reference.
-    pub fn count_pairs(
+    pub(crate) fn count_pairs(
         &mut self,
         hyp_slots: &[u32],
         ref_slots: &[Vec<u32>],
@@ -439,133 +439,6 @@ impl DenseOrders {
             // a hypothesis n-gram that occurred in no reference cannot start a matching one
             keep_mapped(&mut self.hyp_live, |e| (e, counts[e.1 as usize][1] > 0));
             n_prefixes = k;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::DenseOrders;
-    use crate::count::{row_width, xorshift, SegmentCounter, TokenSpans};
-
-    /// Segments of up to 80 tokens over small vocabularies (many repeats, so many matches at every
-    /// order), 0-6 references of which some are missing, orders 1-7: the dense path gives the rows of
-    /// the n-gram table.
-    #[test]
-    fn rows_equal_those_of_the_hash_table() {
-        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
-        // one counter per order for all the cases: every segment starts from the buffers the last left
-        let mut dense: Vec<SegmentCounter> = (1..=7).map(SegmentCounter::new).collect();
-        let mut hashed: Vec<SegmentCounter> = (1..=7).map(SegmentCounter::hashed_only).collect();
-        for case in 0..4000 {
-            let vocab = 1 + next(if case % 3 == 0 { 4 } else { 30 });
-            let line = |next: &mut dyn FnMut(usize) -> usize| -> Vec<u64> {
-                let n = match next(10) {
-                    0 => next(81),
-                    1 => 60 + next(8),
-                    _ => next(25),
-                };
-                (0..n).map(|_| next(vocab) as u64 * 0x9E37_79B9).collect()
-            };
-            let hyp = line(&mut next);
-            let refs: Vec<Option<Vec<u64>>> = (0..next(7))
-                .map(|_| (next(6) != 0).then(|| line(&mut next)))
-                .collect();
-            let refs: Vec<Option<&[u64]>> = refs.iter().map(|r| r.as_deref()).collect();
-            let order = 1 + next(7);
-            let (mut a, mut b) = (vec![0i64; row_width(order)], vec![0i64; row_width(order)]);
-            dense[order - 1].count_ids(&hyp, &refs, &mut a);
-            hashed[order - 1].count_ids(&hyp, &refs, &mut b);
-            assert_eq!(a, b, "case {case}: {hyp:?} vs {refs:?}, order {order}");
-        }
-    }
-
-    /// The same for text: words of 15, 16 and 17 bytes that differ in one byte only (exact keys, and
-    /// hashed ones compared byte by byte), repeated words, empty lines, lines of up to 70 words, with
-    /// the 16 bytes of padding the tokenizer leaves after a line and without.
-    #[test]
-    fn text_rows_equal_those_of_the_hash_table() {
-        type Line = (Vec<u8>, Vec<(u32, u32)>);
-        let vocab: [&[u8]; 12] = [
-            b"a",
-            b"of",
-            b"abcdefghijklmno",
-            b"abcdefghijklmnp",
-            b"abcdefghijklmnop",
-            b"abcdefghijklmnoq",
-            b"bbcdefghijklmnop",
-            b"abcdefghijklmnopq",
-            b"abcdefghijklmnopr",
-            b"\xc3\xa9t\xc3\xa9",
-            b"abcdefg",
-            b"abcdefgh",
-        ];
-        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
-        let mut dense: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::new).collect();
-        let mut hashed: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::hashed_only).collect();
-        for case in 0..3000 {
-            let few = 1 + next(if case % 2 == 0 { 3 } else { vocab.len() });
-            let padded = case % 3 != 0;
-            let line = |next: &mut dyn FnMut(usize) -> usize| {
-                let n = match next(8) {
-                    0 => next(71),
-                    1 => 60 + next(8),
-                    _ => next(25),
-                };
-                let (mut buf, mut spans) = (Vec::new(), Vec::new());
-                for _ in 0..n {
-                    let w = vocab[next(few)];
-                    spans.push((buf.len() as u32, (buf.len() + w.len()) as u32));
-                    buf.extend_from_slice(w);
-                    buf.push(b' ');
-                }
-                if padded {
-                    buf.extend_from_slice(b"                ");
-                }
-                (buf, spans)
-            };
-            let hyp = line(&mut next);
-            let refs: Vec<Option<Line>> = (0..next(5))
-                .map(|_| (next(6) != 0).then(|| line(&mut next)))
-                .collect();
-            fn tokens((buf, spans): &Line) -> TokenSpans<'_> {
-                TokenSpans { buf, spans }
-            }
-            let ref_tokens: Vec<Option<TokenSpans>> =
-                refs.iter().map(|r| r.as_ref().map(tokens)).collect();
-            let order = 1 + next(6);
-            let (mut a, mut b) = (vec![0i64; row_width(order)], vec![0i64; row_width(order)]);
-            dense[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut a);
-            hashed[order - 1].count_text(tokens(&hyp), &ref_tokens, &mut b);
-            assert_eq!(a, b, "case {case}, order {order}");
-        }
-    }
-
-    /// Both compilations of the bit-mask counting (the baseline one, which this machine's dispatch may
-    /// not take, called directly) give the rows of the table.
-    #[test]
-    fn the_baseline_compilation_counts_as_the_table() {
-        let mut next = xorshift(0x51_7CC1_B727_220A);
-        let mut dense = DenseOrders::default();
-        let mut hashed: Vec<SegmentCounter> = (1..=6).map(SegmentCounter::hashed_only).collect();
-        for case in 0..3000 {
-            let vocab = 1 + next(if case % 3 == 0 { 4 } else { 30 });
-            let line = |next: &mut dyn FnMut(usize) -> usize, least: usize| -> Vec<u64> {
-                (0..least + next(65 - least))
-                    .map(|_| next(vocab) as u64)
-                    .collect()
-            };
-            let hyp = line(&mut next, 1);
-            let refs: Vec<Vec<u64>> = (0..1 + next(4)).map(|_| line(&mut next, 0)).collect();
-            let order = 1 + next(6);
-            let present: Vec<Option<&[u64]>> = refs.iter().map(|r| Some(&r[..])).collect();
-            let mut expected = vec![0i64; row_width(order)];
-            hashed[order - 1].count_ids(&hyp, &present, &mut expected);
-            let mut row = expected.clone();
-            row[2..2 + order].fill(0);
-            let refs_iter = refs.iter().map(|r| &r[..]);
-            dense.count_masks(&hyp[..], refs_iter, refs.len(), order, &mut row);
-            assert_eq!(row, expected, "case {case}");
         }
     }
 }

@@ -40,7 +40,7 @@ impl Default for Parameters {
 
 /// What one thread keeps between segments.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     hyp: Vec<char>,
     reference: Vec<char>,
     row: Vec<f32>,
@@ -56,7 +56,7 @@ fn padded(text: &str, out: &mut Vec<char>) {
 }
 
 /// EED of one (already preprocessed) hypothesis against one reference, as the original's float32 widened.
-pub fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -> f64 {
+pub(crate) fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -> f64 {
     padded(hyp, &mut s.hyp);
     padded(reference, &mut s.reference);
     let n = s.hyp.len();

@@ -106,30 +106,25 @@ impl<R: Read> LineReader<R> {
         }
     }
 
-    /// Lines consumed so far.
-    pub fn lines_done(&self) -> usize {
-        self.lines_done
-    }
-
     /// Complete lines ready (at the end of the file, an unterminated last line counts as complete).
-    pub fn available(&self) -> usize {
+    pub(crate) fn available(&self) -> usize {
         self.ends.len()
     }
 
     /// The stream has no line left: every line was consumed and the file ended.
-    pub fn finished(&self) -> bool {
+    pub(crate) fn finished(&self) -> bool {
         self.eof && self.ends.is_empty()
     }
 
     /// The line after the available ones is too long (the stream cannot go on past them).
-    pub fn blocked_line(&self) -> Option<usize> {
+    pub(crate) fn blocked_line(&self) -> Option<usize> {
         self.tail_too_long
             .then(|| self.lines_done + self.ends.len() + 1)
     }
 
     /// Reads until `want` complete lines are ready, or about `budget` bytes are buffered (and at least one
     /// line is complete), or the file ends, or the line being read passes `max_line` bytes.
-    pub fn fill(&mut self, want: usize, budget: usize) -> Result<(), io::Error> {
+    pub(crate) fn fill(&mut self, want: usize, budget: usize) -> Result<(), io::Error> {
         if self.pos > 0 {
             // move the lines not consumed to the front
             self.buf.copy_within(self.pos..self.end, 0);
@@ -185,7 +180,7 @@ impl<R: Read> LineReader<R> {
 
     /// The first `k` available lines (`k <= available()`), checked: the first problem among them in the
     /// file's order (within a line: its length first, then the first bad byte).
-    pub fn lines(&self, k: usize) -> Result<Vec<&str>, LineProblem> {
+    pub(crate) fn lines(&self, k: usize) -> Result<Vec<&str>, LineProblem> {
         assert!(
             k <= self.ends.len(),
             "lines asked beyond the available ones"
@@ -209,7 +204,8 @@ impl<R: Read> LineReader<R> {
             found
         };
         let nul = find_byte(region, 0);
-        let bad = std::str::from_utf8(region).err().map(|e| {
+        let checked = std::str::from_utf8(region);
+        let bad = checked.err().map(|e| {
             let at = e.valid_up_to();
             let len = e.error_len().unwrap_or(region.len() - at).min(4);
             (at, len)
@@ -273,9 +269,10 @@ impl<R: Read> LineReader<R> {
         if let Some((_, _, p)) = first {
             return Err(p);
         }
-        // SAFETY: `region` was just checked to be UTF-8, and lines end at newlines (ASCII), on char
-        // boundaries, so every line is UTF-8 too
-        let text = unsafe { std::str::from_utf8_unchecked(region) };
+        // a bad byte was offered as a problem and returned just above
+        let Ok(text) = checked else {
+            unreachable!("lines with a bad byte are a problem")
+        };
         let mut start = 0;
         for &e in &self.ends[..k] {
             let end = e - self.pos;
@@ -286,7 +283,7 @@ impl<R: Read> LineReader<R> {
     }
 
     /// Drops the first `k` available lines.
-    pub fn consume(&mut self, k: usize) {
+    pub(crate) fn consume(&mut self, k: usize) {
         if k == 0 {
             return;
         }
@@ -353,7 +350,7 @@ pub struct Samples {
 /// The first character a kept sample holds: the check of mostly Chinese, Japanese or Korean text
 /// (bleuscope's `tokenizers/language.py`) finds no such letter in text entirely below U+1100, so a
 /// sample without one cannot make it warn and is not kept (most files then keep none).
-pub const SAMPLE_FROM: char = '\u{1100}';
+pub(crate) const SAMPLE_FROM: char = '\u{1100}';
 
 /// The sample being taken, and the samples kept.
 struct Sampler {
@@ -521,7 +518,7 @@ pub fn count_files<R: Read + Send + Sync>(
         for (s, result) in checked.into_iter().enumerate() {
             lines.push(result.map_err(|problem| CountFilesError::Line { stream: s, problem })?);
         }
-        let refs: Vec<&[Line]> = lines[1..].iter().map(Vec::as_slice).collect();
+        let refs: Vec<&[Line<'_>]> = lines[1..].iter().map(Vec::as_slice).collect();
         rows.clear();
         rows.resize(k * width, 0i64);
         let failed = count_lines(tok, lowercase, order, &lines[0], &refs, threads, &mut rows);
@@ -705,7 +702,7 @@ mod tests {
         samples: Samples,
     ) -> Result<FileTotal, CountFilesError> {
         let run = |threads: usize| {
-            let mut streams: Vec<LineReader<Trickle>> = std::iter::once(hyp)
+            let mut streams: Vec<LineReader<Trickle<'_>>> = std::iter::once(hyp)
                 .chain(refs.iter().copied())
                 .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
                 .collect();
@@ -760,9 +757,9 @@ mod tests {
         let r2 = b"a cat\nHello , world !\n\n\nthe last line\n";
         let lines = |d: &'static [u8]| python_lines(d);
         let (h, a, b) = (lines(hyp), lines(r1), lines(r2));
-        let hl: Vec<Line> = h.iter().map(|s| Line::Text(s)).collect();
-        let al: Vec<Line> = a.iter().map(|s| Line::Text(s)).collect();
-        let bl: Vec<Line> = b.iter().map(|s| Line::Text(s)).collect();
+        let hl: Vec<Line<'_>> = h.iter().map(|s| Line::Text(s)).collect();
+        let al: Vec<Line<'_>> = a.iter().map(|s| Line::Text(s)).collect();
+        let bl: Vec<Line<'_>> = b.iter().map(|s| Line::Text(s)).collect();
         let mut rows = vec![0i64; h.len() * row_width(4)];
         assert!(count_lines(Tokenizer::T13a, false, 4, &hl, &[&al, &bl], 1, &mut rows).is_empty());
         let mut expected = vec![0i64; row_width(4)];

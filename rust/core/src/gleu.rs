@@ -17,7 +17,7 @@ pub struct Segment<'a> {
 }
 
 /// Number of n-grams of orders `min_len..=max_len` of a sequence of `len` words.
-pub fn ngram_total(len: usize, min_len: usize, max_len: usize) -> i64 {
+pub(crate) fn ngram_total(len: usize, min_len: usize, max_len: usize) -> i64 {
     (min_len.max(1)..=max_len)
         .map(|n| (len + 1).saturating_sub(n) as i64)
         .sum()
@@ -25,7 +25,7 @@ pub fn ngram_total(len: usize, min_len: usize, max_len: usize) -> i64 {
 
 /// What one thread keeps between segments.
 #[derive(Default)]
-pub struct Scratch<'a> {
+pub(crate) struct Scratch<'a> {
     words: WordIds<'a>,
     grams: GramIds,
     hyp_ids: Vec<u32>,
@@ -40,7 +40,7 @@ pub struct Scratch<'a> {
 
 /// `(tp, n_all)` of the best reference of one segment (`(0, 0)` when no reference has an n-gram and
 /// neither has the hypothesis).
-pub fn segment_row<'a>(
+pub(crate) fn segment_row<'a>(
     seg: &Segment<'a>,
     min_len: usize,
     max_len: usize,

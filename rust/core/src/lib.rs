@@ -5,11 +5,12 @@
 pub mod character;
 pub mod chrf;
 pub mod count;
-pub mod cpu;
-pub mod dense;
+mod cpu;
+mod dense;
 pub mod eed;
 pub mod files;
 pub mod gleu;
+mod live;
 pub mod meteor;
 pub mod pairwise;
 pub mod par;
@@ -18,10 +19,13 @@ pub mod resample;
 pub mod rouge;
 pub mod score;
 pub mod selfbleu;
-pub mod table;
+mod table;
 pub mod ter;
 pub mod text;
 pub mod tok;
 pub mod wer;
 pub mod wordnet;
 pub mod words;
+
+#[cfg(test)]
+mod testgen;

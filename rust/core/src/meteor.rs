@@ -23,18 +23,18 @@ use crate::tok::unicode::py_lower_into;
 use crate::wordnet::{FormatError, StrHasher, WordNet};
 
 /// A stem not computed yet.
-pub const UNKNOWN: u32 = u32::MAX;
+pub(crate) const UNKNOWN: u32 = u32::MAX;
 
 /// The word-id tables of the stem and synonym stages.
-pub struct Lexicon<'a> {
+pub(crate) struct Lexicon<'a> {
     /// word id -> stem id ([`UNKNOWN`]: not computed)
-    pub stem_of: &'a [u32],
+    pub(crate) stem_of: &'a [u32],
     /// stem id -> start of its synonym ids in `syn_ids` (negative: not computed)
-    pub syn_start: &'a [i64],
+    pub(crate) syn_start: &'a [i64],
     /// stem id -> number of synonym ids
-    pub syn_len: &'a [i64],
+    pub(crate) syn_len: &'a [i64],
     /// every synonym set, each sorted ascending
-    pub syn_ids: &'a [u32],
+    pub(crate) syn_ids: &'a [u32],
 }
 
 impl Lexicon<'_> {
@@ -56,7 +56,7 @@ impl Lexicon<'_> {
 
 /// Buffers reused from pair to pair.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     keyed: Vec<(u32, u32)>,
     hyp_keys: Vec<(u32, u32)>,
     ref_pairs: Vec<(u32, u32)>,
@@ -108,10 +108,10 @@ fn greedy_same_key(hyp: &[(u32, u32)], refs: &[(u32, u32)], s: &mut Scratch, res
 
 /// `(matches, chunks)` of one pair, or `None` when a stem or synonym set it needs is not computed yet
 /// (the missing word ids are appended to `missing_stems`, the missing stem ids to `missing_synonyms`).
-pub fn align(
+pub(crate) fn align(
     hyp: &[u32],
     refr: &[u32],
-    lex: &Lexicon,
+    lex: &Lexicon<'_>,
     s: &mut Scratch,
     missing_stems: &mut Vec<u32>,
     missing_synonyms: &mut Vec<u32>,
@@ -157,7 +157,7 @@ pub fn align(
 fn stem_and_synonym_stages(
     hyp: &[u32],
     refr: &[u32],
-    lex: &Lexicon,
+    lex: &Lexicon<'_>,
     s: &mut Scratch,
     left: &[u32],
     missing_stems: &mut Vec<u32>,
@@ -200,7 +200,7 @@ fn stem_and_synonym_stages(
 fn synonym_stage(
     hyp: &[u32],
     refr: &[u32],
-    lex: &Lexicon,
+    lex: &Lexicon<'_>,
     s: &mut Scratch,
     rest: &[u32],
     missing_synonyms: &mut Vec<u32>,
@@ -271,9 +271,9 @@ const PAIR_UNIT: usize = 256;
 /// `out[2p..2p + 2]`, on `threads` threads (one thread uses `scratch`, whose buffers are kept for the next
 /// call); a pair that needs a missing stem or synonym set keeps -1. Returns the missing word ids (stems)
 /// and stem ids (synonym sets), each sorted without duplicates.
-pub fn align_pairs(
-    pairs: &Pairs,
-    lex: &Lexicon,
+pub(crate) fn align_pairs(
+    pairs: &Pairs<'_>,
+    lex: &Lexicon<'_>,
     out: &mut [i64],
     threads: usize,
     scratch: &mut Scratch,
@@ -494,16 +494,6 @@ impl WordTable {
         self.syn_len[id as usize] = (kept - start) as i64;
     }
 
-    /// The read-only view the alignment uses.
-    pub fn lexicon(&self) -> Lexicon<'_> {
-        Lexicon {
-            stem_of: &self.stem_of,
-            syn_start: &self.syn_start,
-            syn_len: &self.syn_len,
-            syn_ids: &self.syn_ids,
-        }
-    }
-
     /// Computes the stems of the words of `ids` that have none and can be stemmed here; the others are
     /// appended to `missing`.
     fn fill_stems(&mut self, ids: impl Iterator<Item = u32>, missing: &mut Vec<u32>) {
@@ -569,7 +559,7 @@ impl WordTable {
     /// words need one the caller must compute keeps -1 in `out`, and those ids are returned.
     pub fn align_batch(
         &mut self,
-        pairs: &Pairs,
+        pairs: &Pairs<'_>,
         out: &mut [i64],
         threads: usize,
     ) -> Result<Missing, FormatError> {

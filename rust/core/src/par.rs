@@ -18,7 +18,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The least time between two calls of a thread's poll (a poll may take a lock, e.g. Python's GIL).
-pub const POLL_INTERVAL: Duration = Duration::from_millis(20);
+pub(crate) const POLL_INTERVAL: Duration = Duration::from_millis(20);
 
 /// The poll of the calling thread, set by [`polled`].
 #[derive(Clone, Copy)]
@@ -57,7 +57,7 @@ pub fn polled<T>(poll: fn() -> bool, f: impl FnOnce() -> T) -> (T, bool) {
 
 /// Whether the work on the calling thread should stop: its poll (of [`polled`]) said so, now or before
 /// (asked at most every [`POLL_INTERVAL`]); false on a thread without a poll.
-pub fn should_stop() -> bool {
+pub(crate) fn should_stop() -> bool {
     POLL.with(|cell| {
         let Some(mut p) = cell.get() else {
             return false;
@@ -99,7 +99,7 @@ pub fn pick_threads(requested: usize, work: usize, work_per_thread: usize, units
 /// final states. A panic in a worker is resumed in the caller once every thread has stopped. The calling
 /// thread takes units too and asks [`should_stop`] between them: once it says stop, no thread takes a
 /// unit any more (the output is incomplete).
-pub fn for_each_unit<T, S, N, F>(
+pub(crate) fn for_each_unit<T, S, N, F>(
     out: &mut [T],
     unit_len: usize,
     threads: usize,
@@ -195,7 +195,7 @@ where
 }
 
 /// A panic's payload, as `std::thread::JoinHandle::join` gives it.
-pub type Panic = Box<dyn Any + Send>;
+pub(crate) type Panic = Box<dyn Any + Send>;
 
 /// The queue between the thread that reads the input (the lead) and the helper threads of [`fed`].
 pub struct Feed<'w, J, S, D> {

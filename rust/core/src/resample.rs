@@ -57,7 +57,8 @@ const PREFETCH_AHEAD: usize = 16;
 #[inline(always)]
 fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint that never faults, whatever the address.
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has; a prefetch is a hint that
+    // reads nothing and never faults, whatever the address
     unsafe {
         core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
     }

@@ -164,7 +164,7 @@ const GRID_CELLS: usize = 1 << 16;
 const FULL_TABLE_WORDS: usize = 1 << 20;
 
 /// Token string -> id, with the stem of each new token computed once (the table is the stem cache).
-pub struct Vocab {
+pub(crate) struct Vocab {
     stem: bool,
     words: Interner,
     stems: Interner,
@@ -173,7 +173,7 @@ pub struct Vocab {
 }
 
 impl Vocab {
-    pub fn new(stem: bool) -> Self {
+    pub(crate) fn new(stem: bool) -> Self {
         Vocab {
             stem,
             words: Interner::default(),
@@ -758,9 +758,9 @@ enum Tally {
 
 /// Token ids of one text and the end offset of each of its lines.
 #[derive(Default)]
-pub struct Tokens {
-    pub ids: Vec<u32>,
-    pub line_ends: Vec<usize>,
+pub(crate) struct Tokens {
+    pub(crate) ids: Vec<u32>,
+    pub(crate) line_ends: Vec<usize>,
     /// tokens read (the length of `ids` unless `skip_ids`)
     n: usize,
     /// count the tokens without keeping their ids (only the tally is asked for)
@@ -1049,7 +1049,7 @@ fn prefix_lcs(v: &[u64], j: usize) -> usize {
 }
 
 /// Per-thread buffers for counting pairs.
-pub struct PairCounter {
+pub(crate) struct PairCounter {
     types: Vec<RougeType>,
     pretokenized: bool,
     /// rouge1 is asked for: unigrams are counted while the texts are read
@@ -1073,7 +1073,7 @@ pub struct PairCounter {
 }
 
 impl PairCounter {
-    pub fn new(types: &[RougeType], stem: bool, pretokenized: bool) -> Self {
+    pub(crate) fn new(types: &[RougeType], stem: bool, pretokenized: bool) -> Self {
         // rouge1 alone needs the tally and the token counts, not the ids
         let tokens = || Tokens {
             skip_ids: types.iter().all(|&t| t == RougeType::Ngram(1)),
@@ -1102,7 +1102,8 @@ impl PairCounter {
     }
 
     /// Width of one pair's output: three integers per type.
-    pub fn width(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn width(&self) -> usize {
         3 * self.types.len()
     }
 
@@ -1126,7 +1127,7 @@ impl PairCounter {
 
     /// Set the hypothesis of the next pairs (the thread's stem cache may be dropped here, before any id of
     /// it is kept).
-    pub fn set_hypothesis(&mut self, text: &str) {
+    pub(crate) fn set_hypothesis(&mut self, text: &str) {
         self.ids.begin();
         if self.tally_unigrams {
             self.hyp.tally_counts(text.len());
@@ -1138,7 +1139,7 @@ impl PairCounter {
     }
 
     /// Counts of the current hypothesis against `reference`, three integers per type into `out`.
-    pub fn count(&mut self, reference: &str, out: &mut [i64]) {
+    pub(crate) fn count(&mut self, reference: &str, out: &mut [i64]) {
         if self.tally_unigrams {
             let n_hyp = self.ids.n_hyp() as usize;
             self.reference.tally_matches(&self.hyp.tally, n_hyp);
@@ -1403,7 +1404,7 @@ fn ngram_matches_slices(h: &[u32], r: &[u32], n: usize) -> usize {
 /// by `max(count, 1)`, rougeL and rougeLsum give zeros when either text has no token; F = 2 * P * R /
 /// (P + R), 0 when P + R is 0, evaluated in that order (correctly rounded float64 operations, as
 /// Python's and numpy's, so the same values bit for bit).
-pub fn prf(counts: &[i64], ngram: bool) -> [f64; 3] {
+pub(crate) fn prf(counts: &[i64], ngram: bool) -> [f64; 3] {
     let (matches, hyp, reference) = (counts[0], counts[1], counts[2]);
     if !ngram && (hyp == 0 || reference == 0) {
         return [0.0; 3];

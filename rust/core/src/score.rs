@@ -16,7 +16,7 @@ use crate::count::{row_width, SegmentCounter};
 use crate::par::{for_each_unit, pick_threads};
 
 /// sacreBLEU's `my_log(0)`.
-pub const LOG_ZERO: f64 = -9999999999.0;
+pub(crate) const LOG_ZERO: f64 = -9999999999.0;
 
 // The C library's functions, which Python's `math.log`/`math.exp` call (Rust's own `ln`/`exp` may be
 // lowered to other implementations).
@@ -27,13 +27,15 @@ extern "C" {
 
 /// The C library's `log` (what Python's `math.log` calls).
 pub fn c_log(x: f64) -> f64 {
-    // SAFETY: a plain C math function of one double, no preconditions
+    // SAFETY: the declaration above is C's `double log(double)` of the C library that std links; it
+    // takes any double (0, negatives and NaN give -inf or NaN) and touches no memory of ours
     unsafe { log(x) }
 }
 
 /// The C library's `exp` (what Python's `math.exp` calls).
 pub fn c_exp(x: f64) -> f64 {
-    // SAFETY: a plain C math function of one double, no preconditions
+    // SAFETY: the declaration above is C's `double exp(double)` of the C library that std links; it
+    // takes any double (overflow gives inf) and touches no memory of ours
     unsafe { exp(x) }
 }
 
@@ -48,7 +50,7 @@ pub fn set_compensated_sum(compensated: bool) {
 }
 
 /// Python's `sum(terms)` of floats (start 0), as the running CPython computes it.
-pub fn python_sum(terms: impl Iterator<Item = f64>) -> f64 {
+pub(crate) fn python_sum(terms: impl Iterator<Item = f64>) -> f64 {
     if !COMPENSATED_SUM.load(Ordering::Relaxed) {
         return terms.fold(0.0, |s, x| s + x);
     }
@@ -96,7 +98,7 @@ impl Smoothing {
 }
 
 /// Brevity penalty of one row: `exp(1 - ref/hyp)` for a shorter non-empty hypothesis.
-pub fn brevity_penalty(sys_len: i64, ref_len: i64) -> f64 {
+pub(crate) fn brevity_penalty(sys_len: i64, ref_len: i64) -> f64 {
     if sys_len < ref_len {
         if sys_len > 0 {
             c_exp(1.0 - (ref_len as f64) / (sys_len as f64))
@@ -262,7 +264,7 @@ pub fn count_padded(
         block * width,
         threads,
         new_state,
-        |(counter, seg_refs): &mut State, unit, rows| {
+        |(counter, seg_refs): &mut State<'_>, unit, rows| {
             for (j, row) in rows.chunks_exact_mut(width).enumerate() {
                 let i = unit * block + j;
                 seg_refs.clear();

@@ -145,7 +145,7 @@ fn for_each_run(ids: &[u32], sorted: &mut Vec<u32>, mut f: impl FnMut(u32, u32))
 
 /// For each length, the closest of the other lengths (the multiset without that one occurrence), the
 /// shorter on ties: NLTK's `closest_ref_length` against every other sentence.
-pub fn closest_other_lengths(lengths: &[i64]) -> Vec<i64> {
+pub(crate) fn closest_other_lengths(lengths: &[i64]) -> Vec<i64> {
     let mut sorted = lengths.to_vec();
     sorted.sort_unstable();
     lengths
@@ -176,7 +176,7 @@ pub fn closest_other_lengths(lengths: &[i64]) -> Vec<i64> {
 
 /// NLTK's `sentence_bleu` of one sentence from its clipped counts: `matches`/`totals` of orders
 /// `1..=weights.len()` (or more), `closest` reference length, `length` the sentence's.
-pub fn nltk_sentence_bleu(
+pub(crate) fn nltk_sentence_bleu(
     matches: &[i64],
     totals: &[i64],
     closest: i64,

@@ -3,12 +3,12 @@
 //! clipping needs stored in the slot itself.
 
 /// Marks "no slot": an n-gram that cannot match (absent from the hypothesis, or its prefix never matched).
-pub const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
 #[inline]
-pub fn mix(mut h: u64) -> u64 {
+pub(crate) fn mix(mut h: u64) -> u64 {
     h ^= h >> 32;
     h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
     h ^= h >> 32;
@@ -18,7 +18,7 @@ pub fn mix(mut h: u64) -> u64 {
 /// Hash of a byte string. Reads 8 bytes at a time, the last (partial) word as an overlapping load, so
 /// no byte-wise loop or copy; the length is mixed in, so a word and its zero-padded form differ.
 #[inline]
-pub fn hash_bytes(b: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(b: &[u8]) -> u64 {
     let n = b.len();
     let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
     let mut h = (n as u64).wrapping_mul(SEED);
@@ -41,7 +41,7 @@ pub fn hash_bytes(b: &[u8]) -> u64 {
 }
 
 /// Words of up to this many bytes are their own key ([`WordKey`]).
-pub const MAX_EXACT_WORD: usize = 15;
+pub(crate) const MAX_EXACT_WORD: usize = 15;
 
 /// Top byte of a [`WordKey`]'s second half for a word longer than [`MAX_EXACT_WORD`] bytes (an exact key
 /// holds the length there, at most 15).
@@ -53,7 +53,7 @@ const HASHED_WORD: u64 = 0xFF << 56;
 /// bytes or more is hashed, keyed by its hash with the top byte 0xFF, never an exact key, and compared
 /// byte by byte). An integer key (a token id, an n-gram pair) has a second half of 0.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
-pub struct WordKey {
+pub(crate) struct WordKey {
     lo: u64,
     hi: u64,
 }
@@ -80,7 +80,7 @@ impl WordKey {
 
 /// [`WordKey`] of a word.
 #[inline]
-pub fn word_key(b: &[u8]) -> WordKey {
+pub(crate) fn word_key(b: &[u8]) -> WordKey {
     let n = b.len();
     if n > MAX_EXACT_WORD {
         return WordKey {
@@ -119,7 +119,7 @@ static KEEP_BYTES: [u128; 16] = {
 /// its start (every word the 13a tokenizer writes: it pads its text) is keyed by one load and a mask, with
 /// no branch on its length.
 #[inline(always)]
-pub fn word_key_at(buf: &[u8], start: usize, end: usize) -> WordKey {
+pub(crate) fn word_key_at(buf: &[u8], start: usize, end: usize) -> WordKey {
     let n = end - start;
     if n <= MAX_EXACT_WORD {
         if let Some(bytes) = buf.get(start..start + 16) {
@@ -168,14 +168,14 @@ struct Slot {
 
 /// Interns the hypothesis n-grams of one order and clips the references' counts against them. Invariant:
 /// `mask < slots.len()` (the probe loops rely on it); call `start` before each use.
-pub struct GramTable {
+pub(crate) struct GramTable {
     slots: Vec<Slot>,
     mask: usize,
     /// 64 - log2(mask + 1): the product bits that pick a key's first slot
     shift: u32,
     generation: u32,
     /// clipped matches of the current use: sum over n-grams of min(hyp count, max reference count)
-    pub correct: u64,
+    pub(crate) correct: u64,
 }
 
 impl Default for GramTable {
@@ -192,7 +192,7 @@ impl Default for GramTable {
 
 impl GramTable {
     /// Starts a new use for up to `n` distinct n-grams (all earlier slots become free).
-    pub fn start(&mut self, n: usize) {
+    pub(crate) fn start(&mut self, n: usize) {
         let cap = (n.max(4) * 4).next_power_of_two();
         if self.slots.len() < cap {
             self.slots = vec![Slot::default(); cap];
@@ -221,7 +221,8 @@ impl GramTable {
     fn slot(&self, i: usize) -> &Slot {
         assert!(i <= self.mask);
         debug_assert!(self.mask < self.slots.len());
-        // SAFETY: i <= mask < slots.len() (see `start`)
+        // SAFETY: i <= mask (asserted), and mask < slots.len(): `default` has 1 slot and mask 0, `start`
+        // sets mask to cap - 1 after growing the slots to at least cap, and nothing shrinks them
         unsafe { self.slots.get_unchecked(i) }
     }
 
@@ -229,7 +230,7 @@ impl GramTable {
     fn slot_mut(&mut self, i: usize) -> &mut Slot {
         assert!(i <= self.mask);
         debug_assert!(self.mask < self.slots.len());
-        // SAFETY: as for `slot`
+        // SAFETY: i <= mask < slots.len(), as in `slot`
         unsafe { self.slots.get_unchecked_mut(i) }
     }
 
@@ -249,7 +250,7 @@ impl GramTable {
 
     /// Slot of a hypothesis n-gram given as a key, counting one occurrence.
     #[inline]
-    pub fn add_hyp_key(&mut self, key: u64) -> u32 {
+    pub(crate) fn add_hyp_key(&mut self, key: u64) -> u32 {
         let key = WordKey::of_int(key);
         let mut i = self.home(key);
         let generation = self.generation;
@@ -269,7 +270,7 @@ impl GramTable {
     /// Slot of a reference n-gram given as a key (NONE if the hypothesis lacks it), counting it for
     /// reference number `stamp`.
     #[inline]
-    pub fn add_ref_key(&mut self, key: u64, stamp: u32) -> u32 {
+    pub(crate) fn add_ref_key(&mut self, key: u64, stamp: u32) -> u32 {
         let key = WordKey::of_int(key);
         let mut i = self.home(key);
         loop {
@@ -287,7 +288,7 @@ impl GramTable {
 
     /// Slot of hypothesis word `tokens[pos]` (bytes of `buf`), counting one occurrence.
     #[inline]
-    pub fn add_hyp_word(&mut self, buf: &[u8], tokens: &[(u32, u32)], pos: usize) -> u32 {
+    pub(crate) fn add_hyp_word(&mut self, buf: &[u8], tokens: &[(u32, u32)], pos: usize) -> u32 {
         let (s0, e0) = tokens[pos];
         let word = &buf[s0 as usize..e0 as usize];
         let key = word_key_at(buf, s0 as usize, e0 as usize);
@@ -314,7 +315,7 @@ impl GramTable {
     /// Slot of reference word `ref_buf[start..end]` (NONE if not a hypothesis word), counting it for
     /// reference `stamp`; `buf` and `tokens` are the hypothesis'.
     #[inline]
-    pub fn add_ref_word(
+    pub(crate) fn add_ref_word(
         &mut self,
         buf: &[u8],
         tokens: &[(u32, u32)],
@@ -360,7 +361,7 @@ impl GramTable {
 
     /// Whether slot `i` occurred in some reference.
     #[inline]
-    pub fn matched(&self, i: u32) -> bool {
+    pub(crate) fn matched(&self, i: u32) -> bool {
         self.slots[i as usize].max_ref > 0
     }
 }
@@ -419,7 +420,7 @@ mod tests {
             }
         };
         let mut words: Vec<Vec<u8>> = vec![Vec::new()];
-        let mut next = crate::count::xorshift(99);
+        let mut next = crate::testgen::xorshift(99);
         let mut count = 0;
         while let Some(w) = words.pop() {
             check(&w);

@@ -26,7 +26,7 @@ const OP_UNDEF: u8 = 4;
 /// The DP rows of one hypothesis, each kept only over its beam (cells outside are infinite): memory
 /// O(n * beam + m) instead of O(n * m).
 #[derive(Default)]
-pub struct Rows {
+pub(crate) struct Rows {
     /// per row: (first cell, offset into `costs`/`ops`, number of cells)
     bands: Vec<(usize, usize, usize)>,
     costs: Vec<i64>,
@@ -73,7 +73,7 @@ struct Splice<'a> {
 /// distance min over j of (its cost at (end, j) + this cost from (end, j)), since every path crosses row
 /// `end`. Only the candidate's rows up to `end` are computed then.
 #[derive(Default)]
-pub struct Suffix {
+pub(crate) struct Suffix {
     /// per row: (first cell, offset into `costs`, number of cells)
     bands: Vec<(usize, usize, usize)>,
     costs: Vec<i64>,
@@ -177,7 +177,7 @@ impl<'r> Beam<'r> {
     /// row `end` (`a`, `b`: row buffers).
     fn distance_through(
         &self,
-        edit: &Splice,
+        edit: &Splice<'_>,
         base: &Rows,
         suffix: &Suffix,
         a: &mut Vec<i64>,
@@ -357,7 +357,7 @@ fn shift_into(words: &[u32], start: usize, len: usize, target: usize, out: &mut 
 
 /// Reusable buffers for one thread.
 #[derive(Default)]
-pub struct TerScratch {
+pub(crate) struct TerScratch {
     rows: Rows,
     suffix: Suffix,
     row_ops: Vec<u8>,
@@ -372,7 +372,7 @@ pub struct TerScratch {
 }
 
 /// TER edits of `hyp` against `reference` (word ids).
-pub fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
+pub(crate) fn ter_edits(hyp: &[u32], reference: &[u32], s: &mut TerScratch) -> i64 {
     if reference.is_empty() {
         return hyp.len() as i64;
     }

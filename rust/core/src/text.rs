@@ -51,7 +51,7 @@ impl Worker {
     }
 
     /// Counts one segment into `row`; false if a line needs the Python tokenizer (row left as is).
-    pub fn segment(
+    pub(crate) fn segment(
         &mut self,
         tok: Tokenizer,
         lowercase: bool,
@@ -92,13 +92,13 @@ impl Worker {
         };
         // up to four references without a heap allocation per segment
         if refs.len() <= 4 {
-            let mut few: [Option<TokenSpans>; 4] = [None; 4];
+            let mut few: [Option<TokenSpans<'_>>; 4] = [None; 4];
             for (k, slot) in few.iter_mut().enumerate().take(refs.len()) {
                 *slot = ref_tokens(k);
             }
             self.counter.count_text(hyp_tokens, &few[..refs.len()], row);
         } else {
-            let many: Vec<Option<TokenSpans>> = (0..refs.len()).map(ref_tokens).collect();
+            let many: Vec<Option<TokenSpans<'_>>> = (0..refs.len()).map(ref_tokens).collect();
             self.counter.count_text(hyp_tokens, &many, row);
         }
         true
@@ -116,7 +116,8 @@ fn prefetch(line: Option<&Line<'_>>) {
     if let Some(Line::Text(t)) = line {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         let p = t.as_ptr() as *const i8;
-        // SAFETY: a prefetch is a hint that never faults; the addresses are not dereferenced
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has; a prefetch is a hint that
+        // reads nothing and never faults, whatever the address (the second may be past the text's end)
         unsafe {
             _mm_prefetch(p, _MM_HINT_T0);
             _mm_prefetch(p.wrapping_add(64), _MM_HINT_T0);
@@ -129,7 +130,7 @@ fn prefetch(line: Option<&Line<'_>>) {
 /// Statistics rows (`out`, row-major `[S, 2 + 2 * order]`) of `hyps` against the reference streams
 /// (`refs[k][i]`: reference k of segment i). Returns the segments that need the Python tokenizer, sorted;
 /// their rows are left zero. The rows do not depend on `threads`.
-pub fn count_lines(
+pub(crate) fn count_lines(
     tok: Tokenizer,
     lowercase: bool,
     order: usize,
@@ -150,7 +151,7 @@ pub fn count_lines(
         width,
         threads,
         || (Worker::new(order), Vec::with_capacity(refs.len())),
-        |(worker, seg_refs): &mut (Worker, Vec<Line>), i, row| {
+        |(worker, seg_refs): &mut (Worker, Vec<Line<'_>>), i, row| {
             worker.segment_of(tok, lowercase, hyps, refs, i, seg_refs, row)
         },
     )
@@ -230,8 +231,8 @@ mod tests {
                     .join(" ")
             })
             .collect();
-        let hyps: Vec<Line> = lines.iter().map(|l| Line::Text(l)).collect();
-        let refs: Vec<Line> = refs_text
+        let hyps: Vec<Line<'_>> = lines.iter().map(|l| Line::Text(l)).collect();
+        let refs: Vec<Line<'_>> = refs_text
             .iter()
             .enumerate()
             .map(|(i, l)| {

@@ -21,10 +21,10 @@ use crate::par::{for_each_unit, pick_threads};
 
 /// One edit of an alignment: what it does to reference position `src` / hypothesis position `dest`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EditOp {
-    pub kind: Edit,
-    pub src: u32,
-    pub dest: u32,
+pub(crate) struct EditOp {
+    pub(crate) kind: Edit,
+    pub(crate) src: u32,
+    pub(crate) dest: u32,
 }
 
 /// The kind of an edit or of an opcode (a run of one kind).
@@ -53,7 +53,7 @@ pub const ROW_WIDTH: usize = 6;
 
 /// A reusable aligner (one per thread): buffers of the bit matrices and rows.
 #[derive(Default)]
-pub struct Aligner {
+pub(crate) struct Aligner {
     ops: Vec<EditOp>,
     /// vertical +1 / -1 deltas of the matrix, `words` u64 per hypothesis row
     vp: Vec<u64>,
@@ -70,7 +70,7 @@ pub struct Aligner {
 impl Aligner {
     /// rapidfuzz's edit operations turning `s1` (the reference) into `s2` (the hypothesis), in order;
     /// every id is below `alphabet`.
-    pub fn editops(&mut self, s1: &[u32], s2: &[u32], alphabet: usize) -> &[EditOp] {
+    pub(crate) fn editops(&mut self, s1: &[u32], s2: &[u32], alphabet: usize) -> &[EditOp] {
         self.ops.clear();
         let max = s1.len().max(s2.len());
         self.align_split(s1, s2, 0, 0, max, alphabet);
@@ -78,7 +78,7 @@ impl Aligner {
     }
 
     /// Hits, substitutions, deletions, insertions, reference and hypothesis lengths of the alignment.
-    pub fn counts(&mut self, s1: &[u32], s2: &[u32], alphabet: usize) -> [i64; ROW_WIDTH] {
+    pub(crate) fn counts(&mut self, s1: &[u32], s2: &[u32], alphabet: usize) -> [i64; ROW_WIDTH] {
         let (mut s, mut d, mut i) = (0i64, 0i64, 0i64);
         for op in self.editops(s1, s2, alphabet) {
             match op.kind {
@@ -94,7 +94,7 @@ impl Aligner {
 
     /// rapidfuzz's opcodes (runs of equal, replace, delete and insert) of `s1` against `s2`, appended to
     /// `out`; returns the counts as [`Aligner::counts`].
-    pub fn opcodes(
+    pub(crate) fn opcodes(
         &mut self,
         s1: &[u32],
         s2: &[u32],
@@ -434,7 +434,7 @@ fn last_row(s1: &[u32], s2: &[u32], out: &mut Vec<u32>) {
 }
 
 /// Python's `str.isspace`: Unicode White_Space plus the four separators U+001C..U+001F.
-pub fn py_isspace(c: char) -> bool {
+pub(crate) fn py_isspace(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
@@ -467,13 +467,13 @@ impl Units {
         })
     }
 
-    pub fn is_words(self) -> bool {
+    pub(crate) fn is_words(self) -> bool {
         matches!(self, Units::JiwerWords | Units::SplitWords)
     }
 }
 
 /// The words of `text` under `units` (a word unit), appended to `out`.
-pub fn words_into<'a>(text: &'a str, units: Units, out: &mut Vec<&'a str>) {
+pub(crate) fn words_into<'a>(text: &'a str, units: Units, out: &mut Vec<&'a str>) {
     match units {
         Units::SplitWords => out.extend(text.split(py_isspace).filter(|w| !w.is_empty())),
         _ => {
@@ -510,7 +510,7 @@ pub fn words_into<'a>(text: &'a str, units: Units, out: &mut Vec<&'a str>) {
 }
 
 /// The characters of `text` under `units` (a character unit) as code points, appended to `out`.
-pub fn chars_into(text: &str, units: Units, out: &mut Vec<u32>) {
+pub(crate) fn chars_into(text: &str, units: Units, out: &mut Vec<u32>) {
     match units {
         Units::RawChars => out.extend(text.chars().map(u32::from)),
         Units::JiwerChars => out.extend(text.trim_matches(py_isspace).chars().map(u32::from)),
@@ -559,7 +559,7 @@ fn ascii_space(b: u8) -> bool {
 
 /// The byte ranges of the words of `text` under `units` (a word unit), appended to `out`; an ASCII text
 /// is scanned byte by byte, any other as [`words_into`].
-pub fn word_spans(text: &str, units: Units, out: &mut Vec<(u32, u32)>) {
+pub(crate) fn word_spans(text: &str, units: Units, out: &mut Vec<(u32, u32)>) {
     let bytes = text.as_bytes();
     if !text.is_ascii() {
         let base = text.as_ptr() as usize;
@@ -649,7 +649,7 @@ impl Interner {
 /// One thread's buffers for pairs of texts: token ids, the interner, the aligner.
 #[derive(Default)]
 pub struct PairWorker {
-    pub aligner: Aligner,
+    pub(crate) aligner: Aligner,
     interner: Interner,
     spans: [Vec<(u32, u32)>; 2],
     codes: [Vec<u32>; 2],
@@ -719,7 +719,7 @@ impl PairWorker {
     }
 
     /// The statistics row of one pair of texts.
-    pub fn count_text(
+    pub(crate) fn count_text(
         &mut self,
         reference: &str,
         hypothesis: &str,

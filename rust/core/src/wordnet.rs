@@ -15,7 +15,7 @@ use crate::table::{hash_bytes, mix};
 use crate::tok::unicode::py_lower_into;
 
 /// Parts of speech in the order NLTK's `synsets()` visits them.
-pub const PARTS: [&str; 4] = ["n", "v", "a", "r"];
+pub(crate) const PARTS: [&str; 4] = ["n", "v", "a", "r"];
 
 /// morphy's detachment rules per part of speech: (suffix, replacement), each applied once to the word.
 const RULES: [&[(&str, &str)]; 4] = [
@@ -46,7 +46,7 @@ const RULES: [&[(&str, &str)]; 4] = [
 
 /// A hasher for short string keys (the keys come from the database and the user's words: no secret).
 #[derive(Default)]
-pub struct StrHasher(u64);
+pub(crate) struct StrHasher(u64);
 
 impl Hasher for StrHasher {
     fn finish(&self) -> u64 {
@@ -61,7 +61,7 @@ impl Hasher for StrHasher {
 }
 
 /// A map keyed by strings with [`StrHasher`].
-pub type StrMap<V> = HashMap<Box<str>, V, BuildHasherDefault<StrHasher>>;
+pub(crate) type StrMap<V> = HashMap<Box<str>, V, BuildHasherDefault<StrHasher>>;
 
 /// A database file that does not have the documented format: the message names the file and the line
 /// (index and exception files) or the byte offset (data files).
@@ -180,7 +180,7 @@ fn parse_exceptions(part: &mut Part, bytes: &[u8], name: &str) -> Result<(), For
 
 /// `word` without a trailing syntactic marker (`beautiful(a)` -> `beautiful`): a last `(...)` holding no
 /// parenthesis, as NLTK's pattern `(.*?)(\([^()]*\))?$` removes it.
-pub fn without_marker(word: &str) -> &str {
+pub(crate) fn without_marker(word: &str) -> &str {
     if let Some(inner) = word.strip_suffix(')') {
         if let Some(start) = inner.rfind('(') {
             if !inner[start + 1..].contains(')') {
@@ -208,7 +208,7 @@ fn starts_with_offset(line: &[u8], offset: u32) -> bool {
 
 impl WordNet {
     /// The database of four parts (noun, verb, adjective, adverb files, in [`PARTS`] order).
-    pub fn parse(files: Vec<PartFiles>) -> Result<WordNet, FormatError> {
+    pub fn parse(files: Vec<PartFiles<'_>>) -> Result<WordNet, FormatError> {
         if files.len() != PARTS.len() {
             return Err(FormatError(
                 "WordNet needs the files of four parts of speech".into(),
@@ -255,7 +255,7 @@ impl WordNet {
     }
 
     /// `(part, offset)` of every synset of `word`, in the order NLTK's `synsets(word)` lists them.
-    pub fn synsets(&self, word: &str, out: &mut Vec<(u8, u32)>) {
+    pub(crate) fn synsets(&self, word: &str, out: &mut Vec<(u8, u32)>) {
         out.clear();
         // Python's str.lower() (the tokenizers' Unicode tables)
         let mut lowered = String::new();
@@ -279,7 +279,7 @@ impl WordNet {
     }
 
     /// Calls `name` with each lemma name of the synset at `offset` of part `p` (markers removed).
-    pub fn lemma_names(
+    pub(crate) fn lemma_names(
         &self,
         p: u8,
         offset: u32,

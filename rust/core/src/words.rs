@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Whether Python's `str.split()` splits at `c`: Unicode's White_Space characters and the four
 /// information separators U+001C..U+001F, which Python counts as whitespace and Rust does not.
 #[inline]
-pub fn is_python_space(c: char) -> bool {
+pub(crate) fn is_python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
@@ -29,7 +29,7 @@ pub fn split_python(line: &str) -> Vec<&str> {
 
 /// A multiplicative hash for integer keys and short words (the maps live for one job; no DoS concern).
 #[derive(Default, Clone, Copy)]
-pub struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     #[inline]
@@ -58,36 +58,33 @@ impl Hasher for FastHasher {
     }
 }
 
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// Words to ids `0, 1, 2, ...` in order of first appearance; equal words get equal ids.
 #[derive(Default)]
-pub struct WordIds<'a> {
+pub(crate) struct WordIds<'a> {
     map: FastMap<&'a str, u32>,
 }
 
 impl<'a> WordIds<'a> {
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.map.clear();
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.map.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
     }
     /// The id of `w`, a new one if it was not seen.
     #[inline]
-    pub fn id(&mut self, w: &'a str) -> u32 {
+    pub(crate) fn id(&mut self, w: &'a str) -> u32 {
         let next = self.map.len() as u32;
         *self.map.entry(w).or_insert(next)
     }
     /// The id of `w` if it was seen.
     #[inline]
-    pub fn get(&self, w: &str) -> Option<u32> {
+    pub(crate) fn get(&self, w: &str) -> Option<u32> {
         self.map.get(w).copied()
     }
-    pub fn push_ids(&mut self, words: &[&'a str], out: &mut Vec<u32>) {
+    pub(crate) fn push_ids(&mut self, words: &[&'a str], out: &mut Vec<u32>) {
         out.clear();
         out.extend(words.iter().map(|w| self.id(w)));
     }
@@ -95,7 +92,7 @@ impl<'a> WordIds<'a> {
 
 /// Python's `math.fsum`: the correctly rounded sum of the terms (Shewchuk's partials, then CPython's
 /// half-way correction), for finite terms.
-pub fn fsum(terms: &[f64]) -> f64 {
+pub(crate) fn fsum(terms: &[f64]) -> f64 {
     let mut partials: Vec<f64> = Vec::with_capacity(8);
     for &v in terms {
         let mut x = v;
@@ -149,29 +146,29 @@ pub fn fsum(terms: &[f64]) -> f64 {
 }
 
 /// No n-gram: a word or n-gram id that does not exist.
-pub const NO_ID: u32 = u32::MAX;
+pub(crate) const NO_ID: u32 = u32::MAX;
 
 /// Ids of n-grams of any order, built order by order: the id of an n-gram is that of the pair (id of its
 /// first n-1 words, id of its last word), so equal n-grams get equal ids without storing their words, and
 /// the ids of every order share one range (ids of different orders never clash).
 #[derive(Default)]
-pub struct GramIds {
+pub(crate) struct GramIds {
     map: FastMap<u64, u32>,
     next: u32,
 }
 
 impl GramIds {
     /// Starts over; the first `words` ids are the words' own (order 1).
-    pub fn reset(&mut self, words: usize) {
+    pub(crate) fn reset(&mut self, words: usize) {
         self.map.clear();
         self.next = words as u32;
     }
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.next as usize
     }
     /// The id of the n-gram (`prefix`, `word`), a new one if it was not seen.
     #[inline]
-    pub fn id(&mut self, prefix: u32, word: u32) -> u32 {
+    pub(crate) fn id(&mut self, prefix: u32, word: u32) -> u32 {
         let next = self.next;
         let id = *self
             .map
@@ -185,7 +182,7 @@ impl GramIds {
     /// The id of the n-gram (`prefix`, `word`) if it was seen ([`NO_ID`] otherwise, or for a `prefix`
     /// or `word` of [`NO_ID`]).
     #[inline]
-    pub fn get(&self, prefix: u32, word: u32) -> u32 {
+    pub(crate) fn get(&self, prefix: u32, word: u32) -> u32 {
         if prefix == NO_ID || word == NO_ID {
             return NO_ID;
         }

@@ -52,7 +52,7 @@ fn matrix<T: numpy::Element>(
     PyArray1::from_vec(py, rows).reshape([n, width])
 }
 
-pub fn tokenizer(name: &str) -> PyResult<Tokenizer> {
+pub(crate) fn tokenizer(name: &str) -> PyResult<Tokenizer> {
     Tokenizer::from_name(name)
         .ok_or_else(|| invalid(format!("the compiled core has no tokenizer {name:?}")))
 }
@@ -309,7 +309,7 @@ impl TextCounter {
         let new_counter = || ChunkCounter::new(order, sums);
         let mut outputs = rows.map(|all| all.chunks_mut(chunk * width));
         // each chunk's items, referenced from when it is read until every thread has stopped
-        let held: Vec<OnceCell<Held>> = (0..n_seg.div_ceil(chunk))
+        let held: Vec<OnceCell<Held<'_>>> = (0..n_seg.div_ceil(chunk))
             .map(|_| OnceCell::new())
             .collect();
         let counted = fed(
@@ -352,13 +352,13 @@ impl TextCounter {
                         rows: outputs.as_mut().map(|o| o.next().expect("a chunk of rows")),
                     });
                     while feed.queued() >= read_ahead {
-                        py.detach(|| feed.help(&mut mine));
+                        detached(py, || feed.help(&mut mine))?;
                     }
                     for failed in feed.take_reports() {
                         self.count_failed(py, &held, failed, &mut mine.total)?;
                     }
                 }
-                py.detach(|| feed.finish(&mut mine));
+                detached(py, || feed.finish(&mut mine))?;
                 for failed in feed.take_reports() {
                     self.count_failed(py, &held, failed, &mut mine.total)?;
                 }
@@ -448,7 +448,7 @@ impl TextCounter {
                     present[k] = true;
                 }
             }
-            let refs: Vec<Option<TokenSpans>> = ref_bufs
+            let refs: Vec<Option<TokenSpans<'_>>> = ref_bufs
                 .iter()
                 .zip(&present)
                 .map(|((b, s), &p)| p.then_some(TokenSpans { buf: b, spans: s }))
@@ -545,7 +545,7 @@ impl ChunkCounter {
             refs,
             mut rows,
         } = chunk;
-        let refs: Vec<&[Line]> = refs.iter().map(Vec::as_slice).collect();
+        let refs: Vec<&[Line<'_>]> = refs.iter().map(Vec::as_slice).collect();
         let mut failed = Vec::new();
         match rows.as_deref_mut() {
             Some(out) => self
@@ -633,7 +633,7 @@ fn count_systems(
                 Vec::with_capacity(n_refs),
             )
         },
-        |(counter, buf, spans, seg_refs): &mut SystemWorker, j, row| {
+        |(counter, buf, spans, seg_refs): &mut SystemWorker<'_>, j, row| {
             let (k, i) = (j / n_seg, j % n_seg);
             if tok.tokenize(hyps[k][i], lowercase, buf, spans).is_err() {
                 return false;
@@ -874,7 +874,7 @@ impl IdCounter {
                     width,
                     threads,
                     || (SegmentCounter::new(order), Vec::new()),
-                    |(counter, seg_refs): &mut (SegmentCounter, Vec<Option<TokenSpans>>),
+                    |(counter, seg_refs): &mut (SegmentCounter, Vec<Option<TokenSpans<'_>>>),
                      i,
                      row| {
                         let (first, last) = segs[i];

@@ -23,7 +23,7 @@ thread_local! {
 }
 
 /// Notes the calling thread as the main thread if Python says it is (at the module's import).
-pub fn note_main_thread(py: Python<'_>) -> PyResult<()> {
+pub(crate) fn note_main_thread(py: Python<'_>) -> PyResult<()> {
     let threading = py.import("threading")?;
     let current = threading.call_method0("current_thread")?;
     if current.is(&threading.call_method0("main_thread")?) {
@@ -45,12 +45,12 @@ fn poll_signals() -> bool {
 }
 
 /// An argument with a wrong value (shape, length, range, name).
-pub fn invalid(msg: impl Into<String>) -> PyErr {
+pub(crate) fn invalid(msg: impl Into<String>) -> PyErr {
     PyValueError::new_err(msg.into())
 }
 
 /// An argument or item of a wrong type.
-pub fn wrong_type(msg: impl Into<String>) -> PyErr {
+pub(crate) fn wrong_type(msg: impl Into<String>) -> PyErr {
     PyTypeError::new_err(msg.into())
 }
 
@@ -58,7 +58,7 @@ pub fn wrong_type(msg: impl Into<String>) -> PyErr {
 /// not mutate); a panic inside becomes a `RuntimeError` naming its message. On the main thread the core
 /// polls the signal handlers meanwhile: an exception of one (`KeyboardInterrupt`) stops the core and is
 /// raised instead of `f`'s incomplete result.
-pub fn detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyResult<T> {
+pub(crate) fn detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyResult<T> {
     let polls = MAIN_THREAD.get() == Some(&std::thread::current().id());
     let (result, stopped) = py.detach(|| {
         let run = || catch_unwind(AssertUnwindSafe(f));
@@ -77,7 +77,7 @@ pub fn detached<T: Send, F: FnOnce() -> T + Send>(py: Python<'_>, f: F) -> PyRes
 }
 
 /// A panic of the core as a `RuntimeError`.
-pub fn panic_error(e: Box<dyn std::any::Any + Send>) -> PyErr {
+pub(crate) fn panic_error(e: Box<dyn std::any::Any + Send>) -> PyErr {
     let msg = e
         .downcast_ref::<String>()
         .map(String::as_str)
@@ -87,10 +87,10 @@ pub fn panic_error(e: Box<dyn std::any::Any + Send>) -> PyErr {
 }
 
 /// Highest n-gram order accepted by the counters (a guard against absurd row widths; BLEU uses 4).
-pub const MAX_ORDER: usize = 1 << 16;
+pub(crate) const MAX_ORDER: usize = 1 << 16;
 
 /// `order` checked to be in `1..=max`.
-pub fn check_order(order: usize, max: usize) -> PyResult<usize> {
+pub(crate) fn check_order(order: usize, max: usize) -> PyResult<usize> {
     if !(1..=max).contains(&order) {
         return Err(invalid(format!(
             "order must be from 1 to {max}, got {order}"

@@ -12,7 +12,7 @@ use crate::errors::detached;
 
 /// A refused line as a dict: ``kind`` (``"utf-8"``, ``"nul"``, ``"too-long"``), ``line``, and where
 /// they apply ``offset`` (bytes into the file), ``column`` (bytes into the line) and ``bytes``.
-pub fn problem_dict<'py>(py: Python<'py>, p: &LineProblem) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn problem_dict<'py>(py: Python<'py>, p: &LineProblem) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("line", p.line())?;
     match p {
@@ -44,7 +44,7 @@ type LinesOrProblem<'py> = (Option<Vec<String>>, Option<Bound<'py, PyDict>>);
 /// an ``OSError``.
 #[pyfunction]
 #[pyo3(signature = (path, *, max_line_bytes))]
-pub fn read_file_lines<'py>(
+pub(crate) fn read_file_lines<'py>(
     py: Python<'py>,
     path: PathBuf,
     max_line_bytes: usize,

@@ -12,10 +12,10 @@ use pyo3::Borrowed;
 use crate::errors::{invalid, wrong_type};
 
 /// Lines longer than this are refused (token offsets are 32-bit; lowercasing can grow a line).
-pub const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
+pub(crate) const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
 
 /// The items of a list, or of any other iterable.
-pub fn items<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+pub(crate) fn items<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     match obj.cast::<PyList>() {
         Ok(list) => Ok(list.iter().collect()),
         Err(_) => obj.try_iter()?.collect(),
@@ -37,20 +37,20 @@ fn item_tuple<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
 
 /// Hypotheses and reference streams (each as long as the hypotheses; `None` items are missing
 /// references), as Python items.
-pub struct TextInput<'py> {
+pub(crate) struct TextInput<'py> {
     pub hyps: Bound<'py, PyTuple>,
     pub refs: Vec<Bound<'py, PyTuple>>,
 }
 
 impl<'py> TextInput<'py> {
-    pub fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
+    pub(crate) fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
         let hyps = item_tuple(hyps)?;
         let refs = reference_streams(ref_streams, hyps.len(), item_tuple, |s| s.len())?;
         Ok(TextInput { hyps, refs })
     }
 
     /// The lines of segments `range`: hypotheses, then each reference stream's.
-    pub fn lines<'a>(&'a self, range: std::ops::Range<usize>) -> PyResult<SegmentLines<'a>> {
+    pub(crate) fn lines<'a>(&'a self, range: std::ops::Range<usize>) -> PyResult<SegmentLines<'a>> {
         segment_lines(self.refs.len(), range, |stream, i| match stream {
             0 => self.hyps.get_borrowed_item(i),
             _ => self.refs[stream - 1].get_borrowed_item(i),
@@ -59,7 +59,7 @@ impl<'py> TextInput<'py> {
 }
 
 /// The lines of some segments: the hypotheses', then each reference stream's.
-pub type SegmentLines<'a> = (Vec<Line<'a>>, Vec<Vec<Line<'a>>>);
+pub(crate) type SegmentLines<'a> = (Vec<Line<'a>>, Vec<Vec<Line<'a>>>);
 
 /// The lines of segments `range` of the hypotheses (stream 0) and `n_refs` reference streams (1 on),
 /// `item(stream, segment)` giving each item; errors name an item as `hypotheses[i]` or `references[k][i]`.
@@ -135,31 +135,31 @@ impl<'py> Items<'py> {
 /// Hypotheses and reference streams as [`TextInput`], read a chunk of segments at a time
 /// ([`ChunkedInput::hold`]): nothing is done per item before its chunk is read, so reading overlaps
 /// counting from the first chunk on.
-pub struct ChunkedInput<'py> {
+pub(crate) struct ChunkedInput<'py> {
     hyps: Items<'py>,
     refs: Vec<Items<'py>>,
 }
 
 impl<'py> ChunkedInput<'py> {
-    pub fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
+    pub(crate) fn new(hyps: &Bound<'py, PyAny>, ref_streams: &Bound<'py, PyAny>) -> PyResult<Self> {
         let hyps = Items::new(hyps)?;
         let refs = reference_streams(ref_streams, hyps.len(), Items::new, Items::len)?;
         Ok(ChunkedInput { hyps, refs })
     }
 
     /// Segments.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.hyps.len()
     }
 
     /// Reference streams.
-    pub fn n_refs(&self) -> usize {
+    pub(crate) fn n_refs(&self) -> usize {
         self.refs.len()
     }
 
     /// The items of segments `range`, referenced: they stay alive (and their lines valid) as long as
     /// the [`Held`] chunk, whatever happens to the lists meanwhile.
-    pub fn hold(&self, range: std::ops::Range<usize>) -> PyResult<Held<'py>> {
+    pub(crate) fn hold(&self, range: std::ops::Range<usize>) -> PyResult<Held<'py>> {
         let mut items = Vec::with_capacity(range.len() * (1 + self.refs.len()));
         for stream in std::iter::once(&self.hyps).chain(&self.refs) {
             for i in range.clone() {
@@ -176,7 +176,7 @@ impl<'py> ChunkedInput<'py> {
 }
 
 /// The items of a chunk of segments (from segment `start`), referenced by [`ChunkedInput::hold`].
-pub struct Held<'py> {
+pub(crate) struct Held<'py> {
     pub start: usize,
     pub len: usize,
     n_refs: usize,
@@ -186,23 +186,23 @@ pub struct Held<'py> {
 
 impl<'py> Held<'py> {
     /// Reference streams.
-    pub fn n_refs(&self) -> usize {
+    pub(crate) fn n_refs(&self) -> usize {
         self.n_refs
     }
 
     /// The hypothesis of the chunk's segment `j`.
-    pub fn hyp(&self, j: usize) -> &Bound<'py, PyAny> {
+    pub(crate) fn hyp(&self, j: usize) -> &Bound<'py, PyAny> {
         &self.items[j]
     }
 
     /// Reference `k` of the chunk's segment `j`.
-    pub fn reference(&self, k: usize, j: usize) -> &Bound<'py, PyAny> {
+    pub(crate) fn reference(&self, k: usize, j: usize) -> &Bound<'py, PyAny> {
         &self.items[(1 + k) * self.len + j]
     }
 
     /// The chunk's lines: hypotheses, then each reference stream's (errors name the items as
     /// [`TextInput::lines`] does).
-    pub fn lines(&self) -> PyResult<SegmentLines<'_>> {
+    pub(crate) fn lines(&self) -> PyResult<SegmentLines<'_>> {
         let range = self.start..self.start + self.len;
         segment_lines(self.n_refs, range, |stream, i| {
             Ok(self.items[stream * self.len + i - self.start].as_borrowed())
@@ -213,7 +213,7 @@ impl<'py> Held<'py> {
 /// A Python item as a line: a `str` as UTF-8 ([`Line::Python`] when it is not valid UTF-8, e.g. lone
 /// surrogates: only the Python tokenizer takes those), `None` as a missing line where `allow_none`;
 /// `what[index]` names the item in errors.
-pub fn line<'a>(
+pub(crate) fn line<'a>(
     item: Borrowed<'a, '_, PyAny>,
     allow_none: bool,
     what: &str,
@@ -245,7 +245,7 @@ pub fn line<'a>(
 
 /// The text of lines that are all `str` and valid UTF-8 (missing ones as `None`), or None when one is not
 /// (the caller then leaves the job to the Python implementation).
-pub fn utf8_lines<'a>(lines: &[Line<'a>]) -> Option<Vec<Option<&'a str>>> {
+pub(crate) fn utf8_lines<'a>(lines: &[Line<'a>]) -> Option<Vec<Option<&'a str>>> {
     lines
         .iter()
         .map(|l| match *l {
@@ -258,14 +258,14 @@ pub fn utf8_lines<'a>(lines: &[Line<'a>]) -> Option<Vec<Option<&'a str>>> {
 
 /// Hypotheses (missing ones as "") and reference streams as UTF-8 text, or None when a line is not
 /// valid UTF-8 (the caller then leaves the job to the Python implementation).
-pub type Texts<'a> = (Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
+pub(crate) type Texts<'a> = (Vec<&'a str>, Vec<Vec<Option<&'a str>>>);
 
-pub fn utf8_texts<'a>(input: &'a TextInput<'_>) -> PyResult<Option<Texts<'a>>> {
+pub(crate) fn utf8_texts<'a>(input: &'a TextInput<'_>) -> PyResult<Option<Texts<'a>>> {
     utf8_texts_of(input, 0..input.hyps.len())
 }
 
 /// [`utf8_texts`] of the segments `range`.
-pub fn utf8_texts_of<'a>(
+pub(crate) fn utf8_texts_of<'a>(
     input: &'a TextInput<'_>,
     range: std::ops::Range<usize>,
 ) -> PyResult<Option<Texts<'a>>> {
@@ -288,7 +288,7 @@ pub fn utf8_texts_of<'a>(
 
 /// Appends a token list (a Python iterable of `str`) to `buf`/`spans`, `str`s that are not UTF-8 as
 /// their "surrogatepass" bytes (the Python tokenizer's output for lines the core hands back).
-pub fn any_tokens_into(
+pub(crate) fn any_tokens_into(
     tokens: &Bound<'_, PyAny>,
     buf: &mut Vec<u8>,
     spans: &mut Vec<(u32, u32)>,
@@ -323,7 +323,7 @@ pub fn any_tokens_into(
 
 /// Appends the UTF-8 tokens of `tokens` (a list or tuple of exact `str`) to `buf`/`spans`; false if it
 /// is anything else (a token of another type, a `str` subclass, a string that is not UTF-8).
-pub fn exact_str_tokens_into(
+pub(crate) fn exact_str_tokens_into(
     tokens: &Bound<'_, PyAny>,
     buf: &mut Vec<u8>,
     spans: &mut Vec<(u32, u32)>,
@@ -355,7 +355,7 @@ pub fn exact_str_tokens_into(
 }
 
 /// The data of a numpy array, which must be C-contiguous.
-pub fn contiguous<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+pub(crate) fn contiguous<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
     array: &'a numpy::PyReadonlyArray<'_, T, D>,
     what: &str,
 ) -> PyResult<&'a [T]> {
@@ -365,7 +365,7 @@ pub fn contiguous<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
 }
 
 /// Lines of token ids back to back (`ids`) with their lengths: line i is `ids[offsets[i]..offsets[i + 1]]`.
-pub struct IdStream<'a> {
+pub(crate) struct IdStream<'a> {
     pub ids: &'a [u64],
     pub lens: Vec<usize>,
     pub offsets: Vec<usize>,
@@ -373,7 +373,7 @@ pub struct IdStream<'a> {
 
 impl<'a> IdStream<'a> {
     /// Checks that the lengths are not negative and add up to the number of ids.
-    pub fn new(
+    pub(crate) fn new(
         ids: &'a PyReadonlyArray1<'_, u64>,
         lengths: &PyReadonlyArray1<'_, i64>,
         what: &str,
@@ -400,15 +400,15 @@ impl<'a> IdStream<'a> {
         Ok(IdStream { ids, lens, offsets })
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.lens.len()
     }
 
-    pub fn segment(&self, i: usize) -> &'a [u64] {
+    pub(crate) fn segment(&self, i: usize) -> &'a [u64] {
         &self.ids[self.offsets[i]..self.offsets[i + 1]]
     }
 
-    pub fn lines(&self) -> bleuscope_core::pairwise::IdLines<'_> {
+    pub(crate) fn lines(&self) -> bleuscope_core::pairwise::IdLines<'_> {
         bleuscope_core::pairwise::IdLines {
             ids: self.ids,
             lens: &self.lens,
@@ -417,7 +417,7 @@ impl<'a> IdStream<'a> {
 }
 
 /// The shape of a numpy array, for the shape checks of the bindings.
-pub fn shape<T: numpy::Element, D: numpy::ndarray::Dimension>(
+pub(crate) fn shape<T: numpy::Element, D: numpy::ndarray::Dimension>(
     array: &numpy::PyReadonlyArray<'_, T, D>,
 ) -> Vec<usize> {
     array.shape().to_vec()

@@ -58,7 +58,7 @@ fn sums_any_index<'py, T: Lane + numpy::Element>(
 /// sums). ``stats`` ``[S, D]`` is float32, or uint16 (exact in float32, half the memory to pick rows from).
 #[pyfunction]
 #[pyo3(signature = (stats, idx, *, threads = 1))]
-pub fn resample_sums_f32<'py>(
+pub(crate) fn resample_sums_f32<'py>(
     py: Python<'py>,
     stats: &Bound<'py, PyAny>,
     idx: &Bound<'py, PyAny>,
@@ -82,7 +82,7 @@ pub fn resample_sums_f32<'py>(
 /// int32 ``[S, W]`` with ``|value| <= 2**28 - 1``.
 #[pyfunction]
 #[pyo3(signature = (words, first_bit, rows, cols, *, threads = 1))]
-pub fn masked_sums_i64<'py>(
+pub(crate) fn masked_sums_i64<'py>(
     py: Python<'py>,
     words: PyReadonlyArray1<'py, u64>,
     first_bit: usize,

@@ -148,7 +148,7 @@ fn text_input<'py>(
 
 /// NLTK's Porter stem of an ASCII lowercase word (for the tests against NLTK).
 #[pyfunction]
-pub fn porter_stem(word: &str) -> String {
+pub(crate) fn porter_stem(word: &str) -> String {
     let mut out = Vec::new();
     stem_into(word.as_bytes(), &mut out);
     String::from_utf8(out).unwrap_or_default()

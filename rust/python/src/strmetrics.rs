@@ -198,7 +198,7 @@ fn check_orders(min_len: usize, max_len: usize) -> PyResult<()> {
 /// absent); None when an item needs the Python implementation.
 #[pyfunction]
 #[pyo3(signature = (hyps, ref_streams, min_len, max_len, *, threads = 0))]
-pub fn gleu_rows<'py>(
+pub(crate) fn gleu_rows<'py>(
     py: Python<'py>,
     hyps: &Bound<'py, PyAny>,
     ref_streams: &Bound<'py, PyAny>,
@@ -217,7 +217,7 @@ pub fn gleu_rows<'py>(
 /// hypothesis), token lists or strings.
 #[pyfunction]
 #[pyo3(signature = (hypotheses, list_of_references, min_len, max_len, *, threads = 0))]
-pub fn gleu_list_rows<'py>(
+pub(crate) fn gleu_list_rows<'py>(
     py: Python<'py>,
     hypotheses: &Bound<'py, PyAny>,
     list_of_references: &Bound<'py, PyAny>,
@@ -236,7 +236,7 @@ pub fn gleu_list_rows<'py>(
 /// like ``str.split()``, or token lists); None when an item needs the Python implementation.
 #[pyfunction]
 #[pyo3(signature = (hyps, ref_streams, *, threads = 0))]
-pub fn character_values<'py>(
+pub(crate) fn character_values<'py>(
     py: Python<'py>,
     hyps: &Bound<'py, PyAny>,
     ref_streams: &Bound<'py, PyAny>,
@@ -266,7 +266,7 @@ pub fn character_values<'py>(
 #[pyfunction]
 #[pyo3(signature = (hyps, ref_streams, alpha, deletion, insertion, substitution, rho, *, threads = 0))]
 #[allow(clippy::too_many_arguments)]
-pub fn eed_values<'py>(
+pub(crate) fn eed_values<'py>(
     py: Python<'py>,
     hyps: &Bound<'py, PyAny>,
     ref_streams: &Bound<'py, PyAny>,
@@ -311,7 +311,7 @@ pub fn eed_values<'py>(
 #[pyfunction]
 #[pyo3(signature = (sentences, weights, epsilon))]
 #[allow(clippy::type_complexity)]
-pub fn self_bleu<'py>(
+pub(crate) fn self_bleu<'py>(
     py: Python<'py>,
     sentences: &Bound<'py, PyAny>,
     weights: Vec<Vec<f64>>,

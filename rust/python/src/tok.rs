@@ -134,7 +134,7 @@ fn texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<Option<&'a str>>> {
 
 /// Where the Unicode tables come from: the compiled tokenizers are exact only for this Unicode database
 /// (`unicodedata.unidata_version`) and this `regex` module version.
-pub fn tables_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+pub(crate) fn tables_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("python", tables::PYTHON_VERSION)?;
     d.set_item("unidata_version", tables::UNIDATA_VERSION)?;
@@ -166,7 +166,7 @@ fn u32_pairs(data: &Bound<'_, PyBytes>, what: &str) -> PyResult<Vec<(u32, u32)>>
 /// pairs, `versions` the `(unidata_version, regex_version)` they come from. A ValueError says what does
 /// not hold (then nothing changes); once per process (equal tables again are accepted).
 #[pyfunction]
-pub fn use_tokenizer_tables(
+pub(crate) fn use_tokenizer_tables(
     py: Python<'_>,
     props: &Bound<'_, PyBytes>,
     lower_single: &Bound<'_, PyBytes>,
@@ -198,7 +198,7 @@ pub fn use_tokenizer_tables(
 /// Which tables the compiled tokenizers read now: `{"source": "built-in" | "installed",
 /// "unidata_version", "regex_version"}`.
 #[pyfunction]
-pub fn tokenizer_tables_in_use(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+pub(crate) fn tokenizer_tables_in_use(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let t = unidata::active();
     let d = PyDict::new(py);
     let source = if unidata::installed() {

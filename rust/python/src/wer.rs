@@ -27,7 +27,7 @@ type AlignmentArrays<'py> = (
 /// (``jiwer-words``, ``split-words``, ``jiwer-chars``, ``collapsed-chars``, ``raw-chars``).
 /// ``threads=0``: a count for the input size.
 #[pyclass(frozen, module = "bleuscope._core")]
-pub struct EditAligner {
+pub(crate) struct EditAligner {
     #[pyo3(get)]
     units: String,
     parsed: Units,
@@ -230,7 +230,7 @@ fn present<'a>(refs: &[Option<&'a str>]) -> PyResult<Vec<&'a str>> {
 /// id below ``alphabet``.
 #[pyfunction]
 #[pyo3(signature = (ref_ids, ref_offsets, hyp_ids, hyp_offsets, alphabet, *, threads = 0))]
-pub fn align_token_ids<'py>(
+pub(crate) fn align_token_ids<'py>(
     py: Python<'py>,
     ref_ids: PyReadonlyArray1<'py, u32>,
     ref_offsets: PyReadonlyArray1<'py, i64>,

@@ -55,7 +55,7 @@ fn space_zh(text: &str, spaced: &mut String) -> bool {
 
 /// Tokens of a (lowercased, right-stripped) line under sacreBLEU's `zh`: stripped, Chinese characters
 /// spaced out, then the 13a rules without padding or line-level steps.
-pub fn tokenize_zh(text: &str, spaced: &mut String, sim: &mut Sim, out: &mut Out) {
+pub(crate) fn tokenize_zh(text: &str, spaced: &mut String, sim: &mut Sim, out: &mut Out<'_>) {
     let text = py_lstrip(text);
     let text: &str = if space_zh(text, spaced) { spaced } else { text };
     let _ = words_13a(text, false, false, sim, out);
@@ -82,12 +82,12 @@ fn space_cjk(text: &str, spaced: &mut String) -> bool {
 }
 
 /// Tokens of a (lowercased, right-stripped) line under bleuscope's `cjk-char`.
-pub fn tokenize_cjk_char(
+pub(crate) fn tokenize_cjk_char(
     text: &str,
     spaced: &mut String,
     pre: &mut String,
     sim: &mut Sim,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) {
     let text: &str = if !text.is_ascii() && space_cjk(text, spaced) {
         spaced

@@ -11,7 +11,7 @@ mod cjk;
 mod mteval;
 #[rustfmt::skip]
 pub mod tables;
-pub mod unicode;
+pub(crate) mod unicode;
 pub mod unidata;
 
 #[cfg(test)]
@@ -44,11 +44,11 @@ pub struct Fallback;
 /// text by at most half (two-byte characters with three-byte lowercase), and spacing out `zh`/`cjk-char`
 /// characters (three bytes or more each) by at most two thirds, so every text, and `buf`, which holds
 /// the tokenized text, stays below 4 GiB.
-pub const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
+pub(crate) const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
 
 /// What [`Tokenizer::tokenize`] writes after the tokens in `buf`: sixteen bytes past the start of any
 /// token can be read (see [`crate::table::word_key_at`]).
-pub const TOKEN_PADDING: &str = "                ";
+pub(crate) const TOKEN_PADDING: &str = "                ";
 
 /// Where tokens go. Every token is a substring of the text being tokenized (the lowercased, maybe
 /// 13a-unescaped or CJK-spaced line), so that text is copied into `buf` once ([`Out::set_text`]) and a
@@ -167,7 +167,7 @@ impl Tokenizer {
         Ok(())
     }
 
-    fn tokenize_with(&self, line: &str, lowercase: bool, scratch: &mut Scratch, out: &mut Out) {
+    fn tokenize_with(&self, line: &str, lowercase: bool, scratch: &mut Scratch, out: &mut Out<'_>) {
         let Scratch {
             lower,
             pre,
@@ -229,7 +229,7 @@ fn split_words<'t>(text: &'t str, mut emit: impl FnMut(&'t str)) {
 }
 
 /// `char`: every non-whitespace character is a token.
-fn split_chars(text: &str, out: &mut Out) {
+fn split_chars(text: &str, out: &mut Out<'_>) {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {

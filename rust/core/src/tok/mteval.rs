@@ -158,7 +158,7 @@ fn plain_run(b: &[u8], i: usize) -> usize {
 
 /// The text needs 13a's line-level steps before the word rules (only then can `<`, `&`, `\n` matter).
 #[derive(Debug)]
-pub struct NeedsPre;
+pub(crate) struct NeedsPre;
 
 /// A position in a simulated substitution: a byte (13a) or character (intl) of the word, or an inserted
 /// space.
@@ -166,7 +166,7 @@ const SPACE: u32 = u32::MAX;
 
 /// Scratch vectors of the simulations, reused across lines.
 #[derive(Default)]
-pub struct Sim {
+pub(crate) struct Sim {
     a: Vec<u32>,
     b: Vec<u32>,
     ia: Vec<(u32, u32, u8)>,
@@ -175,7 +175,7 @@ pub struct Sim {
 
 impl Sim {
     /// Drops vectors grown beyond `keep` bytes (after an exceptionally long word).
-    pub fn release_if_large(&mut self, keep: usize) {
+    pub(crate) fn release_if_large(&mut self, keep: usize) {
         if self.a.capacity() * 4 > keep || self.b.capacity() * 4 > keep {
             (self.a, self.b) = (Vec::new(), Vec::new());
         }
@@ -192,12 +192,12 @@ impl Sim {
 /// The text is looked at 64 bytes at a time through two bit masks, its ASCII whitespace and the bytes the
 /// byte rules may act on ([`Window`]): a word with none of the latter (most words) is found and becomes
 /// a token with a few bit operations; every other word goes through [`word_at`], byte by byte.
-pub fn words_13a(
+pub(crate) fn words_13a(
     text: &str,
     edge_pad: bool,
     check_pre: bool,
     sim: &mut Sim,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) -> Result<(), NeedsPre> {
     out.set_text(text);
     // 64 spaces after the copy of the text in `out`, so that every window the scan reads is whole bytes
@@ -228,7 +228,7 @@ pub fn words_13a(
 /// a window's masks are made 32 bytes at a time ([`masks64_wide`]); the same steps otherwise.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn scan_13a_bmi(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out) -> Result<(), NeedsPre> {
+fn scan_13a_bmi(scan: Scan13a<'_>, sim: &mut Sim, out: &mut Out<'_>) -> Result<(), NeedsPre> {
     scan_13a::<true>(scan, sim, out)
 }
 
@@ -251,10 +251,10 @@ struct Scan13a<'t> {
 fn scan_13a<const WIDE: bool>(
     scan: Scan13a<'_>,
     sim: &mut Sim,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) -> Result<(), NeedsPre> {
     let n = scan.text.len();
-    let window = |out: &Out, base: usize| {
+    let window = |out: &Out<'_>, base: usize| {
         let w = Window::at::<WIDE>(out.buf.as_bytes(), base);
         if scan.check_pre && w.newline {
             Err(NeedsPre)
@@ -335,7 +335,7 @@ fn scan_13a<const WIDE: bool>(
 /// that start a word and those that end one, with no branch per word (most words). Returns the bits left
 /// to scan: a word with a special byte and those after it, or a word that runs past the window.
 #[inline(always)]
-fn plain_words(out: &mut Out, base: usize, w: &Window, words: u64) -> u64 {
+fn plain_words(out: &mut Out<'_>, base: usize, w: &Window, words: u64) -> u64 {
     // the whitespace bits right after a word, up to the first special bit (64: none)
     let cut = (w.special & words).trailing_zeros().min(63);
     let ends = w.ws & (words << 1) & (u64::MAX >> (63 - cut));
@@ -451,7 +451,7 @@ fn word_at(
     edge_pad: bool,
     check_pre: bool,
     sim: &mut Sim,
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) -> Result<usize, NeedsPre> {
     let b = text.as_bytes();
     let n = b.len();
@@ -534,7 +534,7 @@ fn split_in_window(
     scan: Scan13a<'_>,
     (base, special): (usize, u64),
     (start, end): (usize, usize),
-    out: &mut Out,
+    out: &mut Out<'_>,
 ) -> bool {
     let b = scan.text.as_bytes();
     let (mut dotcommas, mut acted) = (0u64, 0u64);
@@ -590,7 +590,7 @@ const ACTED: u8 = K_RULE1 | K_DOTCOMMA | K_DASH;
 /// `acted`: the positions of the word's bytes some rule acts on ([`ACTED`]), ascending (every character
 /// a rule looks at is ASCII, and the bytes of other characters are never ASCII).
 #[inline(always)]
-fn split_13a_word(word: Word<'_>, acted: impl Iterator<Item = usize>, out: &mut Out) {
+fn split_13a_word(word: Word<'_>, acted: impl Iterator<Item = usize>, out: &mut Out<'_>) {
     let (start, end) = (word.start, word.end);
     let b = word.text.as_bytes();
     let not_digit = |j: usize, exists: bool| {
@@ -666,7 +666,7 @@ fn byte_at(b: &[u8], u: u32) -> u8 {
 
 /// The four 13a substitutions on a word (with a space on each padded side), exactly as Python's `re.sub`
 /// runs them, then the space-separated tokens.
-fn simulate_13a(word: Word<'_>, sim: &mut Sim, out: &mut Out) {
+fn simulate_13a(word: Word<'_>, sim: &mut Sim, out: &mut Out<'_>) {
     let (text, start, end) = (word.text, word.start, word.end);
     let b = text.as_bytes();
     let (x, y) = (&mut sim.a, &mut sim.b);
@@ -701,7 +701,7 @@ fn simulate_13a(word: Word<'_>, sim: &mut Sim, out: &mut Out) {
 }
 
 /// Emits each maximal run of non-space units (consecutive in `text`) as one token.
-fn emit_runs(text: &str, units: impl Iterator<Item = (u32, u32)>, out: &mut Out) {
+fn emit_runs(text: &str, units: impl Iterator<Item = (u32, u32)>, out: &mut Out<'_>) {
     let mut run: Option<(u32, u32)> = None;
     for (s, e) in units {
         if s == SPACE {
@@ -722,7 +722,7 @@ fn emit_runs(text: &str, units: impl Iterator<Item = (u32, u32)>, out: &mut Out)
 
 /// 13a's line-level steps, in sacreBLEU's order: `<skipped>` removed, "-\n" joined, "\n" to space, then
 /// the four entities (each `str.replace` is left-to-right and non-overlapping, as Python's).
-pub fn preprocess_13a(text: &str) -> String {
+pub(crate) fn preprocess_13a(text: &str) -> String {
     let mut s = text
         .replace("<skipped>", "")
         .replace("-\n", "")
@@ -738,7 +738,7 @@ pub fn preprocess_13a(text: &str) -> String {
 }
 
 /// Tokens of a (lowercased, right-stripped) line under sacreBLEU's `13a`.
-pub fn tokenize_13a(text: &str, pre: &mut String, sim: &mut Sim, out: &mut Out) {
+pub(crate) fn tokenize_13a(text: &str, pre: &mut String, sim: &mut Sim, out: &mut Out<'_>) {
     if words_13a(text, true, true, sim, out).is_err() {
         if text.contains("<skipped>") || text.contains('\n') || text.contains('&') {
             *pre = preprocess_13a(text);
@@ -755,7 +755,7 @@ fn intl_class(p: u8) -> u8 {
 }
 
 /// Tokens of a (lowercased, right-stripped) line under mteval-v14's international tokenization.
-pub fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out) {
+pub(crate) fn tokenize_intl(text: &str, sim: &mut Sim, out: &mut Out<'_>) {
     let t = active();
     out.set_text(text);
     let b = text.as_bytes();
@@ -819,7 +819,7 @@ struct Word<'a> {
 /// another one needs: a \p{S} is always split off (rule 3); a \p{P} is split off when the character
 /// before it exists and is not \p{N} (rule 1) or the one after it does (rule 2), else it stays
 /// attached. A missing neighbour is the line's edge; a padded side has a space there.
-fn split_separate_puncts(t: &UnicodeTables, word: Word<'_>, out: &mut Out) {
+fn split_separate_puncts(t: &UnicodeTables, word: Word<'_>, out: &mut Out<'_>) {
     let Word {
         text,
         start,
@@ -873,7 +873,7 @@ fn intl_class_of(t: &UnicodeTables, c: u32) -> u8 {
 const O: u8 = 0; // a class that is neither N, P nor S (whitespace, letters, inserted spaces)
 
 /// The three `intl` substitutions on the word `text[start..end]`, exactly as the `regex` module's `sub`.
-fn simulate_intl(t: &UnicodeTables, word: Word<'_>, sim: &mut Sim, out: &mut Out) {
+fn simulate_intl(t: &UnicodeTables, word: Word<'_>, sim: &mut Sim, out: &mut Out<'_>) {
     let Word {
         text,
         start,
@@ -968,7 +968,7 @@ mod tests {
                 chunks.push(chunk);
             }
         }
-        let mut next = crate::count::xorshift(7);
+        let mut next = crate::testgen::xorshift(7);
         for _ in 0..2000 {
             chunks.push(std::array::from_fn(|_| next(256) as u8));
         }
@@ -1016,7 +1016,7 @@ mod tests {
             "U.S.",
             "x",
         ];
-        let mut next = crate::count::xorshift(11);
+        let mut next = crate::testgen::xorshift(11);
         let (mut buf_a, mut spans_a, mut buf_b, mut spans_b) =
             (String::new(), Vec::new(), String::new(), Vec::new());
         let mut sim = Sim::default();

@@ -9,26 +9,26 @@ pub const UNIDATA_VERSION: &str = "14.0.0";
 pub const REGEX_VERSION: &str = "2026.5.9";
 
 /// Python whitespace (`str.isspace`).
-pub const WS: u8 = 0x01;
+pub(crate) const WS: u8 = 0x01;
 /// Mask of the `intl` class: 0 other, [`INTL_N`], [`INTL_P`] or [`INTL_S`].
-pub const INTL_MASK: u8 = 0x06;
-pub const INTL_N: u8 = 0x02;
-pub const INTL_P: u8 = 0x04;
-pub const INTL_S: u8 = 0x06;
+pub(crate) const INTL_MASK: u8 = 0x06;
+pub(crate) const INTL_N: u8 = 0x02;
+pub(crate) const INTL_P: u8 = 0x04;
+pub(crate) const INTL_S: u8 = 0x06;
 /// Spaced out by `zh` (sacreBLEU's ranges as Python compares them).
-pub const ZH: u8 = 0x08;
+pub(crate) const ZH: u8 = 0x08;
 /// Starts a `cjk-char` unit.
-pub const CJK_START: u8 = 0x10;
+pub(crate) const CJK_START: u8 = 0x10;
 /// Stays attached to a preceding `cjk-char` unit.
-pub const CJK_CONT: u8 = 0x20;
+pub(crate) const CJK_CONT: u8 = 0x20;
 /// `str.lower` changes the character.
-pub const LOWER: u8 = 0x40;
+pub(crate) const LOWER: u8 = 0x40;
 
-pub const BLOCK_SHIFT: u32 = 7;
-pub const BLOCK_MASK: u32 = 127;
+pub(crate) const BLOCK_SHIFT: u32 = 7;
+pub(crate) const BLOCK_MASK: u32 = 127;
 
 /// Property bytes of the ASCII characters (the scanners' fast path).
-pub const ASCII_PROPS: [u8; 128] = [
+pub(crate) const ASCII_PROPS: [u8; 128] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
     1, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 4, 6, 6, 6, 4,
     4, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 4, 4, 4, 6, 4,
@@ -36,7 +36,7 @@ pub const ASCII_PROPS: [u8; 128] = [
 ];
 
 /// Block index of each 128-code-point block.
-pub static STAGE1: [u16; 8704] = [
+pub(crate) static STAGE1: [u16; 8704] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 36, 37, 38, 39, 36, 36, 36, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 36, 54, 55, 56, 57, 58,
     59, 60, 61, 62, 63, 63, 64, 63, 65, 66, 63, 63, 63, 63, 67, 68, 63, 63, 63, 69, 70, 71, 72, 71, 73, 74, 75, 76, 77, 78, 79, 80,
@@ -312,7 +312,7 @@ pub static STAGE1: [u16; 8704] = [
 ];
 
 /// Property bytes of the distinct blocks.
-pub static STAGE2: [u8; 28544] = [
+pub(crate) static STAGE2: [u8; 28544] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
     1, 4, 4, 4, 6, 4, 4, 4, 4, 4, 4, 6, 4, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 4, 6, 6, 6, 4,
     4, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 4, 4, 4, 6, 4,
@@ -1208,7 +1208,7 @@ pub static STAGE2: [u8; 28544] = [
 ];
 
 /// `(c, c.lower())` where the lowercase is one other character, sorted.
-pub static LOWER_SINGLE: [(u32, u32); 1432] = [
+pub(crate) static LOWER_SINGLE: [(u32, u32); 1432] = [
     (0x0041, 0x0061),
     (0x0042, 0x0062),
     (0x0043, 0x0063),
@@ -2644,12 +2644,12 @@ pub static LOWER_SINGLE: [(u32, u32); 1432] = [
 ];
 
 /// `(c, c.lower())` where the lowercase is several characters.
-pub static LOWER_MULTI: [(u32, &str); 1] = [
+pub(crate) static LOWER_MULTI: [(u32, &str); 1] = [
     (0x0130, "\u{0069}\u{0307}"),
 ];
 
 /// Case-ignorable characters (inclusive ranges) as Python's final-sigma rule sees them.
-pub static CASE_IGNORABLE: [(u32, u32); 427] = [
+pub(crate) static CASE_IGNORABLE: [(u32, u32); 427] = [
     (0x0027, 0x0027),
     (0x002E, 0x002E),
     (0x003A, 0x003A),
@@ -3080,7 +3080,7 @@ pub static CASE_IGNORABLE: [(u32, u32); 427] = [
 ];
 
 /// Cased characters that are not case-ignorable (inclusive ranges).
-pub static CASED: [(u32, u32); 149] = [
+pub(crate) static CASED: [(u32, u32); 149] = [
     (0x0041, 0x005A),
     (0x0061, 0x007A),
     (0x00AA, 0x00AA),

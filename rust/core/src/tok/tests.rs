@@ -130,6 +130,10 @@ fn buffers_are_reused_and_cleared() {
 /// bleuscope-core bench_tokenizers -- --ignored --nocapture`.
 #[test]
 #[ignore = "measurement, not a test: needs BLEUSCOPE_TOK_BENCH=<text file>"]
+#[allow(
+    clippy::print_stdout,
+    reason = "a measurement run by hand prints its figures"
+)]
 fn bench_tokenizers() {
     let Ok(path) = std::env::var("BLEUSCOPE_TOK_BENCH") else {
         return;

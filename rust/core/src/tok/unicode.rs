@@ -8,14 +8,14 @@ use super::unidata::{active, Lowered, UnicodeTables};
 /// that are the same in every Unicode version the tokenizers accept (whitespace, `zh`'s ranges); the
 /// others come from [`UnicodeTables::props`].
 #[inline(always)]
-pub fn props(c: u32) -> u8 {
+pub(crate) fn props(c: u32) -> u8 {
     let block = STAGE1[(c >> BLOCK_SHIFT) as usize] as usize;
     STAGE2[(block << BLOCK_SHIFT) | (c & BLOCK_MASK) as usize]
 }
 
 /// ASCII whitespace of Python's `str.split()`: \t \n \v \f \r, \x1c-\x1f and space.
 #[inline(always)]
-pub const fn is_ascii_py_space(b: u8) -> bool {
+pub(crate) const fn is_ascii_py_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0d | 0x1c..=0x20)
 }
 
@@ -23,13 +23,13 @@ pub const fn is_ascii_py_space(b: u8) -> bool {
 /// U+3000); a test checks the list against the tables. Other non-ASCII characters are never
 /// whitespace, so the scanners decode only characters starting with one of these bytes.
 #[inline(always)]
-pub const fn maybe_ws_lead(b: u8) -> bool {
+pub(crate) const fn maybe_ws_lead(b: u8) -> bool {
     matches!(b, 0xc2 | 0xe1 | 0xe2 | 0xe3)
 }
 
 /// The code point starting at byte `i` of valid UTF-8 `b` and its length in bytes.
 #[inline(always)]
-pub fn decode(b: &[u8], i: usize) -> (u32, usize) {
+pub(crate) fn decode(b: &[u8], i: usize) -> (u32, usize) {
     let b0 = b[i] as u32;
     if b0 < 0x80 {
         (b0, 1)
@@ -54,7 +54,7 @@ pub fn decode(b: &[u8], i: usize) -> (u32, usize) {
 /// Whether the whitespace-or-not character starting at byte `i` (a non-ASCII lead byte) is Python
 /// whitespace; returns its length when it is.
 #[inline(always)]
-pub fn non_ascii_ws_len(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn non_ascii_ws_len(b: &[u8], i: usize) -> Option<usize> {
     if !maybe_ws_lead(b[i]) {
         return None;
     }
@@ -63,7 +63,7 @@ pub fn non_ascii_ws_len(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// Python `s.rstrip()`.
-pub fn py_rstrip(s: &str) -> &str {
+pub(crate) fn py_rstrip(s: &str) -> &str {
     let b = s.as_bytes();
     let mut end = b.len();
     while end > 0 {
@@ -90,7 +90,7 @@ pub fn py_rstrip(s: &str) -> &str {
 
 /// The first index at or after `i` that does not start a Python whitespace character.
 #[inline(always)]
-pub fn skip_py_space(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_py_space(b: &[u8], mut i: usize) -> usize {
     while i < b.len() {
         if b[i] < 0x80 {
             if !is_ascii_py_space(b[i]) {
@@ -108,7 +108,7 @@ pub fn skip_py_space(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Python `s.lstrip()`.
-pub fn py_lstrip(s: &str) -> &str {
+pub(crate) fn py_lstrip(s: &str) -> &str {
     &s[skip_py_space(s.as_bytes(), 0)..]
 }
 
@@ -151,7 +151,7 @@ fn push_lower(t: &UnicodeTables, c: u32, out: &mut String) {
 
 /// Python `s.lower()` written to `out` (cleared first). Returns `false` (and leaves `out` alone) when
 /// lowercasing changes nothing, so the caller can go on with `s` itself.
-pub fn py_lower_into(s: &str, out: &mut String) -> bool {
+pub(crate) fn py_lower_into(s: &str, out: &mut String) -> bool {
     let t = active();
     let b = s.as_bytes();
     // Is there a non-ASCII character that lowercasing changes? If not, only ASCII letters change,

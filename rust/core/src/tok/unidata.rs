@@ -15,7 +15,7 @@ use super::tables as builtin;
 use super::tables::{BLOCK_MASK, BLOCK_SHIFT, CJK_CONT, CJK_START, LOWER, WS, ZH};
 
 /// Number of code points.
-pub const MAX_CP: usize = 0x11_0000;
+pub(crate) const MAX_CP: usize = 0x11_0000;
 const BLOCK: usize = 1 << BLOCK_SHIFT;
 
 /// Every per-character fact of the tokenizers, for one Unicode database and `regex` release.
@@ -36,7 +36,7 @@ pub struct UnicodeTables {
 
 impl UnicodeTables {
     /// The tables compiled in (`tables.rs`).
-    pub fn builtin() -> &'static UnicodeTables {
+    pub(crate) fn builtin() -> &'static UnicodeTables {
         static BUILTIN: OnceLock<UnicodeTables> = OnceLock::new();
         BUILTIN.get_or_init(|| UnicodeTables {
             ascii: builtin::ASCII_PROPS,
@@ -164,14 +164,14 @@ impl UnicodeTables {
 
     /// Property bits of code point `c` (< 0x110000).
     #[inline(always)]
-    pub fn props(&self, c: u32) -> u8 {
+    pub(crate) fn props(&self, c: u32) -> u8 {
         let block = self.stage1[(c >> BLOCK_SHIFT) as usize] as usize;
         self.stage2[(block << BLOCK_SHIFT) | (c & BLOCK_MASK) as usize]
     }
 
     /// Property bits of an ASCII byte.
     #[inline(always)]
-    pub fn ascii_props(&self, b: u8) -> u8 {
+    pub(crate) fn ascii_props(&self, b: u8) -> u8 {
         self.ascii[b as usize & 0x7f]
     }
 
@@ -198,7 +198,8 @@ impl UnicodeTables {
     }
 
     /// The property bits of every code point (what [`UnicodeTables::new`] takes).
-    pub fn flat_props(&self) -> Vec<u8> {
+    #[cfg(test)]
+    pub(crate) fn flat_props(&self) -> Vec<u8> {
         (0..MAX_CP as u32).map(|c| self.props(c)).collect()
     }
 }
