@@ -322,7 +322,8 @@ def gleu_list_rows(
     max_len: int, *, threads: int = 0,
 ) -> npt.NDArray[np.int64] | None: ...
 def character_values(
-    hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], *, threads: int = 0
+    hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], *, float64: bool = False,
+    threads: int = 0,
 ) -> npt.NDArray[np.float64] | None: ...
 def eed_values(
     hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]], alpha: float, deletion: float,

@@ -63,12 +63,39 @@ def test_hf_card_pairs_and_calls():
     assert CharacTER().sentence_score(hyp, refs).value == json.loads(row["value"])["cer_score"]
 
 
+HF = [json.loads(x) for x in (GOLDENS.parent / "hf-evaluate" / "goldens.jsonl").open(encoding="utf-8")]
+
+
+def test_hf_character_goldens_with_float64_shifts():
+    """HF evaluate's ``character`` (PyPI cer 1.2.0: float64 shift scores, the smallest over references,
+    ``statistics``' mean/median or ``sum``) on its recorded outputs."""
+    import statistics
+
+    from .goldens_support import MT, lines
+
+    records = [r for r in HF if r["metric"] == "character"]
+    assert len(records) >= 40
+    metric = CharacTER(shift_precision="float64")
+    for rec in records:
+        base = MT / rec["set"] / rec["pair"]
+        hyp = lines(base / "sys" / f"{rec['system']}.txt")
+        refs = [lines(base / f"ref.{r}.txt") for r in rec["refs"].split(",")]
+        if rec["first_n"] != "all":
+            hyp, refs = hyp[: rec["first_n"]], [r[: rec["first_n"]] for r in refs]
+        values = metric.sentence_scores(hyp, refs).values.tolist()
+        aggregate = {"mean": statistics.mean, "median": statistics.median, "sum": sum}[rec["kwargs"].get("aggregate", "mean")]
+        assert aggregate(values) == rec["result"]["cer_score"], rec
+        if rec["kwargs"].get("return_all_scores"):
+            assert values == rec["result"]["cer_scores"]
+
+
 def test_native_equals_python_definition_on_wmt():
     hyps, refs = inputs("generaltest2022", "en-de", "Online-B", "A")
     hyps, refs = hyps[:60], refs[:60]
-    native = CharacTER(engine="native").sentence_scores(hyps, [refs]).values
-    python = CharacTER(engine="numpy").sentence_scores(hyps, [refs]).values
-    assert native.tolist() == python.tolist()
+    for precision in ("float32", "float64"):
+        native = CharacTER(engine="native", shift_precision=precision).sentence_scores(hyps, [refs]).values
+        python = CharacTER(engine="numpy", shift_precision=precision).sentence_scores(hyps, [refs]).values
+        assert native.tolist() == python.tolist()
 
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "dd", "é", "the"]), max_size=12)
@@ -79,6 +106,8 @@ WORDS = st.lists(st.sampled_from(["a", "b", "c", "dd", "é", "the"]), max_size=1
 def test_native_equals_python_definition_on_generated_words(hyp, ref):
     got = CharacTER(engine="native").sentence_score(" ".join(hyp), [" ".join(ref)]).value
     assert got == character(hyp, ref)
+    wide = CharacTER(engine="native", shift_precision="float64").sentence_score(" ".join(hyp), [" ".join(ref)])
+    assert wide.value == character(hyp, ref, float64=True)
     assert 0.0 <= got <= 1.0
 
 
@@ -95,6 +124,16 @@ def test_rows_sum_exactly_and_significance_runs():
     assert result.systems[0].score == metric.corpus_score(hyps, [refs]).score
     assert result.systems[1].score == metric.corpus_score(other[:200], [refs]).score
     assert 0.0 <= result.systems[1].p_value <= 1.0
+
+
+def test_float32_and_float64_shift_scores_differ_where_floats_tie():
+    # float32 rounding makes two shifts tie for the rwth-i6 program; PyPI cer 1.2.0 (float64) picks another
+    hyp = "How much they paid for their ticket did not share Blue Origin."
+    ref = "Blue Origin did not reveal how much they paid for their tickets."
+    assert CharacTER().sentence_score(hyp, [ref]).value == 0.5
+    assert CharacTER(shift_precision="float64").sentence_score(hyp, [ref]).value == 0.4838709677419355
+    with pytest.raises(ValueError, match="shift_precision"):
+        CharacTER(shift_precision="float16")
 
 
 def test_bad_input_names_the_argument():

@@ -32,6 +32,8 @@ pub(crate) struct Scratch<'a> {
     peq: Vec<u64>,
     char_peq: Vec<u64>,
     ascii: Vec<u32>,
+    /// score shifts in float64 (PyPI cer 1.2.0) instead of float32 (the rwth-i6 program)
+    pub float64: bool,
 }
 
 /// Levenshtein distance of two sequences (one row of the table).
@@ -301,14 +303,25 @@ impl LongPattern {
     }
 }
 
-/// The float32 ratio the original scores shifts with: word distance / reference length.
+/// The ratio shifts are scored with: word distance / reference length, in float32 as the original's C++
+/// distance (`float64`: in float64, as PyPI `cer` 1.2.0 and so HF `character`; the two choose different
+/// shifts when float32 rounding makes two candidates tie).
+#[inline]
+fn ratio(distance: u32, m: usize, float64: bool) -> f64 {
+    if float64 {
+        f64::from(distance) / m as f64
+    } else {
+        f64::from(distance as f32 / m as f32)
+    }
+}
+
 fn word_ratio(hyp: &[u32], reference: &[u32], s: &mut Scratch<'_>) -> f64 {
     let d = if reference.len() <= 64 {
         levenshtein_bits(hyp, &s.peq, reference.len())
     } else {
         levenshtein(hyp, reference, &mut s.row)
     };
-    f64::from(d as f32 / reference.len() as f32)
+    ratio(d, reference.len(), s.float64)
 }
 
 /// The shift cost of `shifted` against `original` (word ids; equal lengths), step 2 of the definition.
@@ -433,7 +446,7 @@ pub(crate) fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scra
                         p.distance_from(&mut vp, &mut vn, long_scores[start], &tail)
                     }
                 };
-                let gain = pre - f64::from(distance as f32 / r.len() as f32);
+                let gain = pre - ratio(distance, r.len(), s.float64);
                 // only a gain decides: when the largest gain is not positive the shifting stops, so
                 // candidates without one are never the chosen shift
                 if gain <= 0.0 || best_gain.is_some_and(|g| gain < g) {
@@ -477,9 +490,10 @@ pub struct Segment<'a> {
     pub refs: Vec<Vec<&'a str>>,
 }
 
-/// Each segment's CharacTER, the smallest over its references (HF evaluate's `character`), on `threads`
+/// Each segment's CharacTER, the smallest over its references (HF evaluate's `character`; `float64`: see
+/// [`ratio`]), on `threads`
 /// threads (0: one per 64 segments); a segment without a reference gets 1.
-pub fn character_values(segments: &[Segment<'_>], threads: usize, out: &mut [f64]) {
+pub fn character_values(segments: &[Segment<'_>], float64: bool, threads: usize, out: &mut [f64]) {
     assert_eq!(out.len(), segments.len(), "output size");
     if segments.is_empty() {
         return;
@@ -490,11 +504,15 @@ pub fn character_values(segments: &[Segment<'_>], threads: usize, out: &mut [f64
         64,
         segments.len().div_ceil(CHARACTER_UNIT),
     );
+    let new_scratch = || Scratch {
+        float64,
+        ..Scratch::default()
+    };
     for_each_unit(
         out,
         CHARACTER_UNIT,
         threads,
-        Scratch::default,
+        new_scratch,
         |s, unit, values| {
             for (k, v) in values.iter_mut().enumerate() {
                 let seg = &segments[unit * CHARACTER_UNIT + k];

@@ -233,13 +233,15 @@ pub(crate) fn gleu_list_rows<'py>(
 }
 
 /// CharacTER of every segment, float64 ``[S]``, the smallest over the references present (words split
-/// like ``str.split()``, or token lists); None when an item needs the Python implementation.
+/// like ``str.split()``, or token lists; ``float64``: shifts scored in float64, as PyPI ``cer`` 1.2.0);
+/// None when an item needs the Python implementation.
 #[pyfunction]
-#[pyo3(signature = (hyps, ref_streams, *, threads = 0))]
+#[pyo3(signature = (hyps, ref_streams, *, float64 = false, threads = 0))]
 pub(crate) fn character_values<'py>(
     py: Python<'py>,
     hyps: &Bound<'py, PyAny>,
     ref_streams: &Bound<'py, PyAny>,
+    float64: bool,
     threads: usize,
 ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
     let Some(c) = corpus_of_streams(hyps, ref_streams)? else {
@@ -256,7 +258,7 @@ pub(crate) fn character_values<'py>(
                 refs: rs.iter().map(|&r| c.tokens.words(r)).collect(),
             })
             .collect();
-        core_character(&segments, threads, &mut out);
+        core_character(&segments, float64, threads, &mut out);
     })?;
     Ok(Some(PyArray1::from_vec(py, out)))
 }

@@ -19,8 +19,11 @@ def levenshtein(a, b) -> int:
     return row[-1]
 
 
-def word_ratio(hyp: list[str], ref: list[str]) -> float:
-    """Word distance / reference length in float32 (the original's C++ distance), widened."""
+def word_ratio(hyp: list[str], ref: list[str], float64: bool = False) -> float:
+    """Word distance / reference length in float32 (the original's C++ distance), widened; ``float64``: in
+    float64 (PyPI ``cer`` 1.2.0, so HF ``character``)."""
+    if float64:
+        return levenshtein(hyp, ref) / len(ref)
     return float(np.float32(levenshtein(hyp, ref)) / np.float32(len(ref)))
 
 
@@ -36,14 +39,14 @@ def candidate_shifts(hyp: list[str], ref: list[str]):
             yield i, j, length
 
 
-def best_shift(hyp: list[str], ref: list[str], current: float) -> tuple[float, list[str]]:
+def best_shift(hyp: list[str], ref: list[str], current: float, float64: bool = False) -> tuple[float, list[str]]:
     """The largest ``(gain, shifted words)`` pair of every candidate shift (ties: the larger word list), or
     ``(0, hyp)`` when there is none."""
     best = None
     for i, j, length in candidate_shifts(hyp, ref):
         shifted = hyp[:i] + hyp[i + length:]
         shifted[j:j] = hyp[i:i + length]
-        pair = (current - word_ratio(shifted, ref), shifted)
+        pair = (current - word_ratio(shifted, ref, float64), shifted)
         if best is None or pair > best:
             best = pair
     return best if best is not None else (0.0, hyp)
@@ -73,16 +76,16 @@ def shift_cost(shifted: list[str], original: list[str]) -> float:
     return cost
 
 
-def character(hyp: list[str], ref: list[str]) -> float:
-    """CharacTER of one pair of word lists."""
+def character(hyp: list[str], ref: list[str], float64: bool = False) -> float:
+    """CharacTER of one pair of word lists (``float64``: shifts scored as PyPI ``cer`` 1.2.0 does)."""
     if not ref:
         return 0.0 if not hyp else 1.0
-    current = word_ratio(hyp, ref)
+    current = word_ratio(hyp, ref, float64)
     if current == 0:
         return 0.0
     original = hyp
     while True:
-        gain, shifted = best_shift(hyp, ref, current)
+        gain, shifted = best_shift(hyp, ref, current, float64)
         if gain <= 0:
             break
         current -= gain
