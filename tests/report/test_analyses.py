@@ -458,3 +458,24 @@ def test_over_and_under_generated_ngrams_are_compare_mts(example):
         assert all(r.a > r.b for r in diff.a_better) and all(r.b > r.a for r in diff.b_better)
     rows = list(csv.DictReader(io.StringIO(next(t for t in all_tables(data) if t.name.startswith("ngrams-")).csv())))
     assert {r["compare"] for r in rows} == {"matched", "over", "under"}
+
+
+def test_word_bucket_drill_down_recounted(example, data):
+    """Each bucket lists its most frequent reference words with their reference counts and every system's
+    matched / output counts, recounted here (first reference stream, per-segment one-to-one matching)."""
+    systems, refs = example
+    tok = BLEU().tokenizer
+    freq = Counter(w for r in refs[0] for w in tok(r).split())
+    assert [b.bucket for b in data.bucket_words] == list(data.word_accuracy.labels)
+    for b in data.bucket_words:
+        for i, w in enumerate(b.words):
+            assert b.reference[i] == freq[w]
+            g = sum(freq[w] >= c for c in analyses.FREQUENCY_CUTOFFS)
+            assert data.word_accuracy.labels[g] == b.bucket
+            for k, hyps in enumerate(systems.values()):
+                out = sum(tok(h).split().count(w) for h in hyps)
+                matched = sum(min(tok(h).split().count(w), tok(r).split().count(w)) for h, r in zip(hyps, refs[0]))
+                assert (b.matched[k][i], b.output[k][i]) == (matched, out), (b.bucket, w)
+        ranked = sorted(b.reference, reverse=True)
+        assert list(b.reference) == ranked
+    assert sum(len(b.words) for b in data.bucket_words) > 20

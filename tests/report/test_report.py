@@ -150,7 +150,7 @@ def test_page_numbers_equal_the_data(example, example_data):
     data = page_json(page)
     assert data["systems"] == ["Online-B", "OpenNMT"]
     sentence = example_data.bleu_summary.sentence_scores
-    np.testing.assert_allclose(np.array(data["score"][0]), sentence, atol=5e-3)  # two decimals in the page
+    np.testing.assert_allclose(np.array(data["score"][0]) / 100, sentence, atol=5e-3)  # two decimals in the page
     for k, name in enumerate(systems):
         m = re.search(rf'<tr[^>]*data-system="{name}">.*?<td class="num" data-metric="BLEU" data-value="([^"]+)">',
                       page)
@@ -295,7 +295,7 @@ def test_single_system_and_missing_references():
     data = page_json(page)
     assert data["refs"][0][1] is None
     assert "nrefs:var" in page and "One system: no pairwise test." in page
-    np.testing.assert_allclose(data["score"][0][0], BLEU(effective_order=True).sentence_scores(hyps, refs).scores,
+    np.testing.assert_allclose(np.array(data["score"][0][0]) / 100, BLEU(effective_order=True).sentence_scores(hyps, refs).scores,
                                atol=5e-3)  # two decimals in the page
 
 
@@ -439,7 +439,7 @@ def _check_wmt_pair(tmp_path, testset, pair, capsys, n):
     bleu = BLEU(tokenize=None, trg_lang=trg)
     hyps = read_lines(systems[0])[:n]
     ref_lines = [read_lines(p)[:n] for p in refs]
-    np.testing.assert_allclose(data["score"][0][0], BLEU(tokenize=None, trg_lang=trg, effective_order=True)
+    np.testing.assert_allclose(np.array(data["score"][0][0]) / 100, BLEU(tokenize=None, trg_lang=trg, effective_order=True)
                                .sentence_scores(hyps, ref_lines).scores, atol=5e-3)  # two decimals in the page
     assert f'data-value="{bleu.corpus_score(hyps, ref_lines).score!r}"' in page
     # the highlighted n-grams are BLEU's clipped matches with this language's tokenizer ...

@@ -366,7 +366,7 @@ class NgramDifferences:
 
 
 #: segments listed per n-gram (the page filters the segment table to them)
-NGRAM_SEGMENTS = 100
+NGRAM_SEGMENTS = 60
 
 
 def _top(ids: np.ndarray, score: np.ndarray, diff: np.ndarray, grams: Sequence, length: int) -> list[int]:
@@ -536,6 +536,52 @@ def word_match_counts(hyp: tuple[np.ndarray, np.ndarray], ref: tuple[np.ndarray,
     for column, k, c in ((0, common, np.minimum(hc[hi], rc[ri])), (1, hk, hc), (2, rk, rc)):
         np.add.at(out, (k // width, word_bucket[k % width], column), c)
     return out
+
+
+def word_totals(hyp: tuple[np.ndarray, np.ndarray], ref: tuple[np.ndarray, np.ndarray], n_words: int) -> np.ndarray:
+    """int64 [n_words, 3]: per word id, (matched, output, reference) occurrences over the segments of ``hyp``
+    and ``ref`` ((segment, word id) arrays), matched per segment as in :func:`word_match_counts`."""
+    width = max(n_words, 1)
+    hk, hc = np.unique(hyp[0] * width + hyp[1], return_counts=True)
+    rk, rc = np.unique(ref[0] * width + ref[1], return_counts=True)
+    common, hi, ri = np.intersect1d(hk, rk, assume_unique=True, return_indices=True)
+    out = np.zeros((width, 3), dtype=np.int64)
+    for column, k, c in ((0, common, np.minimum(hc[hi], rc[ri])), (1, hk, hc), (2, rk, rc)):
+        np.add.at(out[:, column], k % width, c)
+    return out
+
+
+#: words listed per frequency bucket in the word-accuracy drill-down
+BUCKET_WORDS = 12
+
+
+@dataclass(frozen=True)
+class BucketWords:
+    """The most frequent words of one frequency bucket: ``words[i]`` with ``reference[i]`` occurrences in the
+    reference and, per system k, ``matched[k][i]`` of ``output[k][i]`` output occurrences matched."""
+
+    bucket: str
+    words: tuple[str, ...]
+    reference: tuple[int, ...]
+    matched: tuple[tuple[int, ...], ...]
+    output: tuple[tuple[int, ...], ...]
+
+
+def bucket_words(totals: Sequence[np.ndarray], word_bucket: np.ndarray, words: Sequence[str],
+                 labels: Sequence[str], length: int = BUCKET_WORDS) -> tuple[BucketWords, ...]:
+    """Per bucket, its ``length`` words with the most reference occurrences (then the most output, then
+    alphabetically) from each system's :func:`word_totals`."""
+    stacked = np.stack([t[:len(word_bucket)] for t in totals])  # [K, W, 3]
+    reference = stacked[0, :, 2]
+    output = stacked[:, :, 1].sum(axis=0)
+    out = []
+    for g, label in enumerate(labels):
+        ids = np.flatnonzero((word_bucket == g) & ((reference > 0) | (output > 0)))
+        top = sorted(ids.tolist(), key=lambda j: (-reference[j], -output[j], words[j]))[:length]
+        out.append(BucketWords(label, tuple(str(words[j]) for j in top), tuple(int(reference[j]) for j in top),
+                               tuple(tuple(int(stacked[k, j, 0]) for j in top) for k in range(len(totals))),
+                               tuple(tuple(int(stacked[k, j, 1]) for j in top) for k in range(len(totals)))))
+    return tuple(out)
 
 
 def fmeasure(rows: np.ndarray) -> np.ndarray:

@@ -216,7 +216,7 @@ JS = r"""
       w++;
     }
   }
-  function score(k, i) { return D.score[st.m][k][i]; }
+  function score(k, i) { return D.score[st.m][k][i] / 100; }  // hundredths in the data
   function better(i) { var d = score(st.b, i) - score(st.a, i); return D.higher[st.m] ? d : -d; }
   function f1(x) { return x.toFixed(1); }
   function fd(x) { return (x > 0 ? "+" : "") + x.toFixed(1); }

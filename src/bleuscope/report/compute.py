@@ -126,6 +126,7 @@ class ReportData:
     label_buckets: tuple[analyses.BucketTable, ...] = ()  # per metric: scores by segment label (--labels)
     ngram_over: tuple[analyses.NgramDifferences, ...] = ()  # compare-mt's over-generated n-grams, every pair
     ngram_under: tuple[analyses.NgramDifferences, ...] = ()  # and under-generated ones
+    bucket_words: tuple[analyses.BucketWords, ...] = ()  # the most frequent words of each frequency bucket
     segment_labels: tuple[str, ...] | None = None  # the label of each segment
     warnings: tuple[str, ...] = ()
     command: str | None = None
@@ -509,6 +510,7 @@ def compute_report(
     unders = [analyses.MatchedNgrams(ngram_vocabulary) for _ in names]
     highlights: list[list[Highlight]] = [[] for _ in names]
     word_blocks: list[list[np.ndarray]] = [[] for _ in names]
+    word_totals = [np.zeros((0, 3), dtype=np.int64) for _ in names]  # per word id: matched, output, reference
     best_reference = np.zeros((len(names), shown), dtype=np.int64)
     n_buckets = len(analyses.FREQUENCY_CUTOFFS) + 1
     for lo, hi in blocks:
@@ -564,6 +566,10 @@ def compute_report(
             enc = hyp_ids[k]
             word_blocks[k].append(analyses.word_match_counts((enc.segments(), enc.ids), (first_seg, first_word),
                                                              word_bucket, hi - lo, n_buckets))
+            block_totals = analyses.word_totals((enc.segments(), enc.ids), (first_seg, first_word), len(vocabulary))
+            if len(word_totals[k]) < len(block_totals):
+                word_totals[k] = np.pad(word_totals[k], ((0, len(block_totals) - len(word_totals[k])), (0, 0)))
+            word_totals[k][:len(block_totals)] += block_totals
             if lo < shown:
                 levels = matching.token_levels(len(enc.ids), m.starts).tolist()
                 starts = enc.starts.tolist()
@@ -603,6 +609,10 @@ def compute_report(
                                                                 analyses.NGRAM_REPORT_LENGTH, grams=grams)
                                      for x in (overs, unders))
     accuracy = analyses.word_accuracy(word_rows, freq_source, resampler)
+    final_bucket = analyses.bucket_of(np.pad(frequency, (0, max(0, len(vocabulary) - len(frequency)))),
+                                      analyses.FREQUENCY_CUTOFFS)
+    drill = analyses.bucket_words([np.pad(t, ((0, max(0, len(vocabulary) - len(t))), (0, 0))) for t in word_totals],
+                                  final_bucket, vocabulary.words(), accuracy.labels)
 
     notes = input_warnings(names, hyps, streams, reference_names, sources, metrics, view.trg_lang)
     return ReportData(
@@ -610,7 +620,7 @@ def compute_report(
         systems=names, reference_names=tuple(reference_names), n_segments=n_seg, nrefs=nrefs, bleu=bleu,
         tokens=view, corpus=corpus, stats=stats, metrics=tuple(summaries), length_buckets=tuple(length_tables),
         length_diff_buckets=tuple(diff_tables), best_differences=tuple(best), ngram_differences=ngram_tables,
-        ngram_over=over_tables, ngram_under=under_tables,
+        ngram_over=over_tables, ngram_under=under_tables, bucket_words=drill,
         word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),
         shown_segments=shown, highlights=tuple(tuple(h) for h in highlights),

@@ -99,7 +99,9 @@ def page_data(data: ReportData) -> dict:
         "len": data.reference_lengths[:shown].tolist(),
         "hyp": [[_pieces(h) for h in row] for row in data.highlights],
         "best": data.best_reference.tolist(),
-        "score": [np.round(np.nan_to_num(m.sentence_scores[:, :shown], nan=0.0, posinf=0.0, neginf=0.0), 2).tolist()
+        # sentence scores in hundredths (integers: the page shows one decimal)
+        "score": [np.rint(100 * np.nan_to_num(m.sentence_scores[:, :shown], nan=0.0, posinf=0.0, neginf=0.0))
+                  .astype(np.int64).tolist()
                   for m in data.metrics],
         "ngrams": ngrams,
         "exports": exports,
@@ -399,6 +401,31 @@ def ngram_section(data: ReportData) -> str:
     )
 
 
+def _bucket_words_html(data: ReportData) -> str:
+    """Per frequency bucket, its most frequent words and how many of each every system matched (a closed
+    ``<details>``: works without JavaScript)."""
+    if not data.bucket_words:
+        return ""
+    order = data.metrics[0].order
+    head = "<th>word</th><th class=\"num\">ref</th>" + "".join(
+        f'<th class="num" title="matched / output occurrences">{esc(data.systems[k])}</th>' for k in order)
+    parts = []
+    for b in data.bucket_words:
+        if not b.words:
+            continue
+        rows = "".join(
+            f'<tr><td class="ng">{text_html(w)}</td><td class="num">{b.reference[i]}</td>'
+            + "".join(f'<td class="num">{b.matched[k][i]}/{b.output[k][i]}</td>' for k in order) + "</tr>"
+            for i, w in enumerate(b.words))
+        parts.append(f'<details class="bucket-words"><summary>bucket {esc(b.bucket)}: its {len(b.words)} most '
+                     "frequent words</summary>"
+                     + _wrap(f'<table class="words"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>')
+                     + "</details>")
+    return ('<h3>Words of each bucket</h3><p class="note">The words behind each bucket (most frequent in the '
+            "reference first): reference occurrences and, per system, matched / output occurrences.</p>"
+            + "".join(parts))
+
+
 def word_accuracy_section(data: ReportData) -> str:
     wa = data.word_accuracy
     order = data.metrics[0].order
@@ -423,6 +450,7 @@ def word_accuracy_section(data: ReportData) -> str:
         + charts.legend_for(names, order) + chart + _export_buttons("word-accuracy", "word accuracy by frequency", "chart-word-accuracy")
         + _wrap(f'<table class="iv" id="word-accuracy-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
         + f'<p class="note rule">{esc(tables.word_accuracy_table(data).note)}</p>'
+        + _bucket_words_html(data)
         + "</section>"
     )
 

@@ -319,8 +319,9 @@ def ngram_export_name(data: ReportData, a: int, b: int) -> str:
     return f"ngrams-{data.systems[a]}-vs-{data.systems[b]}"
 
 
-def _ngram_rows(data: ReportData, diff) -> list[tuple]:
-    name_a, name_b = data.systems[diff.a], data.systems[diff.b]
+def _ngram_rows(data: ReportData, diff, a: str | None = None, b: str | None = None) -> list[tuple]:
+    """The rows of one pair; the "more" column names the system (``a``/``b``: the names written for A, B)."""
+    name_a, name_b = a or data.systems[diff.a], b or data.systems[diff.b]
     return [(better, r.ngram, r.order, r.a, r.b, r.ref, r.a - r.b, float(r.lower), float(r.upper), float(r.score))
             for better, items in ((name_a, diff.a_better), (name_b, diff.b_better))
             for r in items[:NGRAM_REPORT_LENGTH]]
@@ -329,11 +330,12 @@ def _ngram_rows(data: ReportData, diff) -> list[tuple]:
 def ngram_table(data: ReportData, diff) -> Table:
     name_a, name_b = data.systems[diff.a], data.systems[diff.b]
     rows = _ngram_rows(data, diff)
-    tidy = [("matched", *r) for r in rows]
+    # the CSV: A is the first system of the file name, B the second
+    tidy = [("matched", *r) for r in _ngram_rows(data, diff, "A", "B")]
     for kind, group in (("over", data.ngram_over), ("under", data.ngram_under)):
         other = next((d for d in group if (d.a, d.b) == (diff.a, diff.b)), None)
         if other is not None:
-            tidy += [(kind, *r) for r in _ngram_rows(data, other)]
+            tidy += [(kind, *r) for r in _ngram_rows(data, other, "A", "B")]
     columns = (Column("better"), Column("n-gram"), Column("n", "d"), Column(name_a, "d"), Column(name_b, "d"),
                Column("reference", "d"), Column("difference", "+d"), Column("lower", "+.0f"), Column("upper", "+.0f"),
                Column("score", ".3f"))
