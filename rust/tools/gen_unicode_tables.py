@@ -98,56 +98,56 @@ pub const UNIDATA_VERSION: &str = "{facts.unidata_version}";
 pub const REGEX_VERSION: &str = "{facts.regex_version}";
 
 /// Python whitespace (`str.isspace`).
-pub const WS: u8 = {ut.WS:#04x};
+pub(crate) const WS: u8 = {ut.WS:#04x};
 /// Mask of the `intl` class: 0 other, [`INTL_N`], [`INTL_P`] or [`INTL_S`].
-pub const INTL_MASK: u8 = 0x06;
-pub const INTL_N: u8 = {ut.INTL_N:#04x};
-pub const INTL_P: u8 = {ut.INTL_P:#04x};
-pub const INTL_S: u8 = {ut.INTL_S:#04x};
+pub(crate) const INTL_MASK: u8 = 0x06;
+pub(crate) const INTL_N: u8 = {ut.INTL_N:#04x};
+pub(crate) const INTL_P: u8 = {ut.INTL_P:#04x};
+pub(crate) const INTL_S: u8 = {ut.INTL_S:#04x};
 /// Spaced out by `zh` (sacreBLEU's ranges as Python compares them).
-pub const ZH: u8 = {ut.ZH:#04x};
+pub(crate) const ZH: u8 = {ut.ZH:#04x};
 /// Starts a `cjk-char` unit.
-pub const CJK_START: u8 = {ut.CJK_START:#04x};
+pub(crate) const CJK_START: u8 = {ut.CJK_START:#04x};
 /// Stays attached to a preceding `cjk-char` unit.
-pub const CJK_CONT: u8 = {ut.CJK_CONT:#04x};
+pub(crate) const CJK_CONT: u8 = {ut.CJK_CONT:#04x};
 /// `str.lower` changes the character.
-pub const LOWER: u8 = {ut.LOWER:#04x};
+pub(crate) const LOWER: u8 = {ut.LOWER:#04x};
 
-pub const BLOCK_SHIFT: u32 = {BLOCK.bit_length() - 1};
-pub const BLOCK_MASK: u32 = {BLOCK - 1};
+pub(crate) const BLOCK_SHIFT: u32 = {BLOCK.bit_length() - 1};
+pub(crate) const BLOCK_MASK: u32 = {BLOCK - 1};
 
 /// Property bytes of the ASCII characters (the scanners' fast path).
-pub const ASCII_PROPS: [u8; 128] = [
+pub(crate) const ASCII_PROPS: [u8; 128] = [
 {rust_u8_rows(values[:128].tolist())}
 ];
 
 /// Block index of each {BLOCK}-code-point block.
-pub static STAGE1: [u16; {len(stage1)}] = [
+pub(crate) static STAGE1: [u16; {len(stage1)}] = [
 {rust_u8_rows(stage1)}
 ];
 
 /// Property bytes of the distinct blocks.
-pub static STAGE2: [u8; {len(stage2)}] = [
+pub(crate) static STAGE2: [u8; {len(stage2)}] = [
 {rust_u8_rows(stage2)}
 ];
 
 /// `(c, c.lower())` where the lowercase is one other character, sorted.
-pub static LOWER_SINGLE: [(u32, u32); {len(lower_single)}] = [
+pub(crate) static LOWER_SINGLE: [(u32, u32); {len(lower_single)}] = [
 {pairs(lower_single)}
 ];
 
 /// `(c, c.lower())` where the lowercase is several characters.
-pub static LOWER_MULTI: [(u32, &str); {len(lower_multi)}] = [
+pub(crate) static LOWER_MULTI: [(u32, &str); {len(lower_multi)}] = [
 {multi(lower_multi)}
 ];
 
 /// Case-ignorable characters (inclusive ranges) as Python's final-sigma rule sees them.
-pub static CASE_IGNORABLE: [(u32, u32); {len(ignorable)}] = [
+pub(crate) static CASE_IGNORABLE: [(u32, u32); {len(ignorable)}] = [
 {pairs(ignorable)}
 ];
 
 /// Cased characters that are not case-ignorable (inclusive ranges).
-pub static CASED: [(u32, u32); {len(cased)}] = [
+pub(crate) static CASED: [(u32, u32); {len(cased)}] = [
 {pairs(cased)}
 ];
 """
