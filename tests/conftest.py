@@ -141,9 +141,28 @@ def all_pairs() -> list[tuple[str, str]]:
 WMT_MISSING = "../shared/data/mt not found"
 
 
+def skip_reasons(reports) -> list[tuple[str, int]]:
+    """``(reason, count)`` of skipped test reports, the most frequent first."""
+    from collections import Counter
+
+    counts: Counter = Counter()
+    for r in reports:
+        reason = r.longrepr[2] if isinstance(r.longrepr, tuple) and len(r.longrepr) == 3 else str(r.longrepr)
+        counts[reason.removeprefix("Skipped: ")] += 1
+    return counts.most_common()
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """Say loudly when the WMT parity sweep did not run: its tests skip without the data, and a skip count in
-    the summary line does not tell that the comparison with sacreBLEU on real WMT data was left out."""
+    """One closing line saying what was skipped and why (the ``--full`` sweeps, missing optional data or
+    packages); and loudly when the WMT parity sweep did not run: its tests skip without the data, and a skip
+    count in the summary line does not tell that the comparison with sacreBLEU on real WMT data was left out."""
+    reasons = skip_reasons(terminalreporter.stats.get("skipped", []))
+    if reasons:
+        total = sum(n for _, n in reasons)
+        parts = [f"{n:,} {reason}" for reason, n in reasons[:4]]
+        if len(reasons) > 4:
+            parts.append(f"{sum(n for _, n in reasons[4:]):,} for {len(reasons) - 4} other reasons (pytest -rs lists them)")
+        terminalreporter.write_line(f"skipped {total:,}: " + "; ".join(parts))
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if WMT_MISSING in str(r.longrepr)]
     if not skipped:
         return

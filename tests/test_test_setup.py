@@ -1,0 +1,54 @@
+"""The test run's own output: one closing line on what was skipped and why, and the library's expected
+warnings (ties in resampling, ...) kept out of it by the pytest configuration."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from .conftest import pytest_terminal_summary, skip_reasons
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    tomllib = None
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def report(reason: str):
+    return SimpleNamespace(longrepr=("tests/x.py", 1, f"Skipped: {reason}"))
+
+
+def test_skip_reasons_are_counted_most_frequent_first():
+    reports = [report("full sweep: run with --full")] * 3 + [report("WordNet 3.0 not installed")]
+    assert skip_reasons(reports) == [("full sweep: run with --full", 3), ("WordNet 3.0 not installed", 1)]
+
+
+def test_the_closing_line_says_what_was_skipped_and_why():
+    lines = []
+    reporter = SimpleNamespace(
+        stats={"skipped": [report("full sweep: run with --full")] * 1821 + [report(f"r{k}") for k in range(5)]},
+        write_line=lambda text, **_: lines.append(text),
+        write_sep=lambda *a, **k: lines.append("sep"),
+    )
+    pytest_terminal_summary(reporter, 0, None)
+    assert lines == ["skipped 1,826: 1,821 full sweep: run with --full; 1 r0; 1 r1; 1 r2; "
+                     "2 for 2 other reasons (pytest -rs lists them)"]
+
+
+def test_the_filtered_warnings_are_the_librarys_own_classes():
+    if tomllib is None:
+        pytest.skip("tomllib is Python 3.11+")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    filters = config["tool"]["pytest"]["ini_options"]["filterwarnings"]
+    assert filters
+    for entry in filters:
+        action, _, category = entry.split(":")[:3]
+        module, _, name = category.rpartition(".")
+        cls = getattr(importlib.import_module(module), name)
+        assert action == "ignore" and issubclass(cls, UserWarning) and module.startswith("bleuscope.")
