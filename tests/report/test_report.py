@@ -369,7 +369,7 @@ def test_cli_writes_the_report(tmp_path, capsys):
     (["REF", "-i", "HYP", "-o", "OUT", "--pair", "HYPNAME", "x"], 2, "--pair: 'x' is not one of the systems"),
     (["REF", "-i", "HYP", "-o", "OUT", "--names", "a", "b"], 2, "--names gives 2 names for 1 -i files"),
     (["REF", "-i", "HYP"], 2, "the following arguments are required: -o/--output"),
-    (["REF", "-i", "HYP", "-o", "OUT", "--n-bootstrap", "0"], 2, "must be from 1 to 10,000,000, got 0"),
+    (["REF", "-i", "HYP", "-o", "OUT", "--n-bootstrap", "0"], 2, "must be from 1 to 100,000, got 0"),
     # BLEU's library messages carry the command's option names
     (["REF", "-i", "HYP", "-o", "OUT", "-sv", "0.5"], 2, "-sv/--smooth-value is not used by --smooth-method 'exp'"),
     (["REF", "-i", "HYP", "-o", "OUT", "--smooth-method", "nope"], 2, "unknown --smooth-method 'nope'; choose one"),

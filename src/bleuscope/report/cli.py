@@ -18,7 +18,6 @@ import sys
 import time
 import warnings
 
-from ..analysis.significance.inputs import MAX_RESAMPLES
 from ..cli.metrics import (
     BLEU_OPTION_NAMES,
     add_metric_arguments,
@@ -43,6 +42,19 @@ from ..core.files import (
 )
 
 PROG = "bleuscope report"
+
+#: segments the report takes at most: it keeps every segment's text, tokens and statistics of every system in
+#: memory for its tables (about 2 GB at this size with two systems); a larger corpus is refused before it is
+#: read to its end (the main command streams any size)
+MAX_REPORT_SEGMENTS = 200_000
+
+#: resamples the report takes at most (``--n-bootstrap``): it resamples every table (each system's interval,
+#: the all-pairs test, each length bucket of each metric), so it takes many times the main command's time
+MAX_REPORT_RESAMPLES = 100_000
+
+#: systems the report takes at most: its all-pairs test and tables grow with the square of the systems
+MAX_REPORT_SYSTEMS = 100
+
 
 DESCRIPTION = """\
 Write one self-contained HTML page comparing MT systems. For every metric (-m): scores with bootstrap
@@ -84,7 +96,7 @@ def _checked(convert, accept, requirement: str):
 
 
 _positive_int = _checked(int, lambda v: v >= 1, "must be >= 1")
-_resample_count = _checked(int, lambda v: 1 <= v <= MAX_RESAMPLES, f"must be from 1 to {MAX_RESAMPLES:,}")
+_resample_count = _checked(int, lambda v: 1 <= v <= MAX_REPORT_RESAMPLES, f"must be from 1 to {MAX_REPORT_RESAMPLES:,}")
 _non_negative_int = _checked(int, lambda v: v >= 0, "must be >= 0")
 _alpha = _checked(float, lambda v: 0 < v < 1, "must be strictly between 0 and 1")
 _smooth_value = _checked(float, lambda v: math.isfinite(v) and v >= 0, "must be a finite number >= 0")
@@ -155,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "every score uses all segments")
     r.add_argument("--n-bootstrap", type=_resample_count, default=1000, metavar="N",
                    help=f"bootstrap resamples for the intervals and the pairwise tests (default: 1000, at most "
-                        f"{MAX_RESAMPLES:,})")
+                        f"{MAX_REPORT_RESAMPLES:,})")
     r.add_argument("--seed", type=_non_negative_int, default=12345, help="random seed (default: 12345)")
     r.add_argument("--alpha", type=_alpha, default=0.05, help="significance level of the clusters (default: 0.05)")
     r.add_argument("-q", "--quiet", action="store_true", help="no warnings and no summary line")
@@ -189,15 +201,60 @@ def _system_names(paths: list[str], names: list[str] | None) -> list[str]:
     return _file_labels(paths)
 
 
-def _check_counts(kind: str, name: str, lines: list, ref_name: str, ref_lines: list) -> None:
-    if not lines:
+#: lines read from every input at a time: the inputs are read side by side, so a file longer or shorter than
+#: the others (a decompression bomb, a truncated file) is found within a block
+_READ_BLOCK = 10_000
+
+
+def _read_side_by_side(sources: list[tuple[str, str]], encoding: str, warn) -> list[list[str]]:
+    """The lines of ``(kind, path)`` inputs, the first the reference the others are counted against, read a
+    block at a time side by side: a line-count mismatch is found before a longer input is read further than a
+    million lines past the shorter one's end, and no input is read past :data:`MAX_REPORT_SEGMENTS`."""
+    from itertools import islice
+
+    streams = [read_lines(path, encoding, warn) for _, path in sources]
+    lines: list[list[str]] = [[] for _ in sources]
+    while True:
+        blocks = [list(islice(stream, _READ_BLOCK)) for stream in streams]
+        for out, block in zip(lines, blocks):
+            out.extend(block)
+        if len(lines[0]) > MAX_REPORT_SEGMENTS and all(len(x) == len(lines[0]) for x in lines):
+            raise InputError(
+                f"{display_name(sources[0][1])}: more than {MAX_REPORT_SEGMENTS:,} segments; the report keeps every "
+                "segment in memory and takes at most that many (score the whole corpus with the main command, "
+                "and make the report of a sample of it)"
+            )
+        if len({len(b) for b in blocks}) > 1 or len(blocks[0]) < _READ_BLOCK:
+            break
+    base_kind, base_path = sources[0]
+    if not lines[0]:
+        raise InputError(f"{display_name(base_path)}: empty input, no {base_kind} lines")
+    if any(len(got) != len(lines[0]) or not got for got in lines[1:]):
+        # how long each input is, within a bound: counted on, nothing kept
+        bound = 1_000_000
+        counts = [len(got) + sum(1 for _ in islice(stream, bound)) for got, stream in zip(lines, streams)]
+        complete = [n - len(got) < bound for n, got in zip(counts, lines)]
+        for (kind, path), n, done in zip(sources[1:], counts[1:], complete[1:]):
+            if n != counts[0] or not n:
+                _check_counts(kind, display_name(path), n, display_name(base_path), counts[0],
+                              complete=done, ref_complete=complete[0])
+    return lines
+
+
+def _check_counts(kind: str, name: str, n: int, ref_name: str, n_ref: int, complete: bool = True,
+                  ref_complete: bool = True) -> None:
+    """The error of an input of ``n`` lines against the reference's ``n_ref`` (``complete``: counted to the end,
+    else "at least")."""
+    if not n:
         raise InputError(f"{name}: empty input, no {kind} lines")
-    if len(lines) != len(ref_lines):
-        longer = name if len(lines) > len(ref_lines) else ref_name
-        first_extra = min(len(lines), len(ref_lines)) + 1
+    if n != n_ref:
+        longer, longer_complete = (name, complete) if n > n_ref else (ref_name, ref_complete)
+        first_extra = min(n, n_ref) + 1
+        unread = "" if longer_complete else f" and {longer} was not read to its end"
         raise InputError(
-            f"line counts differ: {kind} {name} has {len(lines)} lines but reference {ref_name} has "
-            f"{len(ref_lines)}; {longer}:{first_extra} has no counterpart (nothing is truncated)"
+            f"line counts differ: {kind} {name} has {'' if complete else 'at least '}{n} lines but reference "
+            f"{ref_name} has {'' if ref_complete else 'at least '}{n_ref}; {longer}:{first_extra} has no "
+            f"counterpart (nothing is truncated{unread})"
         )
 
 
@@ -361,28 +418,21 @@ def run(argv: list[str] | None, warn) -> int:
     # the main command's output rules: never an input, never a read-only file, symlinks/FIFOs/devices kept
     input_paths = tuple(p for p in (*args.references, *args.input, args.source, args.train, args.labels) if p)
     check_output_not_input(args.output, input_paths)
-    refs = [list(read_lines(p, args.encoding, warn)) for p in args.references]
-    ref_names = [display_name(p) for p in args.references]
-    for name, lines in zip(ref_names, refs):
-        if not lines:
-            raise InputError(f"{name}: empty input, no reference lines")
-    for name, lines in zip(ref_names[1:], refs[1:]):
-        _check_counts("reference", name, lines, ref_names[0], refs[0])
-    hyps = []
-    for path in args.input:
-        lines = list(read_lines(path, args.encoding, warn))
-        _check_counts("hypothesis", display_name(path), lines, ref_names[0], refs[0])
-        hyps.append(lines)
+    if len(names) > MAX_REPORT_SYSTEMS:
+        raise UsageError(f"{len(names)} systems: the report compares every pair of systems "
+                         f"({len(names) * (len(names) - 1) // 2:,} pairs) and takes at most {MAX_REPORT_SYSTEMS}; "
+                         "the main command scores any number")
+    side_by_side = ([("reference", p) for p in args.references] + [("hypothesis", p) for p in args.input]
+                    + ([("source", args.source)] if args.source is not None else [])
+                    + ([("label", args.labels)] if args.labels is not None else []))
+    read = _read_side_by_side(side_by_side, args.encoding, warn)
+    n_refs, n_sys = len(args.references), len(args.input)
+    refs, hyps = read[:n_refs], read[n_refs:n_refs + n_sys]
+    rest = read[n_refs + n_sys:]
     metrics = [*metrics, *scores_scorers(args, args.input, hyps)]
-    sources = None
-    if args.source is not None:
-        sources = list(read_lines(args.source, args.encoding, warn))
-        _check_counts("source", display_name(args.source), sources, ref_names[0], refs[0])
+    sources = rest.pop(0) if args.source is not None else None
+    labels = rest.pop(0) if args.labels is not None else None
     train = list(read_lines(args.train, args.encoding, warn)) if args.train is not None else None
-    labels = None
-    if args.labels is not None:
-        labels = list(read_lines(args.labels, args.encoding, warn))
-        _check_counts("label", display_name(args.labels), labels, ref_names[0], refs[0])
     ref_labels = _file_labels(args.references)
     inputs = ([_input_file("reference", p) for p in args.references]
               + [_input_file(f"system {n}", p) for n, p in zip(names, args.input)]

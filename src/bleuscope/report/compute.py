@@ -412,6 +412,17 @@ def compute_report(
 ) -> ReportData:
     """All numbers of the report; see :func:`bleuscope.report.build_report` for the arguments."""
     names, hyps = _check_systems(systems)
+    from .cli import MAX_REPORT_RESAMPLES, MAX_REPORT_SEGMENTS, MAX_REPORT_SYSTEMS
+
+    if len(names) > MAX_REPORT_SYSTEMS:
+        raise ValueError(f"{len(names)} systems: the report compares every pair of systems and takes at most "
+                         f"{MAX_REPORT_SYSTEMS}")
+    if isinstance(n_bootstrap, int) and n_bootstrap > MAX_REPORT_RESAMPLES:
+        raise ValueError(f"n_bootstrap must be at most {MAX_REPORT_RESAMPLES:,} in the report (it resamples every "
+                         f"table), got {n_bootstrap:,}")
+    if len(hyps[0]) > MAX_REPORT_SEGMENTS:
+        raise ValueError(f"{len(hyps[0]):,} segments: the report keeps every segment in memory and takes at most "
+                         f"{MAX_REPORT_SEGMENTS:,}")
     bleu = BLEU() if bleu is None else check_metric(bleu, "bleu")
     view = bleu.token_view()
     if view is None:
