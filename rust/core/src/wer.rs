@@ -557,6 +557,24 @@ fn ascii_space(b: u8) -> bool {
     matches!(b, b'\t'..=b'\r' | 0x1c..=0x20)
 }
 
+/// Whether UTF-8 `bytes` hold a whitespace character beyond ASCII (U+0085, U+00A0, U+1680, U+2000..U+200A,
+/// U+2028, U+2029, U+202F, U+205F, U+3000: Python's and Unicode's, the same set). Without one, words end
+/// at ASCII bytes only, which no multi-byte character contains, so the byte scans below apply.
+fn has_unicode_space(bytes: &[u8]) -> bool {
+    let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    bytes.iter().enumerate().any(|(i, &b)| match b {
+        0xc2 => matches!(at(i + 1), 0x85 | 0xa0),
+        0xe1 => at(i + 1) == 0x9a && at(i + 2) == 0x80,
+        0xe2 => match at(i + 1) {
+            0x80 => matches!(at(i + 2), 0x80..=0x8a | 0xa8 | 0xa9 | 0xaf),
+            0x81 => at(i + 2) == 0x9f,
+            _ => false,
+        },
+        0xe3 => at(i + 1) == 0x80 && at(i + 2) == 0x80,
+        _ => false,
+    })
+}
+
 /// The byte ranges of the pieces of `bytes` between spaces, empty ones left out, appended to `out`: eight
 /// bytes at a time, the spaces of each found as the zero bytes of `x ^ 0x20..20`.
 fn space_spans(bytes: &[u8], out: &mut Vec<(u32, u32)>) {
@@ -591,10 +609,10 @@ fn space_spans(bytes: &[u8], out: &mut Vec<(u32, u32)>) {
 }
 
 /// The byte ranges of the words of `text` under `units` (a word unit), appended to `out`; an ASCII text
-/// is scanned byte by byte, any other as [`words_into`].
+/// (or one whose only whitespace is ASCII) is scanned byte by byte, any other as [`words_into`].
 pub(crate) fn word_spans(text: &str, units: Units, out: &mut Vec<(u32, u32)>) {
     let bytes = text.as_bytes();
-    if !text.is_ascii() {
+    if !text.is_ascii() && has_unicode_space(bytes) {
         let base = text.as_ptr() as usize;
         let mut words = Vec::new();
         words_into(text, units, &mut words);
@@ -939,8 +957,24 @@ mod tests {
     }
 
     #[test]
-    fn ascii_scan_equals_the_general_one() {
-        let pieces = ["a", "bb", " ", "  ", "\t", "\x1c", "\n", "\r\n", "x"];
+    fn unicode_space_check_knows_every_whitespace_character() {
+        let mut buf = [0u8; 4];
+        for c in (0x80..0x11_0000).filter_map(char::from_u32) {
+            assert_eq!(
+                has_unicode_space(c.encode_utf8(&mut buf).as_bytes()),
+                py_isspace(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn byte_scans_equal_the_general_one() {
+        let pieces = [
+            "a", "bb", " ", "  ", "\t", "\x1c", "\n", "\r\n", "x", "é", "中", "ア", "\u{a0}",
+            "\u{3000}", "\u{2009}", "\u{85}", "\u{2028}", "\u{205f}", "\u{1680}", "\u{2030}",
+            "\u{3001}",
+        ];
         let mut seed = 11u64;
         for _ in 0..3000 {
             let mut text = String::new();
