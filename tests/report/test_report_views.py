@@ -170,8 +170,19 @@ def test_no_table_is_cut_and_no_sideways_scroll(browser, wmt, width):
                               .filter(t => t.getBoundingClientRect().width > t.parentElement.clientWidth + 1)
                               .map(t => t.id)""")
         assert wide == []
+    # chart labels keep their size (a chart scrolls in its box instead of shrinking)
+    smallest = pg.evaluate("""() => Math.min(...[...document.querySelectorAll('svg.chart text')]
+                              .filter(t => t.getBoundingClientRect().height > 0)
+                              .map(t => t.getBoundingClientRect().height))""")
+    assert smallest >= 9, smallest
     pg.select_option("#view", "diff")
     assert pg.evaluate("document.documentElement.scrollWidth") <= width
+    if width == 390:  # the scatter plot by keyboard: Tab to it, arrows step through the segments
+        pg.focus("#scatter-svg")
+        pg.keyboard.press("ArrowRight")
+        pg.keyboard.press("ArrowRight")
+        assert pg.inner_text("#subset").startswith("only segment 2")
+        assert pg.locator("#scatter-svg .pick").count() == 1
     assert pg.problems == []
     context.close()
 

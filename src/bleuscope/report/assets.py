@@ -39,6 +39,8 @@ table.iv td.num .muted{display:block;font-size:11.5px}table.iv th{overflow-wrap:
 .charts{display:flex;flex-wrap:wrap;gap:10px 18px;align-items:flex-start}.charts>div{min-width:0;max-width:100%}
 .chart-title{font-weight:600;font-size:12.5px;margin:6px 0 0}
 svg.chart{overflow:visible;max-width:100%;height:auto}
+.chartscroll{max-width:100%;overflow-x:auto}.chartscroll svg.chart{max-width:none}
+#scatter-svg:focus-visible{outline:2px solid var(--link)}
 svg text{font:11px system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;fill:var(--fg)}
 svg text.title{font-weight:600;font-size:12px}
 svg .grid{stroke:var(--line);stroke-width:1}svg .axisline{stroke:var(--muted)}svg .zero{stroke:var(--fg);stroke-width:1.2}
@@ -726,6 +728,15 @@ JS = r"""
   if ($("metric")) { $("metric").addEventListener("change", function () { st.m = +this.value; update(); }); }
   var svg = $("scatter-svg");
   if (svg && D.scatter) {
+    // keyboard: the arrow keys step through the segments, shown one at a time in the table
+    svg.setAttribute("tabindex", "0");
+    svg.addEventListener("keydown", function (ev) {
+      var step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[ev.key];
+      if (!step || !N) { return; }
+      ev.preventDefault();
+      st.seg = st.seg < 0 ? (step > 0 ? 0 : N - 1) : (st.seg + step + N) % N;
+      st.ng = ""; st.page = 0; update();
+    });
     svg.addEventListener("click", function (ev) {
       var box = svg.getBoundingClientRect(), g = D.scatter, vb = svg.viewBox.baseVal;
       var x = (ev.clientX - box.left) * vb.width / box.width, y = (ev.clientY - box.top) * vb.height / box.height;

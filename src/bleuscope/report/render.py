@@ -267,10 +267,11 @@ def best_difference_html(data: ReportData) -> str:
         names = [data.systems[k] for k in bd.order]
         out.append("<div>" + f'<p class="chart-title">{esc(bd.metric)} − {esc(bd.metric)} of '
                    f"{esc(data.systems[bd.best])}</p>"
+                   + '<div class="chartscroll">'
                    + charts.difference_chart(names, list(bd.order), [bd.delta[k] for k in bd.order],
                                              [bd.lower[k] for k in bd.order], [bd.upper[k] for k in bd.order],
                                              f"{bd.metric} difference from the best system", bd.metric,
-                                             chart_id=f"chart-best-{bd.metric}")
+                                             chart_id=f"chart-best-{bd.metric}") + "</div>"
                    + _export_buttons(f"difference-from-best-{bd.metric}",
                                      f"the difference from the best system by {bd.metric}",
                                      f"chart-best-{bd.metric}") + "</div>")
@@ -447,7 +448,7 @@ def word_accuracy_section(data: ReportData) -> str:
         f"frequency in {esc(wa.source)}; per bucket, output words matched one-to-one with equal reference words "
         "(first reference stream) give precision and recall, and their F-measure. Rare words are where systems "
         "usually differ most. 95% bootstrap intervals in brackets.</p>"
-        + charts.legend_for(names, order) + chart + _export_buttons("word-accuracy", "word accuracy by frequency", "chart-word-accuracy")
+        + charts.legend_for(names, order) + f'<div class="chartscroll">{chart}</div>' + _export_buttons("word-accuracy", "word accuracy by frequency", "chart-word-accuracy")
         + _wrap(f'<table class="iv" id="word-accuracy-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
         + f'<p class="note rule">{esc(tables.word_accuracy_table(data).note)}</p>'
         + _bucket_words_html(data)
@@ -493,6 +494,8 @@ def _bucket_block(data: ReportData, t, name: str, title: str, chart: bool) -> st
                                      chart_id=f"chart-{name}-{t.metric}")
     table = (f'<table class="iv" id="{name}-{esc(t.metric)}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
              "</tbody></table>")
+    if svg:
+        svg = f'<div class="chartscroll">{svg}</div>'
     return (f"<h4>{esc(t.metric)}</h4>" + svg + _export_buttons(f"{name}-{t.metric}", f"{t.metric} {title}",
                                                              f"chart-{name}-{t.metric}" if chart else None)
             + _wrap(table))
