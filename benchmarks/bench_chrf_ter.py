@@ -55,9 +55,9 @@ def _timed(fn, repeat: int = 1):
 
 
 def _native_note() -> str:
-    from bleuscope.core import backend
+    from bleuscope.core import native
 
-    return "compiled core" if backend.native_available() else "pure Python (no compiled core)"
+    return "compiled core" if native.native_available() else "pure Python (no compiled core)"
 
 
 def _corpus_rows(task: str, ours_cls, theirs_cls, options: dict, hyps, refs, prefix: int | None,

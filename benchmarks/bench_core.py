@@ -350,9 +350,9 @@ def profile(n: int, data_dir: str | None = None) -> None:
     import numpy as np
 
     from bleuscope import BLEU
-    from bleuscope.core.reference import counting as engine
     from bleuscope.core.validation import check_reference_presence, check_references, check_text_list
-    from bleuscope.metrics.bleu.scorer import CHUNK_SEGMENTS
+    from bleuscope.metrics.bleu import reference as engine
+    from bleuscope.core.chunks import CHUNK_SEGMENTS
     from bleuscope.metrics.bleu.scoring import compute_scores
 
     hyps, refs = load("big", n, data_dir)

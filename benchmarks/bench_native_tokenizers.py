@@ -58,9 +58,9 @@ def wc_seconds(path: str, repeat: int = 3) -> float:
 def run(quick: bool = False) -> list[dict]:
     from sacrebleu.metrics.bleu import _TOKENIZERS
 
-    from bleuscope.core import backend
+    from bleuscope.core import native
 
-    _core = backend.compiled_core()
+    _core = native.compiled_core()
 
     lines = european_lines(quick)
     words = sum(len(line.split()) for line in lines)

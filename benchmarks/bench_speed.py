@@ -37,7 +37,6 @@ from bench_native import _CHILD, MAKE_CORPUS, wc_words  # noqa: E402
 
 _VERSIONS = r"""
 import json, platform, unicodedata, regex
-from bleuscope.core import backend
 from bleuscope.core.installation import config
 info = config()
 native = sorted(n for n, e in info["tokenizers"].items() if e["cased"]["native"] and e["lowercase"]["native"])

@@ -82,9 +82,9 @@ requires_wmt = pytest.mark.skipif(not wmt_available(), reason="../shared/data/mt
 
 
 def core_available() -> bool:
-    from bleuscope.core import backend
+    from bleuscope.core import native
 
-    return backend.native_available()
+    return native.native_available()
 
 
 #: a test of the compiled core itself (skipped where it is not built)

@@ -12,10 +12,11 @@ import pytest
 
 import bleuscope
 from bleuscope import BLEU
-from bleuscope.core import backend
-from bleuscope.core.encoding import EncodedLines
-from bleuscope.core.stats import layout, order_of_width
+from bleuscope.core import native
 from bleuscope.metrics.base import Metric
+from bleuscope.metrics.bleu import counting as bleu_counting
+from bleuscope.metrics.bleu.encoding import EncodedLines
+from bleuscope.metrics.bleu.layout import layout, order_of_width
 
 from .import_contracts import SHORT_NAMES, imported_modules
 
@@ -36,7 +37,8 @@ def test_import_bleuscope_loads_no_numpy_and_no_metric():
 #: module paths of earlier layouts, deleted (the package is 0.x and unreleased); nothing may import them
 FORMER_PATHS = (
     "bleu", "compat", "encoding", "engine", "io", "nltk", "pairwise", "parallel", "rouge_score", "scoring",
-    "signature", "significance", "smoothing", "streaming", "token_ids", "validation",
+    "signature", "significance", "smoothing", "streaming", "token_ids", "validation", "core.backend",
+    "core.encoding", "core.pipeline", "core.reference",
 )
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,8 +66,8 @@ def test_no_former_paths_are_imported_anywhere():
     for name in FORMER_PATHS:
         if name in SHORT_NAMES:
             continue
-        assert not (ROOT / "src" / "bleuscope" / f"{name}.py").exists()
-        assert not (ROOT / "src" / "bleuscope" / name).exists()
+        path = ROOT / "src" / "bleuscope" / name.replace(".", "/")
+        assert not path.with_suffix(".py").exists() and not path.exists()
 
 
 def test_the_scan_finds_a_former_path(tmp_path):
@@ -118,7 +120,7 @@ REFS = [["The cat is on the mat.", "c", "a b a", "Zwei Hunde bellen.", None], ["
 def test_count_text_rows_equal_sacrebleu_statistics(engine):
     from bleuscope.tokenizers import get_tokenizer
 
-    rows = backend.count_text(HYPS, REFS, tokenizer=get_tokenizer("13a"), lowercase=False, order=4, engine=engine)
+    rows = bleu_counting.count_text(HYPS, REFS, tokenizer=get_tokenizer("13a"), lowercase=False, order=4, engine=engine)
     sb = sacrebleu.BLEU()
     for i, hyp in enumerate(HYPS):
         refs = [r[i] for r in REFS if r[i] is not None]
@@ -131,7 +133,7 @@ def test_count_ids_equals_count_text_on_the_same_tokens(engine):
 
     hyps = ["5 6 7 5 6", "", "9"]
     refs = [["5 6 7", "1", None], ["6 7 5 6", "", "9 9"]]
-    text = backend.count_text(hyps, refs, tokenizer=get_tokenizer("none"), lowercase=False, order=3, engine="numpy")
+    text = bleu_counting.count_text(hyps, refs, tokenizer=get_tokenizer("none"), lowercase=False, order=3, engine="numpy")
 
     def stream(lines):
         toks = [[int(t) for t in (line or "").split()] for line in lines]
@@ -139,7 +141,7 @@ def test_count_ids_equals_count_text_on_the_same_tokens(engine):
         return EncodedLines(ids=ids, lengths=np.array([len(t) for t in toks], dtype=np.int64))
 
     present = np.array([[r[i] is not None for r in refs] for i in range(len(hyps))])
-    ids = backend.count_ids(stream(hyps), [stream(r) for r in refs], order=3, present=present, engine=engine)
+    ids = bleu_counting.count_ids(stream(hyps), [stream(r) for r in refs], order=3, present=present, engine=engine)
     assert np.array_equal(ids, text)
 
 
@@ -150,9 +152,9 @@ def test_engine_option_is_checked():
         BLEU(threads="2")
     with pytest.raises(ValueError, match="threads"):
         BLEU(threads=0)
-    assert backend.ENGINES == ("auto", "native", "numpy")
-    if not backend.native_available():
-        with pytest.raises(backend.NativeEngineUnavailableError):
+    assert native.ENGINES == ("auto", "native", "numpy")
+    if not native.native_available():
+        with pytest.raises(native.NativeEngineUnavailableError):
             BLEU(engine="native")
 
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from bleuscope import BLEU
 from bleuscope.analysis.significance import resampling
-from bleuscope.core import backend
+from bleuscope.core import native
+from bleuscope.core.native import resample as native_resample
 
 seeds = st.integers(0, 2**63)
 
@@ -77,12 +78,12 @@ stats_arrays = st.integers(0, 2**32 - 1).map(lambda s: np.random.default_rng(s))
     seed=seeds,
     data=stats_arrays,
     all_pairs=st.booleans(),
-    native=st.booleans(),
+    compiled=st.booleans(),
 )
 def test_masked_differences_equal_the_mask_products(
-    n_seg, n_trials, n_systems, high, dtype, seed, data, all_pairs, native
+    n_seg, n_trials, n_systems, high, dtype, seed, data, all_pairs, compiled
 ):
-    if native and backend.compiled_core() is None:
+    if compiled and native.compiled_core() is None:
         pytest.skip("the compiled core is not built")
     if dtype == np.int16:
         high = min(high, 2**15)
@@ -93,8 +94,8 @@ def test_masked_differences_equal_the_mask_products(
     want = {(i, j): mask @ (stats[i].astype(np.int64) - stats[j].astype(np.int64)) for i, j in pairs}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(resampling, "MASK_BITS", 4096)  # several blocks
-        if not native:
-            patch.setattr(backend, "compiled_core", lambda: None)
+        if not compiled:
+            patch.setattr(resampling.native, "native_available", lambda: False)
         blocks = list(resampling.masked_differences(stats, pairs, n_trials, np.random.default_rng(seed)))
     for p in pairs:
         np.testing.assert_array_equal(np.concatenate([b[p] for b, _ in blocks]), want[p])
@@ -104,15 +105,15 @@ def test_masked_differences_equal_the_mask_products(
 @given(n_seg=st.integers(1, 300), rows=st.integers(1, 4), width=st.integers(1, 12), seed=seeds,
        first_bit=st.integers(0, 130))
 def test_core_masked_sums_equal_the_bit_by_bit_sums(n_seg, rows, width, seed, first_bit):
-    if backend.compiled_core() is None:
+    if native.compiled_core() is None:
         pytest.skip("the compiled core is not built")
     data = np.random.default_rng(seed)
-    cols = data.integers(-backend.MASKED_MAX_VALUE, backend.MASKED_MAX_VALUE + 1, size=(n_seg, width))
+    cols = data.integers(-native_resample.MASKED_MAX_VALUE, native_resample.MASKED_MAX_VALUE + 1, size=(n_seg, width))
     words = data.integers(0, 2**64, size=-(-(first_bit + rows * n_seg) // 64), dtype=np.uint64)
     bits = np.unpackbits(words.astype("<u8").view(np.uint8), bitorder="little")
     mask = bits[first_bit : first_bit + rows * n_seg].reshape(rows, n_seg).astype(np.int64)
     for threads in (1, 2):
-        got = backend.masked_sums(words, first_bit, rows, cols.astype(np.int32), threads=threads)
+        got = native_resample.masked_sums(words, first_bit, rows, cols.astype(np.int32), threads=threads)
         np.testing.assert_array_equal(got, mask @ cols)
 
 

@@ -30,7 +30,7 @@ from bleuscope.analysis.significance import (
     resampling,
     system_statistics,
 )
-from bleuscope.core import backend
+from bleuscope.metrics.bleu import counting as bleu_counting
 from bleuscope.metrics.base import Metric
 from bleuscope.tokenizers import get_tokenizer
 
@@ -675,7 +675,7 @@ def test_full_cli_equals_sacrebleu(testset, pair):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# several systems against shared references on the compiled core (backend.count_text_systems, used by
+# several systems against shared references on the compiled core (BLEUCounter.systems, used by
 # system_statistics): the rows of separate per-system counts, the numpy engine's too
 # ---------------------------------------------------------------------------------------------------------
 WORDS = ["The", "cat", "sat", ".", "on", "é", "Straße", "日本語", "a,b", "(x)", "1.5", "-", "ǅ"]
@@ -698,12 +698,13 @@ line = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
 def test_systems_count_like_separate_calls(data, tokenize, lowercase):
     systems, refs = data
     tok = get_tokenizer(tokenize)
-    rows = backend.count_text_systems(systems, refs, tokenizer=tok, lowercase=lowercase, order=4)
-    if rows is None:  # a line the compiled tokenizer leaves to Python: the caller counts per system
+    counter = bleu_counting.BLEUCounter(tokenize, tok, lowercase=lowercase, order=4)
+    if counter.compiled is None:
         return
+    rows = np.concatenate(counter.systems(systems, refs, None))
     n_seg = len(systems[0])
     for k, hyps in enumerate(systems):
-        numpy_rows = backend.count_text(hyps, refs, tokenizer=tok, lowercase=lowercase, order=4, engine="numpy")
+        numpy_rows = bleu_counting.count_text(hyps, refs, tokenizer=tok, lowercase=lowercase, order=4, engine="numpy")
         np.testing.assert_array_equal(rows[k * n_seg : (k + 1) * n_seg], numpy_rows)
 
 
@@ -721,11 +722,9 @@ def test_system_statistics_on_the_core_equals_the_numpy_engine():
 @requires_core
 def test_lines_for_the_python_tokenizer_fall_back():
     tok = get_tokenizer("13a")
-    assert backend.count_text_systems([["a \ud800 b"]], [["a b"]], tokenizer=tok, lowercase=False, order=4) is None
-    assert (
-        backend.count_text_systems([["a b"]], [["a b"]], tokenizer=tok, lowercase=False, order=4, engine="numpy")
-        is None
-    )
+    counter = bleu_counting.BLEUCounter("13a", tok, lowercase=False, order=4)
+    numpy_rows = bleu_counting.count_text(["a \ud800 b"], [["a b"]], tokenizer=tok, lowercase=False, order=4, engine="numpy")
+    assert counter.systems([["a \ud800 b"], ["a b"]], [["a b"]], None)[0].tolist() == numpy_rows.tolist()
     stats = system_statistics(BLEU(), [["a \ud800 b"], ["a b"]], [["a b"]])
     assert stats[1].stats[0, :4].tolist() == [2, 2, 2, 1]
 

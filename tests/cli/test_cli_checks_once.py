@@ -1,5 +1,5 @@
 """The command checks each chunk's references once for all systems (``Metric.check_systems``) and counts
-the systems together (``Metric.count_systems``): the same scores as each system scored alone, with the
+the systems together (``Metric.counter.systems``): the same scores as each system scored alone, with the
 references' checks and presence made once per chunk, not once per system."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleuscope.cli.scoring as scoring
-from bleuscope.core import backend
+from bleuscope.core.native import bleu as native_bleu
 from bleuscope.tokenizers import get_tokenizer
 from bleuscope.tokenizers.language import warn_if_mostly_cjk
 
@@ -160,9 +160,9 @@ def test_the_core_keeps_the_samples_of_the_chunk_loop(tmp_path, lines, size, max
     ref = tmp_path / "r.txt"
     ref.write_bytes(b"r\n" * len(read))
     heads = ["\n".join(read[i : i + size])[:max_chars] for i in range(0, len(read), size)]
-    counted = backend.native_file_total(
-        str(path), [str(ref)], tokenizer=get_tokenizer("none"), lowercase=False, order=4,
-        max_line_bytes=1 << 20, sample_segments=size, sample_chars=max_chars,
+    counter = native_bleu.text_counter(get_tokenizer("none"), lowercase=False, order=4, threads=None)
+    counted = counter.total_files(
+        str(path), [str(ref)], max_line_bytes=1 << 20, sample_segments=size, sample_chars=max_chars
     )
     if not read:
         assert counted is not None and counted[1] == 0

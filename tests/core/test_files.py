@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.core import backend
+from bleuscope.core.native import files as native_files
 from bleuscope.core import files as bio
 from bleuscope.core.files import InputError, UsageError
 from bleuscope.metrics.base import Metric
@@ -285,7 +285,7 @@ def test_same_lines_and_first_problem_as_the_python_reader(tmp_path, data, max_l
     path = tmp_path / "f.txt"
     path.write_bytes(data)
     lines, message = _python_read(path, max_line_bytes)
-    got_lines, problem = backend.read_file_lines(path, max_line_bytes=max_line_bytes)
+    got_lines, problem = native_files.read_file_lines(path, max_line_bytes=max_line_bytes)
     assert got_lines == lines
     assert problem == (None if message is None else _expected_problem(message))
 
@@ -298,7 +298,7 @@ def test_same_lines_and_first_problem_as_the_python_reader(tmp_path, data, max_l
 def test_edge_files(tmp_path, data):
     path = tmp_path / "f.txt"
     path.write_bytes(data)
-    assert backend.read_file_lines(path, max_line_bytes=bio.MAX_LINE_BYTES) == (
+    assert native_files.read_file_lines(path, max_line_bytes=bio.MAX_LINE_BYTES) == (
         list(bio.read_lines(path)),
         None,
     )
@@ -310,10 +310,10 @@ def test_long_files_cross_every_buffer(tmp_path):
     lines = [("w" * (k % 3000)) + " ü" for k in range(2000)]
     path = tmp_path / "big.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert backend.read_file_lines(path, max_line_bytes=4000) == (lines, None)
+    assert native_files.read_file_lines(path, max_line_bytes=4000) == (lines, None)
     with path.open("ab") as f:
         f.write(b"y" * 4001)
-    _, problem = backend.read_file_lines(path, max_line_bytes=4000)
+    _, problem = native_files.read_file_lines(path, max_line_bytes=4000)
     assert problem == _expected_problem(_python_read(path, 4000)[1]) == {"kind": "too-long", "line": 2001}
 
 

@@ -12,7 +12,7 @@ import pytest
 import regex
 
 import bleuscope
-from bleuscope.core import backend
+from bleuscope.core import native
 from bleuscope.core.installation import config, config_text
 from bleuscope.tokenizers import available_tokenizers
 
@@ -31,7 +31,7 @@ def test_config_names_versions_and_every_tokenizer():
             assert isinstance(entry[case]["native"], bool) and entry[case]["why"], (name, case)
 
 
-@pytest.mark.skipif(not backend.native_available(), reason="the compiled core is not built")
+@pytest.mark.skipif(not native.native_available(), reason="the compiled core is not built")
 def test_every_compiled_tokenizer_is_native_on_this_python():
     """On every Python and regex the package supports (CI runs this on 3.10 to 3.13, pinned and newest
     regex), the compiled tokenizers run natively, lowercased too; the table-free rules need no table."""
@@ -46,9 +46,9 @@ def test_every_compiled_tokenizer_is_native_on_this_python():
         assert not entry["native"] and "tokenized in Python" in entry["why"]
 
 
-@pytest.mark.skipif(not backend.native_available(), reason="the compiled core is not built")
+@pytest.mark.skipif(not native.native_available(), reason="the compiled core is not built")
 def test_core_build():
-    _core = backend.compiled_core()
+    _core = native.compiled_core()
     build = config()["core"]
     assert build["version"] == _core.__version__
     assert build["profile"] == "release"  # a debug build would make every speed figure meaningless

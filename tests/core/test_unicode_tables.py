@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 import regex
 
-from bleuscope.core import backend
+from bleuscope.core import native
 from bleuscope.core import unicode_tables as ut
+from bleuscope.core.native import tok as native_tok
 from bleuscope.tokenizers.cjk import CJK_ATTACHED_CLASS, CJK_UNIT_START_CLASS
 from bleuscope.tokenizers.zh import ZH_RANGES
 
@@ -180,12 +181,12 @@ def test_cache_directory_settings(tmp_path, monkeypatch, one_derivation):
 
 # -- the compiled core's checks ------------------------------------------------------------------------
 
-_core = backend.compiled_core()
+_core = native.compiled_core()
 requires_core = pytest.mark.skipif(_core is None, reason="the compiled core (bleuscope._core) is not built")
 
 
 def _install(facts: ut.UnicodeFacts, **changes) -> None:
-    backend.use_unicode_tables(ut.UnicodeFacts(**{**facts.__dict__, **changes}))
+    native_tok.use_unicode_tables(ut.UnicodeFacts(**{**facts.__dict__, **changes}))
 
 
 @requires_core
@@ -208,7 +209,7 @@ def test_core_refuses_tables_its_scanners_cannot_use(facts):
 def test_one_set_of_tables_per_process(facts):
     # the tables of this Python and regex are what the backend installs when the built-in ones do not
     # match (and equal to the built-in ones where they do): installing them again is accepted ...
-    assert backend.tokenizer_support("intl", True)[0]
+    assert native_tok.tokenizer_support("intl", True)[0]
     _install(facts)
     assert _core.tokenizer_tables_in_use()["source"] == "installed"
     # ... other (valid) tables are not: a process has one Python and one regex

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuscope.core import backend
-from bleuscope.core.pipeline import count_token_lists
+from bleuscope.core import native
+from bleuscope.metrics.bleu.counting import count_token_lists
 from bleuscope.integrations import nltk as bn
 from bleuscope.tokenizers import get_tokenizer
 
@@ -372,7 +372,7 @@ def test_property_modified_precision(refs, hyp, n):
 # the statistics on the compiled core (_core.IdCounter.token_list_rows) against the general token-list path
 # on the numpy engine, and the fallback for tokens that are not plain str
 # ---------------------------------------------------------------------------------------------------------
-core = backend.compiled_core()
+core = native.compiled_core()
 
 tokens = st.lists(
     st.sampled_from(["a", "b", "the", "é", "日本", "a b", "", "ß", "SS"]) | st.text(max_size=3), max_size=10

@@ -1,5 +1,5 @@
 """``Metric.check_systems``: every system's hypotheses checked as ``check_inputs`` checks them (with the
-input warnings), the references once; ``count_systems`` on its result gives each system's own rows."""
+input warnings), the references once; ``counter.systems`` on its result gives each system's own rows."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ REFS = [["the cat sat on the mat", "a dog"], ["a cat", None]]
 @pytest.mark.filterwarnings("ignore::bleuscope.tokenizers.language.CJKTokenizationWarning")
 def test_same_as_each_system_alone(metric):
     systems, streams, present = metric.check_systems(SYSTEMS, REFS)
-    for system, rows in zip(SYSTEMS, metric.count_systems(systems, streams, present)):
+    for system, rows in zip(SYSTEMS, metric.counter.systems(systems, streams, present)):
         hyps, alone_streams, alone_present = metric.check_inputs(system, REFS)
         assert hyps == system and alone_streams == streams
         np.testing.assert_array_equal(alone_present, present)

@@ -240,24 +240,21 @@ def test_identical_and_disjoint():
 
 
 requires_native = pytest.mark.skipif(
-    not __import__("bleuscope.core.backend", fromlist=["native_available"]).native_available(),
+    not __import__("bleuscope.core.native", fromlist=["native_available"]).native_available(),
     reason="the compiled core (bleuscope._core) is not built",
 )
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
-    from bleuscope.core import backend
+    from bleuscope.core.native import chrf_ter as native_chrf_ter
     from bleuscope.core.validation import check_reference_presence
 
     metric = CHRF(**options, engine="native")
     present = check_reference_presence(refs)
     lower = str.lower if metric.lowercase else str
-    native = backend.chrf_rows(
+    native = native_chrf_ter.chrf_counter(metric.char_order, metric.word_order, metric.whitespace, None).rows(
         [lower(h) for h in hyps],
         [[None if r is None else lower(r) for r in s] for s in refs],
-        char_order=metric.char_order,
-        word_order=metric.word_order,
-        whitespace=metric.whitespace,
     )
     assert native is not None
     assert np.array_equal(native, metric.candidate_rows(hyps, refs, present))

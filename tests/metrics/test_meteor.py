@@ -11,7 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bleuscope
-from bleuscope.core import backend
+from bleuscope.core import native
+from bleuscope.core.native import meteor as native_meteor
+from bleuscope.core.native import tok as native_tok
 from bleuscope.metrics.meteor import METEOR, WordNet
 from bleuscope.metrics.meteor.alignment import align, score
 
@@ -102,14 +104,14 @@ def check_wmt(meteor, reader, stride):
 @requires_wmt
 def test_engines_agree(wordnet):
     """The compiled core's alignment and tokenization give the Python reference's rows."""
-    if not backend.native_available():
+    if not native.native_available():
         pytest.skip("the compiled core is not built")
     pairs = list(wmt_segments(97))
     hyps = [h for h, _ in pairs]
     streams = [list(s) for s in zip(*(refs for _, refs in pairs))]
-    native = METEOR(wordnet=wordnet, engine="native").segment_statistics(hyps, streams).stats
+    compiled = METEOR(wordnet=wordnet, engine="native").segment_statistics(hyps, streams).stats
     python = METEOR(wordnet=wordnet, engine="numpy").segment_statistics(hyps, streams).stats
-    assert (native == python).all()
+    assert (compiled == python).all()
     for threads in (1, 2, 3):
         with_threads = METEOR(wordnet=wordnet, engine="native", threads=threads)
         assert (with_threads.segment_statistics(hyps, streams).stats == python).all()
@@ -257,12 +259,12 @@ def test_compiled_stemmer_is_nltks_on_any_word(words):
     gives NLTK's ``PorterStemmer().stem`` on any word, where it stems at all."""
     from nltk.stem.porter import PorterStemmer
 
-    table = backend.meteor_table(porter=True)
+    table = native_meteor.meteor_table(porter=True)
     if table is None:
         pytest.skip("the compiled core is not built")
     stemmer = PorterStemmer()
     for word, stem in zip(words, table.stems(words)):
-        if stem is not None or backend.tokenizer_support("13a", True)[0]:
+        if stem is not None or native_tok.tokenizer_support("13a", True)[0]:
             assert stem == stemmer.stem(word), word
 
 
@@ -271,14 +273,14 @@ def test_compiled_stemmer_on_wmt_words():
     """Every distinct non-ASCII token (and its lowercase form) of the WMT22 into-English data sample."""
     from nltk.stem.porter import PorterStemmer
 
-    if backend.meteor_table(porter=True) is None or not backend.tokenizer_support("13a", True)[0]:
+    if native_meteor.meteor_table(porter=True) is None or not native_tok.tokenizer_support("13a", True)[0]:
         pytest.skip("the compiled core is not built, or its Unicode tables are not this Python's")
     words = sorted({w for hyp, refs in wmt_segments(7) for line in (hyp, *refs) for w in line.split()
                     if not w.isascii()})
     words += [w.lower() for w in words]
     assert len(words) > 2_000
     stemmer = PorterStemmer()
-    stems = backend.meteor_table(porter=True).stems(words)
+    stems = native_meteor.meteor_table(porter=True).stems(words)
     assert [w for w, s in zip(words, stems) if s != stemmer.stem(w)] == []
 
 

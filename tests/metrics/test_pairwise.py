@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from bleuscope import BLEU, CHRF, TER
 from bleuscope.analysis.mbr import expected_utility, mbr_select, utilities_from_matrix
-from bleuscope.core import backend
+from bleuscope.core import native
 from bleuscope.metrics.bleu import pairwise
 from bleuscope.metrics.bleu.pairwise import pairwise_statistics
 from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
@@ -288,7 +288,7 @@ def test_pairwise_chen_cherry_equals_sentence_score_loop(hyps, refs, method, eff
 # the compiled core (IdCounter.pairwise_rows, BleuScorer.pairwise_scores) against the numpy engine: the
 # same statistics and bit-identical scores, for distinct references and for the self matrix (MBR)
 # ---------------------------------------------------------------------------------------------------------
-core = backend.compiled_core()
+core = native.compiled_core()
 
 CORE_WORDS = ["a", "b", "c", "the", "cat", ".", "A", "é", "x,y"]
 

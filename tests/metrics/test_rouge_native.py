@@ -7,14 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuscope.core import backend
+from bleuscope.core import native
+from bleuscope.core.native import rouge as native_rouge
 from bleuscope.metrics.rouge import ROUGE, porter
 from bleuscope.metrics.rouge.tokenize import TOKENIZERS
 
 from .rouge_data import ALL_TYPES, CORNER_CASES
 from .test_rouge_porter import generated_words
 
-pytestmark = pytest.mark.skipif(backend.compiled_core() is None, reason="compiled core not built")
+pytestmark = pytest.mark.skipif(native.compiled_core() is None, reason="compiled core not built")
 
 TYPES = ALL_TYPES + ("rouge9",)
 
@@ -91,7 +92,7 @@ def test_long_lines_and_long_documents():
 
 def test_compiled_porter_equals_reference():
     words = generated_words(60_000, seed=3) + list(porter.IRREGULAR)
-    bad = [(w, backend.porter_stem(w), porter.stem(w)) for w in words if backend.porter_stem(w) != porter.stem(w)]
+    bad = [(w, native_rouge.porter_stem(w), porter.stem(w)) for w in words if native_rouge.porter_stem(w) != porter.stem(w)]
     assert not bad[:20]
 
 
@@ -127,8 +128,8 @@ def test_best_reference_of_corner_cases_and_references_per_segment():
         (counts, values), (ref_counts, ref_values) = best_both(hyps, [missing, refs, hyps], use_stemmer=stem)
         assert np.array_equal(counts, ref_counts)
         assert np.array_equal(values.view(np.int64), ref_values.view(np.int64))
-    _, _, nrefs = backend.rouge_pair_counts(hyps, [missing, refs], ("rouge1",), stem=False, pretokenized=False,
-                                            best=True)
+    _, _, nrefs = native_rouge.rouge_counter(("rouge1",), stem=False, pretokenized=False, threads=None).best(
+        hyps, [missing, refs])
     assert nrefs.tolist() == [1 + (r is not None) for r in missing]
     # equal F from different counts (P 1/2, R 1 and P 1, R 1/2): the first reference wins, as in score_multi
     short, long = "a b", "a b c d e f x y"
@@ -176,8 +177,8 @@ def test_best_reference_across_the_cores_blocks_of_segments():
     want_counts, want_values = rouge.best_counts(every, present)
     assert np.array_equal(counts, want_counts)
     assert np.array_equal(values.view(np.int64), want_values.view(np.int64))
-    _, _, nrefs = backend.rouge_pair_counts(hyps, [refs, missing], ("rouge1",), stem=False, pretokenized=False,
-                                            best=True)
+    _, _, nrefs = native_rouge.rouge_counter(("rouge1",), stem=False, pretokenized=False, threads=None).best(
+        hyps, [refs, missing])
     assert np.array_equal(nrefs, present.sum(axis=1))
 
 

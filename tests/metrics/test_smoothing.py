@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.core import backend
 from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
 from ..conftest import DATA, read_lines, requires_core, requires_wmt

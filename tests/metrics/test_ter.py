@@ -232,19 +232,19 @@ def test_property_long_segments(words, seed):
 
 
 requires_native = pytest.mark.skipif(
-    not __import__("bleuscope.core.backend", fromlist=["native_available"]).native_available(),
+    not __import__("bleuscope.core.native", fromlist=["native_available"]).native_available(),
     reason="the compiled core (bleuscope._core) is not built",
 )
 
 
 def _native_vs_python(options: dict, hyps, refs) -> None:
-    from bleuscope.core import backend
+    from bleuscope.core.native import chrf_ter as native_chrf_ter
     from bleuscope.core.validation import check_reference_presence
 
     metric = TER(**options, engine="native")
     present = check_reference_presence(refs)
     normalize, normalize_reference = metric.normalizer.segment, metric.normalizer.reference_segment
-    native = backend.ter_rows(
+    native = native_chrf_ter.ter_counter(None).rows(
         [normalize(h) for h in hyps], [[None if r is None else normalize_reference(r) for r in s] for s in refs]
     )
     assert native is not None
@@ -315,6 +315,6 @@ def test_count_systems_equals_separate_counts(segments, options, engine):
     systems = [[s[0] for s in segments], [s[2] for s in segments]]
     refs = [[s[1] for s in segments], [s[3] for s in segments]]
     present = check_reference_presence(refs)
-    shared = metric.count_systems(systems, refs, present)
+    shared = metric.counter.systems(systems, refs, present)
     for hyps, rows in zip(systems, shared):
         assert np.array_equal(rows, metric.count_checked(hyps, refs, present))

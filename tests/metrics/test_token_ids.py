@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.core import backend
+from bleuscope.core import native
 from bleuscope.metrics.bleu.token_ids import TokenBLEU, token_corpus_bleu, token_sentence_bleu
 
 from ..conftest import DATA, read_lines, requires_core, requires_wmt
@@ -226,7 +226,7 @@ def test_large_batches_are_counted_in_chunks(monkeypatch):
 # padded id matrices on the compiled core (IdCounter.padded_rows) against the general path and the numpy
 # engine
 # ---------------------------------------------------------------------------------------------------------
-core = backend.compiled_core()
+core = native.compiled_core()
 
 
 def _padded(rng, n_rows: int, width: int, side: str, vocab: int, empty_share: float = 0.1):
@@ -250,13 +250,21 @@ def _general_and_numpy(scorer: TokenBLEU, hyp, ref, **lengths):
         if not lengths
         else None
     )
-    engine = scorer.bleu.engine
-    scorer.bleu.engine = "numpy"
-    try:
-        numpy_stats = scorer.statistics(hyp, ref, **lengths)
-    finally:
-        scorer.bleu.engine = engine
-    return general, numpy_stats
+    return general, _on_numpy(scorer).statistics(hyp, ref, **lengths)
+
+
+def _on_numpy(scorer: TokenBLEU) -> TokenBLEU:
+    """A copy of ``scorer`` that counts and scores with the numpy reference engine."""
+    import copy
+    import dataclasses
+
+    from bleuscope.metrics.bleu.counting import IdCounter
+
+    twin = copy.copy(scorer)
+    twin.bleu = copy.copy(scorer.bleu)
+    twin.bleu.options = dataclasses.replace(scorer.bleu.options, engine="numpy")
+    twin._ids = IdCounter(scorer.stats_order, engine="numpy")
+    return twin
 
 
 @requires_core
@@ -301,9 +309,8 @@ def test_explicit_lengths_and_missing_references(side):
     _, numpy_stats = _general_and_numpy(scorer, hyp, ref, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths)
     np.testing.assert_array_equal(native, numpy_stats)
     ours = scorer.sentence_scores(hyp, ref, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths)
-    scorer.bleu.engine = "numpy"
     assert (
-        ours.tobytes() == scorer.sentence_scores(hyp, ref, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths).tobytes()
+        ours.tobytes() == _on_numpy(scorer).sentence_scores(hyp, ref, hyp_lengths=hyp_lengths, ref_lengths=ref_lengths).tobytes()
     )
 
 

@@ -1,7 +1,7 @@
 """Streamed corpus BLEU summed with the compiled core's total-only call, chunk by chunk.
 
 Paths, generators and open files go through ``core.chunks.sum_statistics``; with the native engine each
-chunk is summed by ``BLEU.chunk_total_counter()`` (no per-segment rows). These tests compare it with the
+chunk is summed by the compiled counter's ``total`` (``BLEU().counter.total``: no per-segment rows). These tests compare it with the
 in-memory score, the numpy engine's rows and sacreBLEU on WMT data, and check that warnings and errors are
 those of the row path.
 """
@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.core import backend
+from bleuscope.core import native
 
 from ..conftest import pair_dir, read_lines, requires_wmt
 
-if not backend.native_available():
+if not native.native_available():
     pytest.skip("the compiled core is not built in this installation", allow_module_level=True)
 
 PAIR = ("generaltest2022", "en-de")
@@ -30,10 +30,10 @@ PAIR = ("generaltest2022", "en-de")
 def _rows_forbidden(metric: BLEU) -> BLEU:
     """``metric`` whose per-segment row counter fails if called: the streamed sum must not need it."""
 
-    def no_rows():
+    def no_rows(*args, **kwargs):
         raise AssertionError("the streamed native path built per-segment rows")
 
-    metric.chunk_counter = no_rows
+    metric.counter.rows = no_rows
     return metric
 
 

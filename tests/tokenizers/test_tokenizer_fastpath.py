@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from bleuscope.core.encoding import CorpusEncoder
+from bleuscope.metrics.bleu.encoding import CorpusEncoder
 from bleuscope.tokenizers import get_tokenizer
 
 sb_tok = pytest.importorskip("sacrebleu.tokenizers")

@@ -25,8 +25,9 @@ import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuscope.core import backend
-from bleuscope.core.encoding import CorpusEncoder
+from bleuscope.core import native
+from bleuscope.core.native import tok as native_tok
+from bleuscope.metrics.bleu.encoding import CorpusEncoder
 from bleuscope.tokenizers import get_tokenizer
 from bleuscope.tokenizers.cjk import CJK_ATTACHED_RANGES, CJK_CHAR_RANGES
 
@@ -205,7 +206,7 @@ def test_cjk_char_equals_char_on_pure_cjk_text(lines):
 # Python (None) only when it is over 1 GiB or holds lone surrogates (not valid Unicode text, so not a Rust
 # string): no None may appear elsewhere
 # ---------------------------------------------------------------------------------------------------------
-_core = backend.compiled_core()
+_core = native.compiled_core()
 
 
 NAMES = ["none", "13a", "intl", "char", "zh", "cjk-char"]
@@ -230,7 +231,7 @@ def tables_of_this_python():
         return  # the compiled tokenizers' tests are skipped; the Python paths need no tables
     for name in NAMES:
         for lowercase in (False, True):
-            native, why = backend.tokenizer_support(name, lowercase)
+            native, why = native_tok.tokenizer_support(name, lowercase)
             assert native, f"{name} lowercase={lowercase}: {why}"
 
 

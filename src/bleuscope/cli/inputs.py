@@ -21,8 +21,8 @@ from itertools import islice
 from ..core import chunks as core_chunks
 from ..core import files as bio
 from ..core.checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods
+from ..core.chunks import CHUNK_SEGMENTS
 from ..core.files import InputError, UsageError
-from ..core.pipeline import CHUNK_SEGMENTS
 from .progress import isatty
 
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."
@@ -201,7 +201,7 @@ class InputFiles:
     def plain_text_paths(self) -> tuple[list[str], list[str]] | None:
         """``(hypothesis files, reference files)`` when every input is a plain text file read as UTF-8 (one
         segment a line: no TSV or JSON Lines, no standard input, uncompressed, a regular file, no byte order
-        mark): what a metric's own file reader may count (``Metric.count_files``); None otherwise."""
+        mark): what a metric's own file reader may count (``Counter.files``); None otherwise."""
         sources = (*self.hyps, *self.refs)
         if not self.refs or any(src.kind != "text" for src in sources):
             return None

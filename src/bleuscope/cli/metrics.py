@@ -261,7 +261,7 @@ class BLEUDetails:
         values after the score, and its JSON fields after the score."""
         import numpy as np
 
-        from ..core.stats import layout
+        from ..metrics.bleu.layout import layout
         from ..metrics.bleu.scoring import compute_scores
 
         res = compute_scores(block, scorer.config)

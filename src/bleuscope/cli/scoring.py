@@ -41,7 +41,7 @@ def chunk_statistics_of_systems(
     then the systems counted together against them (BLEU: each reference tokenized once)."""
     try:
         systems, streams, present = scorer.check_systems(hyps, refs)
-        return scorer.count_systems(systems, streams, present), present
+        return scorer.counter.systems(systems, streams, present), present
     except (ValueError, TypeError) as e:  # the library's validation of what the readers let through
         raise InputError(str(e)) from None
 
@@ -169,6 +169,9 @@ def count_files_in_core(
     compiled core's for BLEU: no Python string per line) when every input is a plain UTF-8 text file, with
     the warnings the chunk loop gives; None when the metric has no such reader, or it stopped at a problem:
     the chunk loop then reads the files, and names the problem as it always does."""
+    counter = scorer.counter
+    if not counter.reads_files:
+        return None
     paths = streams.plain_text_paths()
     if paths is None:
         return None
@@ -178,7 +181,7 @@ def count_files_in_core(
     sample_segments = chunk_segments if name in CJK_BLIND_TOKENIZERS else 0
     rows, tokenized, samples, segments = [], [], [], None
     for path in hyp_paths:
-        counted = scorer.count_files(
+        counted = counter.files(
             path, ref_paths, max_line_bytes=args.max_line_bytes, strip_line_ends=True, sample_segments=sample_segments
         )
         if counted is None or counted[1] == 0 or segments not in (None, counted[1]):

@@ -1,2 +1,3 @@
-"""Text or ids in, per-segment integer statistics out: the layout, the counting engines and the one seam
-(:mod:`bleuscope.core.backend`) where the compiled core plugs in."""
+"""Everything below the metrics: streams read in checked chunks, files, statistics and their summable
+totals, signatures, argument checks, the process pool, and the one door to the compiled core
+(:mod:`bleuscope.core.native`)."""

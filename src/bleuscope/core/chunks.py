@@ -2,8 +2,8 @@
 
 :func:`iter_chunks` cuts a hypothesis stream and reference streams into checked chunks of segments (streams
 of different lengths are an error naming the stream that ended first and where); :func:`iter_statistics`
-counts each chunk with a metric's chunk counter (in this process or in a pool of worker processes) and
-:func:`sum_statistics` adds the rows up. Any :class:`~bleuscope.metrics.base.Metric` works (its ``chunk_counter()``).
+counts each chunk with a metric's counter (in this process or in a pool of worker processes) and
+:func:`sum_statistics` adds the chunks' totals up. Any :class:`~bleuscope.metrics.base.Metric` works (its ``counter``).
 
 This is the library's one stream type. Two other readers hand the metrics the same chunks (hypotheses and
 reference streams ``refs[k][i]``) from sources of their own, which is why they are separate:
@@ -27,7 +27,7 @@ import numpy as np
 from . import pool
 from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
 from .files import STDIN, compression_of, read_lines
-from .pipeline import CHUNK_SEGMENTS
+from .pool import CHUNK_SEGMENTS
 from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
 
@@ -224,37 +224,31 @@ def iter_statistics(
         for stats, present in pool.map_statistics(metric, chunks, jobs):
             yield SegmentStatistics(stats=stats, nrefs=present.sum(axis=1).astype(np.int64))
         return
-    counter = metric.chunk_counter()
+    counter = metric.counter
     for hyps, ref_chunks, present in chunks:
-        yield SegmentStatistics(stats=counter(hyps, ref_chunks), nrefs=present.sum(axis=1).astype(np.int64))
+        yield SegmentStatistics(stats=counter.rows(hyps, ref_chunks, present), nrefs=present.sum(axis=1).astype(np.int64))
 
 
 def sum_statistics(
     metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
 ) -> Totals:
-    """The summed statistics (:class:`~bleuscope.core.stats.Totals`) of streamed input (see :func:`iter_statistics`), in bounded memory.
-
-    Counted in this process, a metric with ``chunk_total_counter()`` (one that does not return None) sums
-    each chunk without building its per-segment rows; the chunks are read and checked, and the input
-    warnings given, exactly as :func:`iter_statistics` does."""
+    """The summed statistics (:class:`~bleuscope.core.stats.Totals`) of streamed input (see
+    :func:`iter_statistics`), in bounded memory. Counted in this process, each chunk is summed by the
+    metric's ``counter.total`` (BLEU's compiled counter builds no per-segment rows); the chunks are read and
+    checked, and the input warnings given, exactly as :func:`iter_statistics` does."""
     size = check_chunk_size(chunk_size)
     jobs = pool.resolve_n_jobs(n_jobs)
-    count_total = metric.chunk_total_counter() if jobs == 1 else None
-    if count_total is None:
+    if jobs > 1:
         parts = (
             Totals.of(seg)
             for seg in iter_statistics(metric, hypotheses, references, chunk_size=size, encoding=encoding, n_jobs=jobs)
         )
     else:
+        counter = metric.counter
         parts = (
-            Totals.of_sum(count_total(hyps, ref_chunks), present.sum(axis=1))
+            Totals.of_sum(counter.total(hyps, ref_chunks, present), present.sum(axis=1))
             for hyps, ref_chunks, present in iter_chunks(
-                hypotheses,
-                references,
-                size,
-                encoding,
-                metric.input_warning_tokenizer,
-                not metric.warns_if_tokenized,
+                hypotheses, references, size, encoding, metric.input_warning_tokenizer, not metric.warns_if_tokenized
             )
         )
     total = None
@@ -319,6 +313,7 @@ def is_streaming_input(hypotheses, references) -> bool:
 
 
 __all__ = [
+    "CHUNK_SEGMENTS",
     "check_chunk_size",
     "give_input_warnings",
     "is_streaming_input",

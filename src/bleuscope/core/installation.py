@@ -11,7 +11,8 @@ import sys
 import unicodedata
 
 from .._version import __version__
-from . import backend
+from . import native
+from .native import tok as native_tok
 
 
 def config() -> dict:
@@ -30,19 +31,19 @@ def config() -> dict:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "unicode": unicodedata.unidata_version,
         "regex": regex_version,
-        "core": backend.core_build(),
+        "core": native.core_build(),
         "tokenizers": {},
     }
     for name in available_tokenizers():
         entry = {}
         for lowercase in (False, True):
-            native, why = backend.tokenizer_support(backend.tokenizer_core_name(name), lowercase)
-            entry["lowercase" if lowercase else "cased"] = {"native": native, "why": why}
+            runs, why = native_tok.tokenizer_support(native_tok.tokenizer_core_name(name), lowercase)
+            entry["lowercase" if lowercase else "cased"] = {"native": runs, "why": why}
         info["tokenizers"][name] = entry
     from .unicode_tables import cache_dir
 
     directory = cache_dir()
-    info["unicode_tables"] = backend.tables_in_use()
+    info["unicode_tables"] = native_tok.tables_in_use()
     info["unicode_tables_cache"] = None if directory is None else str(directory)
     return info
 

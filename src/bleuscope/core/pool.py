@@ -24,8 +24,12 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from . import backend
-from .pipeline import CHUNK_SEGMENTS
+from . import native
+
+#: segments read, counted or scored at a time, everywhere (streams, shards, metrics' counting passes, the
+#: command line, the chunks sent to workers): bounds the memory of one pass (:mod:`bleuscope.core.chunks`
+#: gives it to the rest of the package)
+CHUNK_SEGMENTS = 50_000
 
 #: below this many segments per worker a pool is not worth starting (unless chunk_size is given)
 MIN_CHUNK_SEGMENTS = 1_000
@@ -48,19 +52,19 @@ def resolve_n_jobs(n_jobs) -> int:
 
 
 def worker_spec(metric):
-    """What a worker receives to count chunks for ``metric``: its chunk counter, checked to pickle."""
-    counter = metric.chunk_counter()
+    """What a worker receives to count chunks for ``metric``: its counter, checked to pickle."""
+    counter = metric.counter
     try:
         pickle.dumps(counter)
     except TypeError:
         raise
     except Exception as err:
-        raise TypeError(f"the chunk counter of {metric!r} cannot be sent to worker processes: {err}") from None
+        raise TypeError(f"the counter of {metric!r} cannot be sent to worker processes: {err}") from None
     return counter
 
 
 def _chunk_statistics(counter, hyps: list, ref_chunks: list) -> np.ndarray:
-    return counter(hyps, ref_chunks)
+    return counter.rows(hyps, ref_chunks)
 
 
 # -- pools -------------------------------------------------------------------------------------------------
@@ -68,7 +72,7 @@ def map_statistics(
     metric, chunks: Iterable[tuple[list, list, np.ndarray]], n_jobs: int, *, mp_context=None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``(stats, present)`` for every ``(hyps, ref_chunks, present)`` chunk, in input order, computed by
-    ``n_jobs`` worker processes with ``metric.chunk_counter()``; at most ``IN_FLIGHT_PER_WORKER * n_jobs``
+    ``n_jobs`` worker processes with ``metric.counter``; at most ``IN_FLIGHT_PER_WORKER * n_jobs``
     chunks are pending at once."""
     from concurrent.futures import ProcessPoolExecutor  # imported when a pool is started (about 20 ms)
 
@@ -77,7 +81,7 @@ def map_statistics(
     pending: deque = deque()
     # every worker runs the compiled core with one thread: the processes are the parallelism
     with ProcessPoolExecutor(
-        max_workers=n_jobs, mp_context=mp_context, initializer=backend.set_process_threads, initargs=(1,)
+        max_workers=n_jobs, mp_context=mp_context, initializer=native.set_process_threads, initargs=(1,)
     ) as pool:
         try:
             for hyps, ref_chunks, present in chunks:
@@ -103,7 +107,7 @@ def statistics_checked(
     chunk_size: int | None = None,
     mp_context=None,
 ) -> np.ndarray:
-    """The statistics rows of already validated input (``metric.chunk_counter()(hyps, streams)``), by
+    """The statistics rows of already validated input (``metric.counter.rows(hyps, streams, present)``), by
     ``n_jobs`` processes. ``BLEU.segment_statistics(..., n_jobs=N)`` validates and calls this.
 
     Without ``chunk_size`` the segments are cut into about four chunks per worker (at most
@@ -120,7 +124,7 @@ def statistics_checked(
             raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
         size = int(chunk_size)
     if jobs <= 1:
-        return metric.chunk_counter()(hyps, streams)
+        return metric.counter.rows(hyps, streams, present)
     chunks = (
         (hyps[a : a + size], [s[a : a + size] for s in streams], present[a : a + size]) for a in range(0, n_seg, size)
     )
@@ -128,4 +132,4 @@ def statistics_checked(
     return np.concatenate(parts)
 
 
-__all__ = ["MIN_CHUNK_SEGMENTS", "map_statistics", "resolve_n_jobs", "statistics_checked", "worker_spec"]
+__all__ = ["CHUNK_SEGMENTS", "MIN_CHUNK_SEGMENTS", "map_statistics", "resolve_n_jobs", "statistics_checked", "worker_spec"]

@@ -72,9 +72,10 @@ from itertools import chain
 
 import numpy as np
 
-from ..core import backend
-from ..core.pipeline import CHUNK_SEGMENTS, count_token_lists
-from ..core.stats import layout, order_of_width
+from ..core.chunks import CHUNK_SEGMENTS
+from ..core.native import bleu as native_bleu
+from ..metrics.bleu.counting import count_token_lists
+from ..metrics.bleu.layout import layout, order_of_width
 from .nltk_meteor import meteor_score, single_meteor_score
 
 __all__ = [
@@ -259,7 +260,8 @@ def _statistics(list_of_references: list, hypotheses: list, max_order: int) -> n
     if not hypotheses:
         return layout(max_order).zeros(0)
     # lists of str tokens, read and counted by the compiled core (None: other tokens, or no compiled core)
-    stats = backend.count_str_token_lists(hypotheses, list_of_references, order=max_order)
+    counter = native_bleu.id_counter(max_order, None)
+    stats = None if counter is None else counter.token_list_rows(hypotheses, list_of_references)
     if stats is not None:
         return stats
     return count_token_lists(hypotheses, list_of_references, order=max_order, chunk_segments=CHUNK_SEGMENTS)

@@ -20,7 +20,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without torch
 
 import numpy as np
 
-from ..core.stats import stats_width
+from ..metrics.bleu.layout import stats_width
 from ..metrics.bleu.scorer import BLEUScore
 from ..metrics.bleu.token_ids import TokenBLEU
 

@@ -107,6 +107,19 @@ class Metric(ABC):
         """The settings as ordered signature fields, ``nrefs`` first."""
 
     # -- given by the contract ---------------------------------------------------------------------------
+    @property
+    def counter(self) -> Counter:
+        """What this metric counts with (picklable: what worker processes receive). The default counts
+        with :meth:`count_checked`; a built-in metric holds its own, built once with its settings (the
+        compiled counter when the engine allows, else its reference)."""
+        return MetricCounter(self)
+
+    def __getstate__(self) -> dict:
+        """The settings without the compiled objects (``_counter``), which a worker builds again."""
+        state = dict(self.__dict__)
+        state.pop("_counter", None)
+        return state
+
     def check_inputs(self, hypotheses, references) -> tuple[list, list, np.ndarray]:
         """Validated ``(hypotheses, reference streams, presence [S, K])``: :meth:`check_hypotheses`, then
         :meth:`check_reference_streams`."""
@@ -117,7 +130,7 @@ class Metric(ABC):
         self, systems: list, references, names: list[str] | None = None
     ) -> tuple[list[list], list, np.ndarray]:
         """:meth:`check_inputs` of several systems against the same references, the references checked
-        once: ``(validated systems, reference streams, presence [S, K])``, what :meth:`count_systems` takes.
+        once: ``(validated systems, reference streams, presence [S, K])``, what ``counter.systems`` takes.
         Errors name a system by its entry of ``names`` (``system 'name'``), else as ``systems[k]``."""
         labels = [f"system {n!r}" for n in names] if names is not None else [f"systems[{k}]" for k in range(len(systems))]
         if not systems:
@@ -158,28 +171,6 @@ class Metric(ABC):
         length; ``score_rows(..., float32=True)`` scores their sums), else None (the default)."""
         return None
 
-    def chunk_counter(self) -> ChunkCounter:
-        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
-        return ChunkCounter(self)
-
-    def chunk_total_counter(self):
-        """Validated text chunk -> its summed statistics row without per-segment rows, or None (the default:
-        streamed input is summed from the rows of :meth:`chunk_counter`)."""
-        return None
-
-    def count_files(
-        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
-        sample_segments: int = 0,
-    ) -> tuple[np.ndarray, int, int, list[str]] | None:
-        """The summed statistics row of plain UTF-8 files (one segment a line, every reference line
-        present), read by the compiled core without a Python string per line: ``(total row, segments,
-        hypotheses ending in " .", samples)`` (``strip_line_ends``: after ``str.rstrip()``; ``samples``: of
-        every chunk of ``sample_segments`` hypotheses, the text the CJK input check takes of it, kept when it
-        holds a character from U+1100 on, none for 0). None (the default: no
-        such reader) when the metric does not read files itself or stopped at a problem: the caller then
-        reads them, and its reader names the problem."""
-        return None
-
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """float64 sentence-level score of every per-segment row (the metric's ``score_rows``; BLEU scores a
         sentence with effective order, as sacreBLEU's sentence BLEU does)."""
@@ -196,12 +187,6 @@ class Metric(ABC):
         ``references[k][i]``, target language ``trg_lang`` when known): one sentence each, none by default
         (TER: a Chinese, Japanese or Korean target without ``asian_support``)."""
         return []
-
-    def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
-        """The statistics rows of several systems' validated hypotheses against the same references (see
-        :meth:`check_systems`); identical to separate counts. A metric may count them together (BLEU: every
-        reference tokenized once; TER: normalized once)."""
-        return [self.count_checked(hyps, streams, present) for hyps in systems]
 
     def segment_statistics(self, hypotheses, references, *, n_jobs: int | None = None) -> SegmentStatistics:
         """Per-segment statistics rows of validated input (``check_inputs``, then ``count_checked``);
@@ -283,14 +268,50 @@ def check_metric(metric, what: str = "metric") -> Metric:
     return metric
 
 
-class ChunkCounter:
-    """Validated text chunk -> a metric's statistics rows; picklable (what worker processes receive)."""
+class Counter:
+    """What a metric counts with (:attr:`Metric.counter`): validated text -> statistics rows.
+
+    A counter writes ``rows``; ``total`` (one chunk's summed row), ``systems`` (several systems against the
+    same references) and ``files`` (plain UTF-8 files read by the counter itself, when ``reads_files``) have
+    defaults here that a counter may do faster (BLEU's compiled counter: no per-segment rows, references
+    tokenized once, files read without a Python string per line). It must pickle (worker processes count
+    with it)."""
+
+    #: whether :meth:`files` reads files (False: the caller reads them and counts the chunks)
+    reads_files: bool = False
+
+    def rows(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """int64 ``[S, stats_width]`` rows of validated input (``streams[k][i]``: reference k of segment i
+        or None; ``present`` the bool ``[S, K]`` of the references that exist, when known)."""
+        raise NotImplementedError
+
+    def total(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        """The summed row ``[stats_width]`` of validated input."""
+        return self.rows(hyps, streams, present).sum(axis=0)
+
+    def systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
+        """The rows of several systems' validated hypotheses against the same references; identical to
+        separate counts."""
+        return [self.rows(hyps, streams, present) for hyps in systems]
+
+    def files(
+        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
+        sample_segments: int = 0,
+    ) -> tuple[np.ndarray, int, int, list[str]] | None:
+        """Only when :attr:`reads_files`: the summed row of plain UTF-8 files (one segment a line, every
+        reference line present) ``(total row, segments, hypotheses ending in " .", samples)``, or None when
+        it stopped at a problem (the caller's reader then reads them and names it)."""
+        raise NotImplementedError
+
+
+class MetricCounter(Counter):
+    """The default :class:`Counter`: a metric's :meth:`Metric.count_checked`."""
 
     def __init__(self, metric) -> None:
         self.metric = metric
 
-    def __call__(self, hyps: list, ref_streams: list) -> np.ndarray:
-        return self.metric.count_checked(hyps, ref_streams)
+    def rows(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
+        return self.metric.count_checked(hyps, streams, present)
 
 
 class ScoreText:
@@ -379,7 +400,8 @@ class SentenceScorer(Protocol):
 
 
 __all__ = [
-    "ChunkCounter",
+    "Counter",
+    "MetricCounter",
     "Metric",
     "ScoreBatch",
     "ScoreText",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core import backend
+from ..core.native import tok as native_tok
 
 if TYPE_CHECKING:
     from ..metrics.base import TokenView
@@ -31,7 +31,7 @@ def tokenize(view: TokenView, lines: Sequence[str]) -> list[list[str]]:
         lines = [line.lower() for line in lines]
     else:
         lines = list(lines)
-    joined = backend.tokenize_joined(view.tokenizer, lines) if lines else None
+    joined = native_tok.tokenize_joined(view.tokenizer, lines) if lines else None
     if joined is None:
         return view.tokenizer.tokenize_batch(lines)
     out = [None if j is None else j.split() for j in joined]

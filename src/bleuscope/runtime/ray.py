@@ -29,7 +29,7 @@ import warnings
 
 import numpy as np
 
-from ..core.pipeline import CHUNK_SEGMENTS
+from ..core.chunks import CHUNK_SEGMENTS
 from ..core.stats import Totals
 from ..metrics.base import SentenceScorer
 from ..tokenizers.language import MissingExtraError

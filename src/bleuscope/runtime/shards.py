@@ -26,6 +26,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..core.chunks import CHUNK_SEGMENTS
 from ..core.files import (
     InputError,
     first_row_without_reference,
@@ -34,7 +35,6 @@ from ..core.files import (
     read_lines,
     ref_streams,
 )
-from ..core.pipeline import CHUNK_SEGMENTS
 from ..core.stats import Totals
 from ..metrics.base import Metric, check_metric
 from ..tokenizers.language import MissingExtraError

@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from ..core.chunks import is_streaming_input, iter_statistics
-from ..core.pipeline import MAX_CACHED_VOCABULARY
 from ..core.stats import SegmentStatistics, Totals
 from ..metrics.base import check_metric
+from ..metrics.bleu.counting import MAX_CACHED_VOCABULARY
 from ..metrics.bleu.scorer import BLEU, BLEUScore
 
 

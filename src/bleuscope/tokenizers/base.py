@@ -27,6 +27,9 @@ class BaseTokenizer:
 
     #: registry name, e.g. ``"13a"``
     name: str = ""
+    #: the compiled core's name for a tokenizer that implements this very class exactly, declared by the
+    #: class itself and read only from its own namespace (a subclass may tokenize otherwise): None here
+    native_name: str | None = None
 
     def signature(self) -> str:
         """The value shown after ``tok:`` in a BLEU signature."""

@@ -66,6 +66,8 @@ class TokenizerCJKChar(Tokenizer13a):
     """CJK characters (with their combining marks) as single tokens; the rest tokenized like ``13a``."""
 
     name = "cjk-char"
+    #: the compiled core's tokenizer that implements exactly this class (not inherited)
+    native_name = "cjk-char"
 
     def __init__(self) -> None:
         import regex

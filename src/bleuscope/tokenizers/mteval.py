@@ -44,6 +44,8 @@ class Tokenizer13a(WordLocalTokenizer):
     """mteval-v13a as in sacreBLEU: ``<skipped>`` removal, four entities, ASCII punctuation splitting."""
 
     name = "13a"
+    #: the compiled core's tokenizer that implements exactly this class (not inherited)
+    native_name = "13a"
 
     def __call__(self, line: str) -> str:
         line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
@@ -78,6 +80,8 @@ class TokenizerIntl(WordLocalTokenizer):
     """mteval-v14 ``--international-tokenization``: Unicode punctuation and symbols, no padding."""
 
     name = "intl"
+    #: the compiled core's tokenizer that implements exactly this class (not inherited)
+    native_name = "intl"
     edge_sensitive = True
     keeps_leading_space = True
 

@@ -9,6 +9,8 @@ class TokenizerNone(WordLocalTokenizer):
     """No tokenization: tokens are the whitespace-separated words (Python ``str.split``)."""
 
     name = "none"
+    #: the compiled core's tokenizer that implements exactly this class (not inherited)
+    native_name = "none"
 
     def __call__(self, line: str) -> str:
         return line
@@ -27,6 +29,8 @@ class TokenizerChar(WordLocalTokenizer):
     """Every non-whitespace character is a token (sacreBLEU ``char``)."""
 
     name = "char"
+    #: the compiled core's tokenizer that implements exactly this class (not inherited)
+    native_name = "char"
 
     def __call__(self, line: str) -> str:
         return " ".join(line)

@@ -51,6 +51,8 @@ class TokenizerZh(WordLocalTokenizer):
     """Chinese characters split one by one, then mteval-v13a rules without padding or unescaping."""
 
     name = "zh"
+    #: the compiled core's tokenizer that implements exactly this class (not inherited)
+    native_name = "zh"
     edge_sensitive = True
     keeps_leading_space = False  # the line is stripped on both sides
 

@@ -160,4 +160,4 @@ def system_statistics(metric, systems: Sequence[Sequence[str]], references, name
     """
     checked, streams, present = metric.check_systems(list(systems), references, None if names is None else list(names))
     nrefs = present.sum(axis=1).astype(np.int64)
-    return [SegmentStatistics(stats=rows, nrefs=nrefs) for rows in metric.count_systems(checked, streams, present)]
+    return [SegmentStatistics(stats=rows, nrefs=nrefs) for rows in metric.counter.systems(checked, streams, present)]

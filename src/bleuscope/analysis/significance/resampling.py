@@ -14,7 +14,8 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import resample as native_resample
 
 #: elements per block of resample indices / count matrix (bounds memory on large corpora)
 BLOCK_ELEMENTS = 1 << 22
@@ -99,7 +100,7 @@ def exact_product(weights: np.ndarray, stacked: np.ndarray, buf: np.ndarray | No
 def float32_sums(idx: np.ndarray, stats32: np.ndarray) -> np.ndarray:
     """numpy's ``stats32[idx[r]].sum(0)`` for every row r: sequential float32 accumulation over segments
     (the compiled core's loop; without it, one vectorized step per segment)."""
-    sums = backend.resample_sums_f32(stats32, idx)
+    sums = native_resample.resample_sums_f32(stats32, idx)
     if sums is not None:
         return sums
     acc = np.zeros((idx.shape[0], stats32.shape[1]), dtype=np.float32)
@@ -291,11 +292,11 @@ def masked_differences(stats, pairs, n_trials: int, rng: np.random.Generator):
     n_seg, width = stats[0].shape
     used = sorted({k for p in pairs for k in p})
     by_pair = len(pairs) <= len(used)
-    native = backend.compiled_core() is not None and all(
-        int(stats[k].max(initial=0)) <= backend.MASKED_MAX_VALUE // 2 and int(stats[k].min(initial=0)) >= 0
+    compiled = native.native_available() and all(
+        int(stats[k].max(initial=0)) <= native_resample.MASKED_MAX_VALUE // 2 and int(stats[k].min(initial=0)) >= 0
         for k in used
     )
-    if native:
+    if compiled:
         cols = np.empty((n_seg, width * (len(pairs) if by_pair else len(used))), dtype=np.int32)
         for c, p in enumerate(pairs if by_pair else used):
             part = cols[:, c * width : (c + 1) * width]
@@ -307,11 +308,11 @@ def masked_differences(stats, pairs, n_trials: int, rng: np.random.Generator):
         totals = max(int(stats[k].sum(axis=0).max(initial=0)) for k in used)
         stacked = stack_systems([stats[k] for k in used], totals)
     for words, rows in mask_word_blocks(rng, n_seg, n_trials):
-        if native:
-            sums = backend.masked_sums(words, 0, rows, cols).reshape(rows, -1, width)
+        if compiled:
+            sums = native_resample.masked_sums(words, 0, rows, cols).reshape(rows, -1, width)
         else:
             sums = exact_product(_unpack_mask(words, rows, n_seg), stacked).reshape(rows, len(used), width)
-        if by_pair and native:
+        if by_pair and compiled:
             yield {p: sums[:, c, :] for c, p in enumerate(pairs)}, rows
         else:
             at = {k: u for u, k in enumerate(used)}

@@ -4,7 +4,7 @@
 ``pairwise_scores(bleu, hyps, refs)[h, r]`` is, bit for bit, ``bleu.sentence_score(hyps[h], [refs[r]]).score``
 (and so sacreBLEU's ``sentence_score`` with the same options), computed without H x R tokenizations:
 
-1. Hypotheses and references are encoded once with one :class:`~bleuscope.core.encoding.CorpusEncoder`
+1. Hypotheses and references are encoded once with one :class:`~bleuscope.metrics.bleu.encoding.CorpusEncoder`
    (each distinct word is tokenized once; a reference list equal to the hypothesis list is encoded once).
 2. Per order n, every n-gram occurrence gets a global n-gram id: order 1 is the token id, order n ranks
    ``(id of the (n-1)-gram prefix, next token)`` over the union of hypotheses and references (exact, no
@@ -31,10 +31,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import backend
-from ...core.encoding import EncodedLines, expand_ranges, slice_lines
-from ...core.stats import hypothesis_ngram_counts, layout, order_of_width
+from ...core import native
+from ...core.native import bleu as native_bleu
 from ...core.validation import check_text_list
+from .encoding import EncodedLines, expand_ranges, slice_lines
+from .layout import hypothesis_ngram_counts, layout, order_of_width
 from .scoring import SACREBLEU_SMOOTHING, compute_scores
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -253,7 +254,12 @@ def _native_pairwise(bleu, hyp_enc: EncodedLines, ref_enc: EncodedLines | None, 
             "smooth_value": 0.0 if value is None else float(value),
             "effective_order": config.effective_order,
         }
-    out = backend.pairwise(hyp_enc, ref_enc, order=bleu.stats_order, scoring=scoring, threads=bleu.threads)
+    if scoring is None:
+        counter = native_bleu.id_counter(bleu.stats_order, bleu.threads)
+        out = None if counter is None else native_bleu.pairwise_rows(counter, hyp_enc, ref_enc)
+    else:
+        scorer = native_bleu.bleu_scorer(bleu.stats_order, **scoring, threads=native.core_threads(bleu.threads))
+        out = None if scorer is None else native_bleu.pairwise_scores(scorer, hyp_enc, ref_enc)
     if out is None or scores:
         return out
     n_hyp = len(hyp_enc.lengths)

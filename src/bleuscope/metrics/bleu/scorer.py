@@ -1,22 +1,20 @@
 """The BLEU metric: a scorer object, its score types, and functional shortcuts.
 
-Pipeline: validate -> count (:mod:`bleuscope.core.pipeline`, which tokenizes into integer ids and counts
-through :mod:`bleuscope.core.backend`) -> score (:mod:`bleuscope.metrics.bleu.scoring`). Everything a score
+Pipeline: validate -> count (the scorer's :class:`~.counting.BLEUCounter`, built once: the compiled core's
+counter, or the encoder and the numpy reference engine) -> score (:mod:`bleuscope.metrics.bleu.scoring`). Everything a score
 needs later (bootstrap, significance, streaming, distributed sums) works on the statistics.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
-import numbers
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend, chunks, pool
+from ...core import chunks, native, pool
 from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_tokenized: public here)
     TOKENIZED_PERIOD_LINES,
     TokenizedInputWarning,
@@ -24,24 +22,18 @@ from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_token
     warn_if_tokenized,
     warn_tokenized,
 )
-from ...core.encoding import CorpusEncoder
 from ...core.files import MAX_LINE_BYTES
-from ...core.pipeline import CHUNK_SEGMENTS, TextCounter
 from ...core.signature import nrefs_field, nrefs_value, version_field
-from ...core.stats import Totals, check_statistics, layout, order_of_width
-from ...core.validation import check_bool, check_references, check_text_list
+from ...core.stats import Totals, check_statistics
+from ...core.validation import check_references, check_text_list
 from ...tokenizers import get_tokenizer
-from ...tokenizers.language import CJK_SAMPLE_CHARS
 from ..base import Metric, ScoreBatch, ScoreText, TokenView
-from .scoring import SMOOTH_DEFAULTS, ScoringConfig, compute_scores
-from .smoothing import check_value as check_chen_cherry_value
-from .smoothing import is_chen_cherry, signature_value, stats_order
-
-#: target language -> default tokenizer, as in sacreBLEU
-LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-
-#: the highest n-gram order counted (the compiled core's limit; a row has 2 + 2 * order columns per segment)
-MAX_NGRAM_ORDER = 1 << 16
+from .counting import BLEUCounter, IdCounter
+from .encoding import CorpusEncoder
+from .layout import layout, order_of_width
+from .options import LANGUAGE_TOKENIZERS, MAX_NGRAM_ORDER, BLEUOptions  # noqa: F401 (public here)
+from .scoring import SMOOTH_DEFAULTS, compute_scores
+from .smoothing import is_chen_cherry, signature_value
 
 
 @dataclass(frozen=True)
@@ -110,16 +102,6 @@ class BLEUScores(ScoreBatch):
         )
 
 
-def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a finite number, got {value!r}")
-    if not math.isfinite(value):  # a number, out of range: ValueError, as Python's own functions raise
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
-    return value
-
-
 class BLEU(Metric):
     """BLEU scorer with sacreBLEU 2.6.0's definitions and options (all keyword-only).
 
@@ -127,7 +109,7 @@ class BLEU(Metric):
     ``spm_model`` is the model file (or a folder holding ``<name>.model``) of a SentencePiece tokenizer.
     ``weights`` (beyond sacreBLEU) are per-order weights, non-negative, summing to 1; they set the order.
     ``engine`` (``"auto"``, ``"native"``, ``"numpy"``) picks the counting engine and ``threads`` its thread
-    count (None: the engine decides); every engine gives the same statistics (:mod:`bleuscope.core.backend`).
+    count (None: the engine decides); every engine gives the same statistics (:mod:`bleuscope.core.native`).
     """
 
     def __init__(
@@ -146,92 +128,64 @@ class BLEU(Metric):
         engine: str = "auto",
         threads: int | None = None,
     ) -> None:
-        self.engine = backend.check_engine(engine)
-        threads = backend.check_threads(threads)
-        self.lowercase = check_bool(lowercase, "lowercase")
-        self.force = check_bool(force, "force")  # sacreBLEU's switch for the "looks tokenized" warning
-        self.effective_order = check_bool(effective_order, "effective_order")
-        if trg_lang is not None and not isinstance(trg_lang, str):
-            raise TypeError(f"trg_lang must be a language code string, got {trg_lang!r}")
-        self.trg_lang = trg_lang
-        if tokenize is None:
-            tokenize = LANGUAGE_TOKENIZERS.get((trg_lang or "").lower(), "13a")
+        self.options = options = BLEUOptions.of(
+            tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method, smooth_value=smooth_value,
+            max_ngram_order=max_ngram_order, effective_order=effective_order, weights=weights, trg_lang=trg_lang,
+            spm_model=spm_model, force=force, engine=engine, threads=threads,
+        )
         if spm_model is not None:  # SentencePiece tokenizers: the model file (never downloaded)
             from ...tokenizers.spm import get_spm_tokenizer
 
-            self.tokenizer = get_spm_tokenizer(tokenize, spm_model)
+            self.tokenizer = get_spm_tokenizer(options.tokenize, spm_model)
         else:
-            self.tokenizer = get_tokenizer(tokenize)
-        self.tokenize = tokenize
+            self.tokenizer = get_tokenizer(options.tokenize)
+        self.config = options.config
+        self._build_counter(options.threads)
 
-        if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
-            raise ValueError(f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}")
-        default_value = SMOOTH_DEFAULTS[smooth_method]
-        if smooth_value is not None:
-            if default_value is None:
-                raise ValueError(f"smooth_value is not used by smooth_method={smooth_method!r}; leave it None")
-            _check_number(smooth_value, "smooth_value")
-            if is_chen_cherry(smooth_method):
-                check_chen_cherry_value(smooth_method, smooth_value)
-        self.smooth_method = smooth_method
-        self.smooth_value = smooth_value
-
-        weights_t = None
-        if weights is not None:
-            if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
-                raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
-            weights_t = tuple(float(_check_number(w, f"weights[{i}]")) for i, w in enumerate(weights))
-            if not weights_t:
-                raise ValueError("weights is empty")
-            if abs(math.fsum(weights_t) - 1.0) > 1e-9:
-                raise ValueError(f"weights must sum to 1, they sum to {math.fsum(weights_t)!r}")
-            if max_ngram_order is not None and max_ngram_order != len(weights_t):
-                raise ValueError(f"max_ngram_order={max_ngram_order} does not match {len(weights_t)} weights")
-            max_ngram_order = len(weights_t)
-            if len(set(weights_t)) == 1:
-                weights_t = None  # uniform: use sacreBLEU's exact formula
-        if max_ngram_order is None:
-            max_ngram_order = 4
-        if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral):
-            raise TypeError(f"max_ngram_order must be an integer, got {max_ngram_order!r}")
-        if max_ngram_order < 1:
-            raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
-        self.max_ngram_order = int(max_ngram_order)
-        self.weights = weights_t
-        #: n-gram orders counted into the statistics (one more than scored for chen-cherry-5/7)
-        self.stats_order = stats_order(smooth_method, self.max_ngram_order)
-        if self.stats_order > MAX_NGRAM_ORDER:
-            most = MAX_NGRAM_ORDER - (self.stats_order - self.max_ngram_order)
-            extra = "" if most == MAX_NGRAM_ORDER else f" with smooth_method={smooth_method!r} (it counts one order more)"
-            raise ValueError(f"max_ngram_order must be at most {most:,}{extra}, got {max_ngram_order}")
-        self.config = ScoringConfig(
-            max_ngram_order=self.max_ngram_order,
-            smooth_method=smooth_method,
-            smooth_value=default_value if smooth_value is None else smooth_value,
-            effective_order=self.effective_order,
-            weights=weights_t,
-        )
+    def _build_counter(self, threads: int | None) -> None:
+        """The counter, built once for these options and ``threads`` (the compiled one when it can)."""
         model = getattr(self.tokenizer, "model_path", None)
-        #: the counting side (tokenizer, case, counted orders, engine), shared with worker processes
-        self.counter = TextCounter(
-            tokenize,
+        o = self.options
+        self._counting = BLEUCounter(
+            o.tokenize,
             self.tokenizer,
-            lowercase=self.lowercase,
-            order=self.stats_order,
-            engine=self.engine,
+            lowercase=o.lowercase,
+            order=o.stats_order,
+            engine=o.engine,
             threads=threads,
             spm_model=None if model is None else str(model),
         )
 
     @property
+    def counter(self) -> BLEUCounter:
+        """The counting side (tokenizer, case, counted orders, engine, threads), built once; what worker
+        processes receive (it pickles as a small spec)."""
+        return self._counting
+
+    # the options, read as attributes
+    tokenize = property(lambda self: self.options.tokenize)
+    lowercase = property(lambda self: self.options.lowercase)
+    smooth_method = property(lambda self: self.options.smooth_method)
+    smooth_value = property(lambda self: self.options.smooth_value)
+    max_ngram_order = property(lambda self: self.options.max_ngram_order)
+    effective_order = property(lambda self: self.options.effective_order)
+    weights = property(lambda self: self.options.weights)
+    trg_lang = property(lambda self: self.options.trg_lang)
+    force = property(lambda self: self.options.force)
+    engine = property(lambda self: self.options.engine)
+    stats_order = property(lambda self: self.options.stats_order)
+
+    @property
     def threads(self) -> int | None:
         """Threads of the compiled core (None: it picks a count for the input size); settable after
-        construction (a Ray worker fits it to its CPUs), which every counting path then uses."""
+        construction (a Ray worker fits it to its CPUs): the counter is built again, once, with them."""
         return self.counter.threads
 
     @threads.setter
     def threads(self, value) -> None:
-        self.counter.threads = backend.check_threads(value)
+        value = native.check_threads(value)
+        if value != self.counter.threads:
+            self._build_counter(value)
 
     @property
     def input_warning_tokenizer(self) -> str:
@@ -276,29 +230,6 @@ class BLEU(Metric):
     def new_encoder(self) -> CorpusEncoder:
         return self.counter.new_encoder()
 
-    def chunk_counter(self) -> TextCounter:
-        """Validated text chunk -> statistics rows (picklable: what the process pool sends to workers)."""
-        return self.counter
-
-    def chunk_total_counter(self):
-        """Validated text chunk -> its summed statistics row, counted in one pass of the compiled core with
-        no per-segment rows (what streamed input is summed with in this process); None when the compiled
-        core does not count this metric's input (numpy engine, a tokenizer that stays in Python)."""
-        try:
-            engine = backend.resolve_engine(self.engine, "text")
-        except backend.NativeEngineUnavailableError:
-            return None  # the row counter raises it after the input checks, as it always did
-        if engine != "native" or backend.native_tokenizer_name(self.tokenizer, self.lowercase) is None:
-            return None
-
-        def total(hyps: list, streams: list) -> np.ndarray:
-            result = self._count_native_total(hyps, streams)
-            if result is None:  # the engine and tokenizer were checked above
-                raise RuntimeError("the compiled core declined a chunk it counts")
-            return result[0]
-
-        return total
-
     def check_hypotheses(self, hypotheses, name: str = "hypotheses") -> list:
         """Validated hypotheses, with the input warnings."""
         hyps = super().check_hypotheses(hypotheses, name)
@@ -312,36 +243,12 @@ class BLEU(Metric):
     ) -> np.ndarray:
         """Statistics rows of already validated input (see :meth:`check_inputs`); ``encoder`` keeps the
         tokenization cache (default: this thread's, kept across calls and renewed when it grows large)."""
-        return self.counter.count(hyps, streams, encoder=encoder, chunk_segments=CHUNK_SEGMENTS)
-
-    def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
-        """Several systems' rows against the same references: in the compiled core the references are
-        tokenized once for all systems (with threads); otherwise this thread's encoder, shared by the systems
-        (identical rows). One system is counted as :meth:`count_checked` counts it (its cache kept from chunk
-        to chunk; the systems' path is slower for one)."""
-        if len(systems) == 1:
-            return super().count_systems(systems, streams, present)
-        counter = self.counter
-        rows = backend.count_text_systems(
-            systems,
-            streams,
-            tokenizer=counter.tokenizer,
-            lowercase=counter.lowercase,
-            order=counter.order,
-            engine=counter.engine,
-            threads=counter.threads,
-        )
-        if rows is None:
-            return super().count_systems(systems, streams, present)
-        n_seg = len(systems[0])
-        return [rows[k * n_seg : (k + 1) * n_seg] for k in range(len(systems))]
+        return self.counter.rows(hyps, streams, present, encoder=encoder)
 
     def count_ids(self, hyp_ids, ref_ids, present=None) -> np.ndarray:
-        """Statistics rows of one chunk of token-id input (see :func:`bleuscope.core.backend.count_ids`)
-        with this scorer's order and engine."""
-        return backend.count_ids(
-            hyp_ids, ref_ids, order=self.stats_order, present=present, engine=self.engine, threads=self.threads
-        )
+        """Statistics rows of one chunk of token-id input (see :meth:`.counting.IdCounter.rows`) with this
+        scorer's order and engine."""
+        return IdCounter(self.stats_order, engine=self.engine, threads=self.threads).rows(hyp_ids, ref_ids, present)
 
     # -- scores ----------------------------------------------------------------------------------------
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
@@ -389,7 +296,7 @@ class BLEU(Metric):
         if chunks.is_streaming_input(hypotheses, references):
             return self.score_stream(hypotheses, references, n_jobs=n_jobs)
         if n_jobs is None:
-            counted = self._native_corpus_total(hypotheses, references)
+            counted = self._counted_unchecked(hypotheses, references, per_segment=False)
             if counted is not None:
                 return self.score_from_statistics(*counted)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
@@ -402,15 +309,17 @@ class BLEU(Metric):
         read and counted by the compiled core, without a Python string per line; the score, the warnings
         and the errors are those of the Python reader (which reads the files when the core stops at a
         problem, and names it)."""
-        totals = self._native_file_totals(hypotheses, references, chunk_size, encoding, n_jobs)
+        totals = self._file_totals(hypotheses, references, chunk_size, encoding, n_jobs)
         if totals is not None:
             return totals.score(self)
         return super().score_stream(hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs)
 
-    def _native_file_totals(self, hypotheses, references, chunk_size, encoding, n_jobs) -> Totals | None:
-        """The totals of files counted by the compiled core, with the stream reader's input warnings; None
-        when the core does not read this input (see :func:`bleuscope.core.chunks.plain_text_paths`) or
-        stopped at a problem."""
+    def _file_totals(self, hypotheses, references, chunk_size, encoding, n_jobs) -> Totals | None:
+        """The totals of files read and counted by the compiled core, with the stream reader's input
+        warnings; None when the core does not read this input (see
+        :func:`bleuscope.core.chunks.plain_text_paths`) or stopped at a problem."""
+        if not self.counter.reads_files:
+            return None
         paths = chunks.plain_text_paths(hypotheses, references, encoding)
         if paths is None:
             return None
@@ -420,7 +329,7 @@ class BLEU(Metric):
                 return None
         except (TypeError, ValueError):
             return None  # the stream reader raises it, after what it raises first
-        counted = self.count_files(paths[0], paths[1], max_line_bytes=MAX_LINE_BYTES)
+        counted = self.counter.files(paths[0], paths[1], max_line_bytes=MAX_LINE_BYTES)
         if counted is None or counted[1] == 0:
             return None
         total, segments, tokenized_periods, _samples = counted
@@ -429,46 +338,22 @@ class BLEU(Metric):
         )
         return Totals.of_sum(total, len(paths[1]), segments)
 
-    def count_files(
-        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
-        sample_segments: int = 0,
-    ) -> tuple[np.ndarray, int, int, list[str]] | None:
-        """The summed statistics row of plain UTF-8 files, read and counted by the compiled core (see
-        :meth:`Metric.count_files`); None when the core does not count this input or stopped at a problem."""
-        try:
-            return backend.native_file_total(
-                hyp_path,
-                ref_paths,
-                max_line_bytes=max_line_bytes,
-                strip_line_ends=strip_line_ends,
-                sample_segments=sample_segments,
-                sample_chars=CJK_SAMPLE_CHARS,
-                **self._core_settings(),
-            )
-        except (TypeError, ValueError, backend.NativeEngineUnavailableError):
-            return None  # the Python reader raises it, after what it raises first
-
-    def _native_corpus_total(self, hypotheses, references) -> tuple[np.ndarray, str] | None:
-        """The summed statistics row and the ``nrefs`` field, counted in one pass of the compiled core, which also checks the items'
-        types, counts the hypotheses ending in " ." and the references per segment while it reads them (no
-        per-segment rows, no separate Python passes over the lists). None when the compiled core does not
-        count this input, or the input is invalid: :meth:`segment_statistics` then counts it, or raises the
-        precise error (after the same warnings)."""
-        return self._native_count(hypotheses, references, per_segment=False)
-
-    def _native_count(self, hypotheses, references, *, per_segment: bool) -> tuple[np.ndarray, str] | None:
-        """:meth:`_native_corpus_total`, or with ``per_segment`` the statistics rows in place of their sum."""
+    def _counted_unchecked(self, hypotheses, references, *, per_segment: bool) -> tuple[np.ndarray, str] | None:
+        """The summed statistics row (``per_segment``: the rows) and the ``nrefs`` field of lists in memory,
+        counted in one pass of the compiled counter, which also checks the items' types, counts the
+        hypotheses ending in " ." and the references per segment while it reads them (no separate Python
+        passes over the lists). None when the counter is not compiled, or the input is invalid:
+        :meth:`segment_statistics` then counts it, or raises the precise error (after the same warnings)."""
+        if self.counter.compiled is None:
+            return None
         try:
             hyps = check_text_list(hypotheses, "hypotheses", check_items=False, copy=False)
             if not hyps:
                 return None
             streams = check_references(references, len(hyps), check_items=False, copy=False)
-            result = self._count_native_total(hyps, streams, per_segment=per_segment)
+            counted, nref_counts, tokenized_periods = self.counter.unchecked(hyps, streams, per_segment=per_segment)
         except (TypeError, ValueError):
             return None
-        if result is None:
-            return None
-        counted, nref_counts, tokenized_periods = result
         if nref_counts[0]:  # a segment without any reference: the checked path names it
             return None
         warn_if_mostly_cjk(self.tokenizer.name, hyps)  # the same warnings, in the same order, as check_inputs
@@ -477,33 +362,17 @@ class BLEU(Metric):
         counts = np.arange(len(nref_counts), dtype=np.int64)  # nref_counts[k]: segments with k references
         return counted, nrefs_value(int(nref_counts.sum()), int(nref_counts @ counts), int(nref_counts @ counts**2))
 
-    def _count_native_total(
-        self, hyps: list, streams: list, *, per_segment: bool = False
-    ) -> tuple[np.ndarray, np.ndarray, int] | None:
-        """:func:`bleuscope.core.backend.native_text_total` with this metric's counting settings."""
-        return backend.native_text_total(hyps, streams, per_segment=per_segment, **self._core_settings())
-
-    def _core_settings(self) -> dict:
-        """The counting settings the compiled core's text and file counts take."""
-        return {
-            "tokenizer": self.tokenizer,
-            "lowercase": self.lowercase,
-            "order": self.stats_order,
-            "engine": self.engine,
-            "threads": self.threads,
-        }
-
     def sentence_scores(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
     ) -> BLEUScores:
         """One sentence BLEU per segment, computed in one vectorized pass (same values as a loop);
         ``n_jobs`` as in :meth:`segment_statistics`. In memory, the compiled core reads, checks and counts
-        the input in one pass (:meth:`_native_count`); the per-segment :class:`BLEUScore` objects are built
+        the input in one pass (:meth:`_counted_unchecked`); the per-segment :class:`BLEUScore` objects are built
         only when indexed."""
         counted = None
         # one-shot iterators go to the checked path, which reads them once (the native pass may decline)
         if n_jobs is None and not _one_shot(hypotheses, references):
-            counted = self._native_count(hypotheses, references, per_segment=True)
+            counted = self._counted_unchecked(hypotheses, references, per_segment=True)
         if counted is not None:
             stats, nrefs = counted
         else:

@@ -9,14 +9,16 @@ added left to right and ``math.log``/``math.exp`` are used (numpy's SIMD version
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from ...core import backend
-from ...core.stats import layout
+from ...core import native
+from ...core.native import bleu as native_bleu
+from .layout import layout
 from .smoothing import CHEN_CHERRY_DEFAULTS, chen_cherry_precisions, is_chen_cherry, stats_order
 
 LOG_ZERO = -9999999999.0  # sacreBLEU's my_log(0)
@@ -59,9 +61,9 @@ class ScoreArrays:
 def map_float(func, values: np.ndarray) -> np.ndarray:
     """``func`` (a ``math`` function) applied to every value: numpy's SIMD versions differ in the last ulp."""
     flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-    native = backend.libm_map(func, flat)  # the same C functions, called from the compiled core
-    if native is not None:
-        return native.reshape(values.shape)
+    native_values = native.libm_map(func, flat)  # the same C functions, called from the compiled core
+    if native_values is not None:
+        return native_values.reshape(values.shape)
     return np.fromiter(map(func, flat.tolist()), dtype=np.float64, count=flat.size).reshape(values.shape)
 
 
@@ -97,16 +99,16 @@ def compute_scores(
     ``numpy.float32`` scalars. Only sacreBLEU's own smoothing methods with uniform weights have that
     arithmetic; other configurations are scored exactly from the integer values.
 
-    ``engine`` is the metric's engine option (:data:`bleuscope.core.backend.ENGINES`): ``"auto"`` and
+    ``engine`` is the metric's engine option (:data:`bleuscope.core.native.ENGINES`): ``"auto"`` and
     ``"native"`` score int64 rows of sacreBLEU's smoothing methods with uniform weights in the compiled core
     (the same operations in the same order, the same C ``log``/``exp``: bit-identical), other rows with the
     vectorized code below; ``"numpy"`` always uses that code (the reference the tests compare against).
     """
     stats = np.atleast_2d(np.asarray(stats))
-    if backend.check_engine(engine) != "numpy" and not float32:
-        native = _native_scores(stats, config)
-        if native is not None:
-            return native
+    if native.check_engine(engine) != "numpy" and not float32:
+        compiled = _native_scores(stats, config)
+        if compiled is not None:
+            return compiled
     n_ord, method = config.max_ngram_order, config.smooth_method
     if float32 and (config.weights is not None or method not in SACREBLEU_SMOOTHING):
         float32 = False  # no sacreBLEU counterpart: score the (integer) sums exactly
@@ -136,6 +138,20 @@ def compute_scores(
     return _combine(precisions, eff_order, any_match, bp, config)
 
 
+#: the highest n-gram order the compiled BLEU scorer scores (it keeps per-order values on the stack); higher
+#: orders are scored by the numpy code
+NATIVE_SCORER_MAX_ORDER = 64
+
+
+@functools.lru_cache(maxsize=32)
+def _compiled_scorer(order: int, smooth_method: str, smooth_value: float, effective_order: bool):
+    """The compiled scorer of these settings, built once (it keeps no state between calls); None when the
+    core is not built or ``order`` is beyond its scorer's."""
+    if order > NATIVE_SCORER_MAX_ORDER:
+        return None
+    return native_bleu.bleu_scorer(order, smooth_method, smooth_value, effective_order)
+
+
 def _native_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays | None:
     """The compiled core's scores, or None when it is not built or does not cover ``config``/``stats``."""
     if (
@@ -147,16 +163,12 @@ def _native_scores(stats: np.ndarray, config: ScoringConfig) -> ScoreArrays | No
     ):
         return None
     value = config.smooth_value
-    scores = backend.bleu_scores(
-        stats,
-        order=config.max_ngram_order,
-        smooth_method=config.smooth_method,
-        smooth_value=0.0 if value is None else float(value),
-        effective_order=config.effective_order,
+    scorer = _compiled_scorer(
+        config.max_ngram_order, config.smooth_method, 0.0 if value is None else float(value), config.effective_order
     )
-    if scores is None:
+    if scorer is None:
         return None
-    score, precisions, bp = scores
+    score, precisions, bp = scorer.score_rows(np.ascontiguousarray(stats))
     return ScoreArrays(score=score, precisions=precisions, bp=bp)
 
 

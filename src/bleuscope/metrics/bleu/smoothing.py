@@ -39,7 +39,7 @@ import math
 
 import numpy as np
 
-from ...core.stats import layout, order_of_width
+from .layout import layout, order_of_width
 
 #: method -> default parameter (None: the method takes none)
 CHEN_CHERRY_DEFAULTS: dict[str, float | None] = {

@@ -1,8 +1,8 @@
 """BLEU on integer token ids (training loops, RL rewards): no text, no tokenizer, the same numbers.
 
 The ids are already the tokens, so the text pipeline's tokenization step is skipped: padding is stripped,
-the ids go straight into :class:`~bleuscope.core.encoding.EncodedLines`, and the statistics and scores come from
-the same counting seam (:func:`bleuscope.core.backend.count_ids`) and scoring (:func:`bleuscope.metrics.bleu.scoring.compute_scores`) as text.
+the ids go straight into :class:`~bleuscope.metrics.bleu.encoding.EncodedLines`, and the statistics and scores come from
+the same counter (:class:`bleuscope.metrics.bleu.counting.IdCounter`) and scoring (:func:`bleuscope.metrics.bleu.scoring.compute_scores`) as text.
 A batch scored here gives the same numbers as the text path on strings whose whitespace-separated tokens
 are the ids (``BLEU(tokenize="none")``), with the same smoothing, order, weights and effective-order options.
 
@@ -28,11 +28,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import backend, pipeline
-from ...core.encoding import EncodedLines, expand_ranges
-from ...core.pipeline import CHUNK_SEGMENTS, CHUNK_TOKENS
-from ...core.reference.counting import common_id_dtype
+from ...core.chunks import CHUNK_SEGMENTS
+from ...core.native import bleu as native_bleu
 from ...core.signature import nrefs_field
+from .counting import CHUNK_TOKENS, IdCounter
+from .encoding import EncodedLines, expand_ranges
+from .reference import common_id_dtype
 from .scorer import BLEU, BLEUScore
 from .scoring import compute_scores
 
@@ -247,6 +248,7 @@ class TokenBLEU:
         self.max_ngram_order = self.bleu.max_ngram_order
         #: n-gram orders counted into the statistics (max_ngram_order, + 1 for chen-cherry-5/7)
         self.stats_order = self.bleu.stats_order
+        self._ids = IdCounter(self.stats_order, engine=self.bleu.engine, threads=threads)
 
     @property
     def threads(self) -> int | None:
@@ -256,6 +258,8 @@ class TokenBLEU:
     @threads.setter
     def threads(self, value) -> None:
         self.bleu.threads = value
+        if self.bleu.threads != self._ids.threads:
+            self._ids = IdCounter(self.stats_order, engine=self.bleu.engine, threads=self.bleu.threads)
 
     # -- input -----------------------------------------------------------------------------------------
     def _hypotheses(self, hypotheses, hyp_lengths):
@@ -378,7 +382,7 @@ class TokenBLEU:
         if not (isinstance(hypotheses, np.ndarray) and isinstance(references, np.ndarray)):
             return None
         if (
-            not backend.native_supports("ids")
+            self._ids.compiled is None
             or hypotheses.dtype != np.int64
             or references.dtype != np.int64
             or hypotheses.ndim != 2
@@ -386,7 +390,6 @@ class TokenBLEU:
             or len(hypotheses) == 0
             or references.shape[0] != len(hypotheses)
             or (references.ndim == 3 and references.shape[1] == 0)
-            or backend.resolve_engine(self.bleu.engine, "ids") != "native"
         ):
             return None
         n_seg = len(hypotheses)
@@ -409,32 +412,15 @@ class TokenBLEU:
             lens, missing = flat_lens.reshape(n_seg, n_ref), all_pad.reshape(n_seg, n_ref)
         present = ~missing
         _check_every_segment_has_a_reference(present, n_seg)
-        stats = backend.count_padded_ids(
-            hypotheses,
-            hyp_lens,
-            refs,
-            np.where(present, lens, -1),
-            left=self.padding_side == "left",
-            order=self.stats_order,
-            engine=self.bleu.engine,
-            threads=self.bleu.threads,
+        stats = native_bleu.padded_rows(
+            self._ids.compiled, hypotheses, hyp_lens, refs, np.where(present, lens, -1), left=self.padding_side == "left"
         )
         return stats, nrefs_field(present.sum(axis=1))
 
     def _statistics(self, hyp_ids, hyp_lens, streams, present) -> np.ndarray:
         hyp = EncodedLines(ids=hyp_ids, lengths=hyp_lens)
         refs = [EncodedLines(ids=ids, lengths=lens) for ids, lens in streams]
-        bleu = self.bleu
-        return pipeline.count_id_chunks(
-            hyp,
-            refs,
-            present,
-            order=self.stats_order,
-            engine=bleu.engine,
-            threads=bleu.threads,
-            chunk_tokens=CHUNK_TOKENS,
-            chunk_segments=CHUNK_SEGMENTS,
-        )
+        return self._ids.chunked_rows(hyp, refs, present, chunk_tokens=CHUNK_TOKENS, chunk_segments=CHUNK_SEGMENTS)
 
     def sentence_scores(self, hypotheses, references, *, hyp_lengths=None, ref_lengths=None) -> np.ndarray:
         """Sentence BLEU (0-100) per segment, float64 [B]."""

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend
-from ...core.pipeline import CHUNK_SEGMENTS
+from ...core import native
+from ...core.chunks import CHUNK_SEGMENTS
+from ...core.native import chrf_ter as native_chrf_ter
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
@@ -142,7 +143,7 @@ class CHRF(Metric):
     bootstrap_scores_float32 = True
 
     #: threads of the compiled core (None: it picks a count for the input size); also settable later
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
 
     def __init__(
         self,
@@ -156,7 +157,7 @@ class CHRF(Metric):
         engine: str = "auto",
         threads: int | None = None,
     ) -> None:
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
         self.char_order = _check_order(char_order, "char_order", MAX_CHAR_ORDER)
         self.word_order = _check_order(word_order, "word_order", MAX_WORD_ORDER)
@@ -167,6 +168,7 @@ class CHRF(Metric):
         self.whitespace = check_bool(whitespace, "whitespace")
         self.eps_smoothing = check_bool(eps_smoothing, "eps_smoothing")
         self.order = self.char_order + self.word_order
+        self._compiled()  # built once, with the settings (again only when threads are set)
 
     @property
     def name(self) -> str:
@@ -244,22 +246,24 @@ class CHRF(Metric):
             return np.zeros((0, self.stats_width), dtype=np.int64)
         return np.ascontiguousarray(np.concatenate(parts) if len(parts) > 1 else parts[0])
 
+    def _compiled(self):
+        """The compiled chrF counter of these settings (None: the numpy engine, or no compiled core)."""
+        if "_counter" not in self.__dict__:
+            build = native.resolve_engine(self.engine) == "native"
+            self.__dict__["_counter"] = native_chrf_ter.chrf_counter(
+                self.char_order, self.word_order, self.whitespace, self.threads) if build else None
+        return self.__dict__["_counter"]
+
     def _candidates(self, hyps, streams, present) -> np.ndarray:
         """Candidate rows [S, K, W]: the compiled core's when the engine allows and it can count the input
         (Python does the lowercasing, ``str.lower`` being the definition), else :meth:`candidate_rows`."""
-        if backend.resolve_engine(self.engine, "text") == "native":
+        counter = self._compiled()
+        if counter is not None:
             native_hyps, native_streams = hyps, streams
             if self.lowercase:
                 native_hyps = [h.lower() for h in hyps]
                 native_streams = [[None if r is None else r.lower() for r in s] for s in streams]
-            rows = backend.chrf_rows(
-                native_hyps,
-                native_streams,
-                char_order=self.char_order,
-                word_order=self.word_order,
-                whitespace=self.whitespace,
-                threads=self.threads,
-            )
+            rows = counter.rows(native_hyps, native_streams)
             if rows is not None:
                 return rows
         return self.candidate_rows(hyps, streams, present)

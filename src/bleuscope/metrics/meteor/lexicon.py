@@ -15,7 +15,8 @@ import weakref
 from collections.abc import Callable
 from itertools import chain
 
-from ...core import backend
+from ...core import native
+from ...core.native import rouge as native_rouge
 from .native import WordTable
 from .wordnet import WordNet
 
@@ -26,13 +27,12 @@ CACHE_LIMIT = 1_000_000
 def porter_stemmer():
     """The Porter stemmer METEOR uses by default: NLTK 3.10.4's ``PorterStemmer()`` rules (its NLTK_EXTENSIONS
     mode), as ported for ROUGE: the compiled stemmer for ASCII words, the Python port for the others."""
-    from ...core import backend
     from ..rouge.porter import stem
 
-    if backend.porter_stem("a") is None:
+    if native_rouge.porter_stem("a") is None:
         return _FunctionStemmer(stem)
 
-    native = backend.porter_stem
+    native = native_rouge.porter_stem
 
     def porter(word: str) -> str:
         # NLTK lowercases first; for ASCII that keeps the length its two-letter rule looks at
@@ -150,7 +150,7 @@ def compiled_table(stemmer, wordnet):
     try:
         if wordnet is None:
             if _default_wordnet is None:
-                if not backend.meteor_available():
+                if not native.native_available():
                     return None
                 _default_wordnet = WordNet.load()
             wordnet = _default_wordnet

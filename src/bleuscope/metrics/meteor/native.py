@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...core import backend
+from ...core.native import meteor as native_meteor
 from .wordnet import WordNet, WordNetFormatError
 
 #: distinct strings (words, stems, synonym names) a table holds before it starts over (bounds memory)
@@ -26,7 +26,7 @@ STREAMS_KEPT = 8
 
 
 class WordTable:
-    """Word ids of one stemmer and WordNet, in the compiled core (requires it: :func:`backend.meteor_available`).
+    """Word ids of one stemmer and WordNet, in the compiled core (requires it: :func:`bleuscope.core.native.native_available`).
 
     ``porter``: the stemmer is bleuscope's default Porter (the core stems ASCII words); ``wordnet``: a
     :class:`WordNet` whose compiled tables the core reads, or None (``synonyms`` computes every set)."""
@@ -40,7 +40,7 @@ class WordTable:
         self.reset()
 
     def reset(self) -> None:
-        self.core = backend.meteor_table(porter=self._porter, wordnet=self._tables)
+        self.core = native_meteor.meteor_table(porter=self._porter, wordnet=self._tables)
         self._streams: list[tuple[tuple, tuple[np.ndarray, np.ndarray]]] = []
 
     def cached_stream(self, key: tuple) -> tuple[np.ndarray, np.ndarray] | None:
@@ -112,6 +112,6 @@ class WordTable:
     def _call(function, *args):
         try:
             return function(*args)
-        except backend.wordnet_format_error() as err:
+        except native_meteor.wordnet_format_error() as err:
             raise WordNetFormatError(str(err)) from None
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import tok as native_tok
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence, check_references
@@ -130,7 +131,7 @@ class METEOR(Metric):
     #: sacreBLEU has no METEOR: resamples are scored from exact sums whatever the significance precision
     sacrebleu_arithmetic = False
     stats_width = STATS_WIDTH
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
 
     def __init__(
         self,
@@ -157,7 +158,7 @@ class METEOR(Metric):
         if wordnet is not None and not isinstance(wordnet, WordNet):
             wordnet = WordNet.load(wordnet)
         self.wordnet = wordnet if wordnet is not None else WordNet.load()
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
         self._lookups()
 
@@ -267,7 +268,7 @@ class METEOR(Metric):
         out: list = [None] * len(items)
         texts = [i for i, x in enumerate(items) if isinstance(x, str)]
         compiled = texts and self.engine != "numpy"
-        joined = backend.tokenize_joined(self.tokenizer, [items[i] for i in texts]) if compiled else None
+        joined = native_tok.tokenize_joined(self.tokenizer, [items[i] for i in texts]) if compiled else None
         if joined is not None:
             lower = self.lowercase
             for i, line in zip(texts, joined):
@@ -286,12 +287,12 @@ class METEOR(Metric):
         values = np.zeros(n_seg, dtype=np.float64)
         alpha, beta, gamma = self.alpha, self.beta, self.gamma
         stem, synonyms = self._stem, self._synonyms
-        native = self.engine != "numpy" and backend.meteor_available()
-        if self.engine == "native" and not native:
-            raise backend.NativeEngineUnavailableError("engine='native': the compiled core is not built here")
+        compiled_core = self.engine != "numpy" and native.native_available()
+        if self.engine == "native" and not compiled_core:
+            raise native.NativeEngineUnavailableError("engine='native': the compiled core is not built here")
         for a in range(0, n_seg, TOKENIZE_SEGMENTS):
             b = min(n_seg, a + TOKENIZE_SEGMENTS)
-            if native:
+            if compiled_core:
                 if self._table is None:
                     self._table = WordTable(self._stem, self._synonyms, porter=self.stemmer is None,
                                             wordnet=self.wordnet)
@@ -329,7 +330,7 @@ class METEOR(Metric):
             found = self._table.cached_stream(key)
             if found is not None:
                 return found
-            joined = backend.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
+            joined = native_tok.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
             if joined is not None and None not in joined:
                 # tokens hold no whitespace and lowercasing adds none, so the lines split back (a newline
                 # also bounds the final-sigma rule as a line end does)
@@ -352,7 +353,7 @@ class METEOR(Metric):
         pair_ref = stream * n_seg + seg
         check_alignment_size(np.diff(hyp_enc[1])[seg], np.diff(ref_offsets)[pair_ref])
         found = self._table.align(hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref,
-                                  backend.core_threads(self.threads))
+                                  native.core_threads(self.threads))
         hyp_len = np.diff(hyp_enc[1])[seg]
         ref_len = np.diff(ref_offsets)[pair_ref]
         rows = np.stack([found[:, 0], hyp_len, ref_len, found[:, 1]], axis=1)

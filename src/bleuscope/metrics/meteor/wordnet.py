@@ -39,7 +39,8 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from ...core import backend
+from ...core import native
+from ...core.native import meteor as native_meteor
 
 #: parts of speech in the order NLTK's synsets() visits them, with their file suffixes
 PARTS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
@@ -201,15 +202,15 @@ class WordNet:
         self._python_loaded = False
         #: the compiled core's copy of the index, exception and data files (what METEOR's fast path reads)
         self._core = None
-        if backend.meteor_available():
+        if native.native_available():
             parts = [
                 (files.describe(f"index.{suffix}"), files.read(f"index.{suffix}"), files.describe(f"{suffix}.exc"),
                  files.read(f"{suffix}.exc"), files.describe(f"data.{suffix}"), files.read(f"data.{suffix}"))
                 for _, suffix in PARTS
             ]
             try:
-                self._core = backend.wordnet_tables(parts)
-            except backend.wordnet_format_error() as err:
+                self._core = native_meteor.wordnet_tables(parts)
+            except native_meteor.wordnet_format_error() as err:
                 raise WordNetFormatError(str(err)) from None
         else:
             self._load_python()

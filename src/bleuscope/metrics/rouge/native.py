@@ -1,4 +1,4 @@
-"""The compiled core's ROUGE counts (through :mod:`bleuscope.core.backend`), or None when it cannot do the job.
+"""The compiled core's ROUGE counts (through :mod:`bleuscope.core.native.rouge`), or None when it cannot do the job.
 
 rouge-score's tokenizer and the Porter stemmer run in the core. For the Unicode tokenizers, Python
 tokenizes and stems (their definition is ``unicodedata``'s categories) and the core receives each text as
@@ -31,7 +31,8 @@ def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np
     each segment's best reference per type (rouge-score's ``score_multi``) instead. With the default
     tokenizer the core checks the items (a TypeError for one that is not a str, or None in a reference
     stream)."""
-    from ...core import backend
+    from ...core import native
+    from ...core.native import rouge as native_rouge
 
     pretokenized = metric.tokenizer != "default"
     if pretokenized:
@@ -40,14 +41,16 @@ def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np
     threads = metric.threads
     if threads is None:
         threads = max(1, min(8, os.cpu_count() or 1)) if len(hyps) >= MIN_SEGMENTS_PER_THREAD else 1
-    out = backend.rouge_pair_counts(hyps, streams, metric.types, stem=metric.use_stemmer and not pretokenized,
-                                    pretokenized=pretokenized, threads=threads, best=best)
-    if out is None and required:
-        raise backend.NativeEngineUnavailableError(
+    counter = native_rouge.rouge_counter(tuple(metric.types), stem=metric.use_stemmer and not pretokenized,
+                                         pretokenized=pretokenized, threads=threads)
+    if counter is not None:
+        return counter.best(hyps, streams) if best else counter.rows(hyps, streams)
+    if required:
+        raise native.NativeEngineUnavailableError(
             "engine='native' was asked for, but the compiled core (bleuscope._core) is not built or has no "
             "ROUGE counter in this installation; use engine='auto' or 'numpy'"
         )
-    return out
+    return None
 
 
 __all__ = ["native_pair_counts"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core.pipeline import CHUNK_SEGMENTS
+from ...core.chunks import CHUNK_SEGMENTS
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import (
@@ -188,7 +188,7 @@ class ROUGE(Metric):
         if tokenizer not in TOKENIZERS:
             raise ValueError(f"unknown ROUGE tokenizer {tokenizer!r}; expected one of {', '.join(TOKENIZERS)}")
         self.tokenizer = tokenizer
-        from ...core.backend import check_engine, check_threads
+        from ...core.native import check_engine, check_threads
 
         self.engine = check_engine(engine)
         self.threads = check_threads(threads)

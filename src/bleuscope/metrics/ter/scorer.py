@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import chrf_ter as native_chrf_ter
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
 from ...tokenizers.language import cjk_letter_share
-from ..base import Metric, ScoreBatch, ScoreText
+from ..base import Metric, MetricCounter, ScoreBatch, ScoreText
 from .edits import ter_edits
 from .normalizer import TercomNormalizer
 
@@ -91,7 +92,7 @@ class TER(Metric):
     stats_width = 2
 
     #: threads of the compiled core (None: it picks a count for the input size); also settable later
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
 
     def __init__(
         self,
@@ -103,7 +104,7 @@ class TER(Metric):
         engine: str = "auto",
         threads: int | None = None,
     ) -> None:
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
         self.normalized = check_bool(normalized, "normalized")
         self.no_punct = check_bool(no_punct, "no_punct")
@@ -111,6 +112,19 @@ class TER(Metric):
         self.case_sensitive = check_bool(case_sensitive, "case_sensitive")
         self.normalizer = TercomNormalizer(normalized=self.normalized, no_punct=self.no_punct,
                                            asian_support=self.asian_support, case_sensitive=self.case_sensitive)
+        self._compiled()  # built once (again only when threads are set)
+
+    def _compiled(self):
+        """The compiled TER counter (None: the numpy engine, or no compiled core)."""
+        if "_counter" not in self.__dict__:
+            build = native.resolve_engine(self.engine) == "native"
+            self.__dict__["_counter"] = native_chrf_ter.ter_counter(self.threads) if build else None
+        return self.__dict__["_counter"]
+
+    @property
+    def counter(self) -> TERCounter:
+        """TER's counter: several systems' references normalized once (see :class:`TERCounter`)."""
+        return TERCounter(self)
 
     # -- signature -------------------------------------------------------------------------------------
     #: the short signature names of TER's fields (sacreBLEU's)
@@ -169,13 +183,6 @@ class TER(Metric):
             return np.zeros((0, 2), dtype=np.int64)
         return self._statistics(self._rows(hyps, streams, present), present)
 
-    def count_systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
-        """The rows of several systems against the same references, each reference normalized once (not
-        once per system); identical to separate counts."""
-        if not systems or not len(systems[0]):
-            return super().count_systems(systems, streams, present)
-        normalized = self._normalized_references(streams)
-        return [self._statistics(self._rows(hyps, streams, present, normalized), present) for hyps in systems]
 
     @staticmethod
     def _statistics(rows: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -187,7 +194,7 @@ class TER(Metric):
 
     def _normalized_references(self, streams) -> list | None:
         """The references as the compiled core reads them, or None when the engine is not native."""
-        if backend.resolve_engine(self.engine, "text") != "native":
+        if self._compiled() is None:
             return None
         normalize = self.normalizer.reference_segment
         return [[None if r is None else normalize(r) for r in s] for s in streams]
@@ -199,7 +206,7 @@ class TER(Metric):
         if normalized is None:
             normalized = self._normalized_references(streams)
         if normalized is not None:
-            rows = backend.ter_rows([self.normalizer.segment(h) for h in hyps], normalized, threads=self.threads)
+            rows = self._compiled().rows([self.normalizer.segment(h) for h in hyps], normalized)
             if rows is not None:
                 return rows
         return self.edits_rows(hyps, streams, present)
@@ -265,6 +272,18 @@ class TER(Metric):
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         scores = _ter_values(seg.stats[:, 0].astype(np.float64), self.mean_ref_lengths(seg.stats))
         return TERScores(scores, seg.stats, self.signature(nrefs_field(seg.nrefs)))
+
+
+class TERCounter(MetricCounter):
+    """TER's rows (:meth:`TER.count_checked`), several systems against the same references with each
+    reference normalized once (not once per system); identical to separate counts."""
+
+    def systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
+        metric = self.metric
+        if not systems or not len(systems[0]):
+            return super().systems(systems, streams, present)
+        normalized = metric._normalized_references(streams)
+        return [metric._statistics(metric._rows(hyps, streams, present, normalized), present) for hyps in systems]
 
 
 def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]], **options) -> TERScore:

@@ -1,7 +1,7 @@
 """The numpy counting engine: per-segment BLEU sufficient statistics from token ids.
 
-This is the reference implementation behind :mod:`bleuscope.core.backend` (the compiled core, when
-present, must give the same rows). Statistics layout (:mod:`bleuscope.core.stats`), one int64 row per
+This is the reference implementation behind :mod:`bleuscope.metrics.bleu.counting` (the compiled core, when
+present, must give the same rows). Statistics layout (:mod:`bleuscope.metrics.bleu.layout`), one int64 row per
 segment, as in sacreBLEU::
 
     [hyp_len, ref_len, correct_1 .. correct_N, total_1 .. total_N]
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..encoding import EncodedLines, expand_ranges
-from ..stats import layout, stats_width
+from .encoding import EncodedLines, expand_ranges
+from .layout import layout, stats_width
 
 _INT64_MAX = np.iinfo(np.int64).max
 

@@ -14,7 +14,7 @@ from itertools import chain, count, islice
 
 import numpy as np
 
-from ..tokenizers.base import BaseTokenizer, WordLocalTokenizer
+from ...tokenizers.base import BaseTokenizer, WordLocalTokenizer
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 # non-whitespace control characters used to mark line boundaries in a joined text

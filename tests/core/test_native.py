@@ -1,4 +1,4 @@
-"""The one door to the compiled core (:mod:`bleuscope.core.backend`): the compiled core against the numpy
+"""The one door to the compiled core (:mod:`bleuscope.core.native`): the compiled core against the numpy
 reference engine and sacreBLEU.
 
 native == numpy row by row (every segment's statistics), on the real WMT data and on random input; both
@@ -17,14 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleuscope import BLEU
-from bleuscope.core import backend
+from bleuscope.core import native
 from bleuscope.core.checks import TokenizedInputWarning
-from bleuscope.core.encoding import EncodedLines
+from bleuscope.core.native import tok as native_tok
+from bleuscope.metrics.bleu import counting as bleu_counting
+from bleuscope.metrics.bleu.encoding import EncodedLines
 from bleuscope.tokenizers import BaseTokenizer, CJKTokenizationWarning, get_tokenizer
 
 from ..conftest import DATA, read_lines, requires_core, requires_wmt
 
-_core = backend.compiled_core()
+_core = native.compiled_core()
 sacrebleu = pytest.importorskip("sacrebleu")
 
 pytestmark = pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")
@@ -52,7 +54,7 @@ def _pair(testset: str, pair: str, system: str):
 
 
 def _rows(hyps, refs, tokenize, lowercase, order, engine, threads=None):
-    return backend.count_text(
+    return bleu_counting.count_text(
         hyps,
         refs,
         tokenizer=get_tokenizer(tokenize),
@@ -235,8 +237,8 @@ def test_random_ids_native_equal_numpy(n_seg, n_refs, order, dtype, data):
         )
         for k, r in enumerate(refs)
     ]
-    native = backend.count_ids(hyp, refs, order=order, present=present, engine="native")
-    numpy_rows = backend.count_ids(hyp, refs, order=order, present=present, engine="numpy")
+    native = bleu_counting.count_ids(hyp, refs, order=order, present=present, engine="native")
+    numpy_rows = bleu_counting.count_ids(hyp, refs, order=order, present=present, engine="numpy")
     np.testing.assert_array_equal(native, numpy_rows)
     assert native.dtype == np.int64
 
@@ -250,7 +252,7 @@ def test_rows_do_not_depend_on_the_thread_count():
     one = _rows(hyps, refs, "13a", False, 4, "native", threads=1)
     for threads in (2, 3, 7, None):
         np.testing.assert_array_equal(_rows(hyps, refs, "13a", False, 4, "native", threads=threads), one)
-    ids = backend.count_ids(
+    ids = bleu_counting.count_ids(
         EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
         [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))],
         order=4,
@@ -259,7 +261,7 @@ def test_rows_do_not_depend_on_the_thread_count():
     )
     for threads in (2, 5):
         np.testing.assert_array_equal(
-            backend.count_ids(
+            bleu_counting.count_ids(
                 EncodedLines(np.arange(60_000) % 97, np.full(6000, 10)),
                 [EncodedLines(np.arange(60_000) % 89, np.full(6000, 10))],
                 order=4,
@@ -273,10 +275,15 @@ def test_rows_do_not_depend_on_the_thread_count():
 # -- engine choice and errors ----------------------------------------------------------------------------
 @requires_core
 def test_auto_uses_native_and_python_tokenizers_hand_over_ids(monkeypatch):
-    assert backend.resolve_engine("auto", "text") == "native"
+    assert native.resolve_engine("auto") == "native"
     calls = []
-    real = backend.count_ids
-    monkeypatch.setattr(backend, "count_ids", lambda *a, **k: calls.append(k["engine"]) or real(*a, **k))
+    real = bleu_counting.IdCounter.rows
+
+    def spy(self, *args):
+        calls.append("native" if self.compiled is not None else "numpy")
+        return real(self, *args)
+
+    monkeypatch.setattr(bleu_counting.IdCounter, "rows", spy)
 
     class Upper(BaseTokenizer):  # a tokenizer the compiled core does not have
         name = "upper"
@@ -284,7 +291,7 @@ def test_auto_uses_native_and_python_tokenizers_hand_over_ids(monkeypatch):
         def __call__(self, line):
             return line.upper()
 
-    rows = backend.count_text(["a b", "c"], [["A B", "d"]], tokenizer=Upper(), lowercase=False, order=2)
+    rows = bleu_counting.count_text(["a b", "c"], [["A B", "d"]], tokenizer=Upper(), lowercase=False, order=2)
     assert calls == ["native"] and rows[:, 2].tolist() == [2, 0]
 
 
@@ -351,11 +358,11 @@ def test_libm_log_and_exp_are_bit_identical_to_math(positives, exponents):
     import math
 
     pos, ex = np.array(positives), np.array(exponents)
-    assert backend.libm_map(math.log, pos).tolist() == [math.log(x) for x in positives]
-    assert backend.libm_map(math.exp, ex).tolist() == [math.exp(x) for x in exponents]
+    assert native.libm_map(math.log, pos).tolist() == [math.log(x) for x in positives]
+    assert native.libm_map(math.exp, ex).tolist() == [math.exp(x) for x in exponents]
     # where math raises, the native map declines and the Python loop raises the same error
-    assert backend.libm_map(math.log, np.concatenate([pos, [-1.0]])) is None
-    assert backend.libm_map(math.exp, np.concatenate([ex, [1000.0]])) is None
+    assert native.libm_map(math.log, np.concatenate([pos, [-1.0]])) is None
+    assert native.libm_map(math.exp, np.concatenate([ex, [1000.0]])) is None
 
 
 @requires_core
@@ -363,11 +370,11 @@ def test_tokenizers_whose_tables_cannot_be_had_stay_in_python_and_say_why(monkey
     from bleuscope.core import unicode_tables
 
     tok = get_tokenizer("intl")
-    assert backend.native_tokenizer_name(tok, False) == "intl"
+    assert native_tok.native_tokenizer_name(tok, False) == "intl"
     # built-in tables of other versions, and a derivation that fails: intl (regex classes) and every
     # lowercased tokenizer (str.lower) stay in Python, with the reason; the table-free ones stay native
-    monkeypatch.setattr(backend, "_support", {})
-    monkeypatch.setattr(backend, "_tables_state", {})
+    monkeypatch.setattr(native_tok, "_support", {})
+    monkeypatch.setattr(native_tok, "_tables_state", {})
     monkeypatch.setattr(
         _core, "TOKENIZER_TABLES", {**_core.TOKENIZER_TABLES, "regex_version": "0", "unidata_version": "0"}
     )
@@ -376,12 +383,12 @@ def test_tokenizers_whose_tables_cannot_be_had_stay_in_python_and_say_why(monkey
         raise OSError("no space left on device")
 
     monkeypatch.setattr(unicode_tables, "load_or_derive", no_tables)
-    assert backend.native_tokenizer_name(tok, False) is None
-    native, why = backend.tokenizer_support("intl", False)
+    assert native_tok.native_tokenizer_name(tok, False) is None
+    native, why = native_tok.tokenizer_support("intl", False)
     assert not native and "no space left on device" in why
-    assert backend.native_tokenizer_name(get_tokenizer("13a"), True) is None
+    assert native_tok.native_tokenizer_name(get_tokenizer("13a"), True) is None
     for name in ("13a", "none", "char", "zh"):
-        assert backend.tokenizer_support(name, False) == (True, "needs no Unicode table")
+        assert native_tok.tokenizer_support(name, False) == (True, "needs no Unicode table")
     # still counted natively, from the Python tokenizer's ids, with the same rows
     rows = _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "native")
     assert rows.tolist() == _rows(["Hello, world!"], [["hello world !"]], "13a", True, 4, "numpy").tolist()
@@ -565,17 +572,56 @@ def test_lists_emptied_while_counting_raise_and_keep_what_was_read_alive(threads
         counter.total(hyps, refs)
 
 
+def _constructions(monkeypatch, name: str) -> list:
+    """Records every construction of the compiled class ``name`` (its arguments)."""
+    built = []
+    real = getattr(_core, name)
+
+    def counting(*args, **kwargs):
+        built.append((args, kwargs))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_core, name, counting)
+    return built
+
+
+@requires_core
+@pytest.mark.parametrize(("metric", "compiled"), [("BLEU", "TextCounter"), ("CHRF", "ChrfCounter"), ("TER", "TerCounter")])
+def test_a_metric_builds_its_compiled_counter_once(monkeypatch, tmp_path, metric, compiled):
+    import bleuscope
+
+    built = _constructions(monkeypatch, compiled)
+    scorer = getattr(bleuscope, metric)()
+    assert len(built) == 1
+    hyps = [f"w{i} x{i % 7} the cat" for i in range(100)]
+    refs = [[f"w{i} x{i % 5} the cat" for i in range(100)]]
+    # ten chunks streamed, lists in memory, sentence scores, several systems, files read by the core
+    streamed = scorer.score_stream(iter(hyps), [iter(refs[0])], chunk_size=10)
+    assert streamed.score == scorer.corpus_score(hyps, refs).score
+    scorer.sentence_scores(hyps, refs)
+    systems, streams, present = scorer.check_systems([hyps, hyps[::-1]], refs)
+    scorer.counter.systems(systems, streams, present)
+    (tmp_path / "h").write_text("\n".join(hyps) + "\n")
+    (tmp_path / "r").write_text("\n".join(refs[0]) + "\n")
+    assert scorer.corpus_score(tmp_path / "h", [tmp_path / "r"]).score == streamed.score
+    assert len(built) == 1
+    scorer.threads = 2  # other settings: built again, once
+    scorer.corpus_score(hyps, refs)
+    scorer.corpus_score(hyps, refs)
+    assert len(built) == 2 and built[1][1]["threads"] == 2
+
+
 @requires_core
 def test_native_corpus_score_reads_the_lists_without_copying_them(monkeypatch):
     hyps, refs = ["the cat sat on the mat", "a dog"], [["the cat sat on a mat", "a dog ran"]]
     seen = []
-    real = backend.native_text_total
+    real = bleu_counting.BLEUCounter.unchecked
 
-    def spy(h, streams, **kwargs):
+    def spy(self, h, streams, **kwargs):
         seen.append((h, streams))
-        return real(h, streams, **kwargs)
+        return real(self, h, streams, **kwargs)
 
-    monkeypatch.setattr(backend, "native_text_total", spy)
+    monkeypatch.setattr(bleu_counting.BLEUCounter, "unchecked", spy)
     score = BLEU().corpus_score(hyps, refs)
     assert seen and seen[0][0] is hyps and seen[0][1][0] is refs[0]
     assert score.score == BLEU(engine="numpy").corpus_score(hyps, refs).score

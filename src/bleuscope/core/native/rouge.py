@@ -1,0 +1,34 @@
+"""ROUGE's compiled counter and Porter stemmer (``rust/python/src/rouge.rs``)."""
+
+from __future__ import annotations
+
+import functools
+
+from . import core, core_threads
+
+
+def rouge_counter(types: tuple[str, ...], *, stem: bool, pretokenized: bool, threads: int | None):
+    """A compiled :class:`bleuscope._core.RougeCounter` of these settings, or None when the core is not
+    built. ``rows(hyps, ref_streams)``: int64 ``[S, K, T, 3]`` (matches, hyp_count, ref_count per type);
+    ``best(...)``: per segment and type the counts of the reference with the best F, their (P, R, F) and
+    each segment's number of references. ``pretokenized``: tokens separated by spaces and sentences by
+    newlines (already stemmed)."""
+    if core() is None:
+        return None
+    return _rouge_counter(tuple(types), stem, pretokenized, core_threads(threads))
+
+
+@functools.lru_cache(maxsize=64)
+def _rouge_counter(types: tuple[str, ...], stem: bool, pretokenized: bool, threads: int):
+    """Shared by every scorer of the same settings (a counter keeps no state between calls; the drop-in
+    builds a scorer per call of its own)."""
+    return core().RougeCounter(list(types), stem=stem, pretokenized=pretokenized, threads=threads)
+
+
+def porter_stem(word: str) -> str | None:
+    """The compiled Porter stemmer (NLTK's rules) of an ASCII lowercase word, or None when it is not built."""
+    module = core()
+    return None if module is None else module.porter_stem(word)
+
+
+__all__ = ["porter_stem", "rouge_counter"]
