@@ -71,7 +71,7 @@ def main() -> None:
 
     from bleuscope import jiwer as bj
     from bleuscope.analysis.significance import paired_bootstrap
-    from bleuscope.core import backend
+    from bleuscope.core import native
     from bleuscope.metrics.wer import WER
 
     refs, hyps = wmt_pairs(n)
@@ -84,18 +84,18 @@ def main() -> None:
         print(f"  {task:<16} {tool:<34} {cpu / pairs * 1e6:9.2f} us/pair  {note}")
 
     # -- wer ------------------------------------------------------------------------------------------
-    backend.set_process_threads(1)
+    native.set_process_threads(1)
     cpu, _, value = best(lambda: bj.wer(refs, hyps), rounds)
     row("wer", "bleuscope.jiwer.wer", cpu, n)
     ours = cpu
     cpu, _, metric_value = best(lambda: WER(threads=1).corpus_score(hyps, [refs]), rounds)
     row("wer", "bleuscope WER(threads=1)", cpu, n, "(checks the input: strings, lengths)")
-    backend.set_process_threads(None)
+    native.set_process_threads(None)
     cpu_j, _, value_j = best(lambda: jiwer.wer(sub_refs, sub_hyps), rounds)
     row("wer", "jiwer 4.0.0 (every 10th pair)", cpu_j, len(sub_refs))
-    backend.set_process_threads(1)
+    native.set_process_threads(1)
     cpu_sub, _, _ = best(lambda: bj.wer(sub_refs, sub_hyps), rounds)
-    backend.set_process_threads(None)
+    native.set_process_threads(None)
     ratios = {"jiwer": cpu_j / cpu_sub}
     check = bj.wer(sub_refs, sub_hyps) == value_j and value == jiwer.wer(refs, hyps) and metric_value.rate == value
     try:
@@ -112,7 +112,7 @@ def main() -> None:
           f"values == jiwer: {check}")
 
     # -- process_words ---------------------------------------------------------------------------------
-    backend.set_process_threads(1)
+    native.set_process_threads(1)
     cpu, _, out = best(lambda: bj.process_words(refs, hyps), rounds)
     row("process_words", "bleuscope.jiwer.process_words", cpu, n)
     ours_pw = cpu
@@ -120,7 +120,7 @@ def main() -> None:
     # collector's passes dearer than those of 5,000 (jiwer's and the drop-in's results alike)
     cpu_sub, _, mine_sub = best(lambda: bj.process_words(sub_refs, sub_hyps), rounds)
     row("process_words", "bleuscope.jiwer (every 10th pair)", cpu_sub, len(sub_refs))
-    backend.set_process_threads(None)
+    native.set_process_threads(None)
     cpu_j, _, out_j = best(lambda: jiwer.process_words(sub_refs, sub_hyps), rounds)
     row("process_words", "jiwer 4.0.0 (every 10th pair)", cpu_j, len(sub_refs))
     same = [[(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in s]
@@ -149,9 +149,9 @@ def main() -> None:
         out3k = [lines[i % len(lines)] for i in range(segs)]
         systems[path.stem] = out3k
         systems[path.stem + "-drop7"] = [" ".join(w for k, w in enumerate(s.split()) if k % 7 != 6) for s in out3k]
-    backend.set_process_threads(1)
+    native.set_process_threads(1)
     cpu, wall, result = best(lambda: paired_bootstrap(systems, [ref3k], metric=WER(threads=1), n_samples=1000), rounds)
-    backend.set_process_threads(None)
+    native.set_process_threads(None)
     print(f"  paired bootstrap {len(systems)} systems x {segs} segments x 1000 resamples: {cpu:.3f} CPU-s, "
           f"{wall:.3f} s wall (target < 1 s)")
 

@@ -13,7 +13,7 @@ definition (:mod:`bleuscope.metrics.gleu.reference`), with the same numbers. Mis
 
 from __future__ import annotations
 
-from ..core import backend
+from ..core.native import strmetrics as native_strmetrics
 from ..metrics.gleu.reference import corpus_value, segment_row
 
 
@@ -29,7 +29,7 @@ def _native_rows(list_of_references, hypotheses, min_len: int, max_len: int):
     if any(type(refs) not in (list, tuple) or any(type(r) not in (list, tuple) for r in refs)
            for refs in list_of_references):
         return None
-    return backend.gleu_rows(hypotheses, list_of_references, min_len=min_len, max_len=max_len, layout="lists")
+    return native_strmetrics.gleu_rows(hypotheses, list_of_references, min_len=min_len, max_len=max_len, layout="lists")
 
 
 def corpus_gleu(list_of_references, hypotheses, min_len=1, max_len=4):

@@ -31,13 +31,14 @@ def gleu_rows(hyps: list, ref_streams: list, *, min_len: int, max_len: int, engi
     return None if rows is None else rows.reshape(-1, 2)
 
 
-def character_values(hyps: list, ref_streams: list, *, engine: str = "auto",
+def character_values(hyps: list, ref_streams: list, *, float64: bool = False, engine: str = "auto",
                      threads: int | None = None) -> np.ndarray | None:
-    """CharacTER float64 ``[S]`` (the smallest over the references present) by the compiled core, or None."""
+    """CharacTER float64 ``[S]`` (the smallest over the references present; ``float64``: shifts scored in
+    float64 as PyPI ``cer`` 1.2.0) by the compiled core, or None."""
     module = _string_metric_core(engine)
     if module is None:
         return None
-    return module.character_values(hyps, ref_streams, threads=core_threads(threads))
+    return module.character_values(hyps, ref_streams, float64=float64, threads=core_threads(threads))
 
 
 def eed_values(hyps: list, ref_streams: list, parameters: tuple, *, engine: str = "auto",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...core import backend
+from ...core.native import wer as native_wer
 from ...metrics.wer import alignment as reference_alignment
 from .transformations import cer_default, wer_default
 
@@ -193,7 +193,7 @@ def summed_counts(reference, hypothesis, reference_transform, hypothesis_transfo
         return None
     refs, hyps = plain
     _check_lengths(len(refs), len(hyps))
-    rows = backend.edit_counts(refs, hyps, units)
+    rows = native_wer.edit_counts(refs, hyps, units)
     return None if rows is None else tuple(int(x) for x in rows.sum(axis=0))
 
 
@@ -204,7 +204,7 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     if plain is not None:
         refs, hyps = plain
         _check_lengths(len(refs), len(hyps))
-        result = _without_gc(backend.edit_alignment_objects, refs, hyps, units, AlignmentChunk)
+        result = _without_gc(native_wer.edit_alignment_objects, refs, hyps, units, AlignmentChunk)
         if result is not None:
             return result
     ref_t = _apply_transform(_as_list(reference), reference_transform, is_reference=True)
@@ -213,7 +213,7 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     ids: dict = {}
     ref_ids = [[ids.setdefault(w, len(ids)) for w in s] for s in ref_t]
     hyp_ids = [[ids.setdefault(w, len(ids)) for w in s] for s in hyp_t]
-    result = backend.edit_alignments_of_ids(*_flat(ref_ids), *_flat(hyp_ids), max(len(ids), 1))
+    result = native_wer.edit_alignments_of_ids(*_flat(ref_ids), *_flat(hyp_ids), max(len(ids), 1))
     if result is not None:
         ops, per_pair, rows = result
         return ref_t, hyp_t, _without_gc(_chunks, ops.tolist(), per_pair.tolist()), rows.sum(axis=0)

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import strmetrics as native_strmetrics
 from ...core.signature import version_field
 from ..segment_mean import SegmentMeanMetric, SegmentMeanScore
 from .reference import character
@@ -36,14 +37,14 @@ class CharacTER(SegmentMeanMetric):
     """
 
     name = "CharacTER"
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
     short_keys = {"shift": "s", "multi": "m", "agg": "agg"}
 
     def __init__(self, *, shift_precision: str = "float32", engine: str = "auto", threads: int | None = None) -> None:
         if shift_precision not in ("float32", "float64"):
             raise ValueError(f"shift_precision must be 'float32' or 'float64', got {shift_precision!r}")
         self.shift_precision = shift_precision
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
@@ -56,7 +57,7 @@ class CharacTER(SegmentMeanMetric):
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> np.ndarray:
         """float64 ``[S]``: each segment's smallest CharacTER over its references."""
         float64 = self.shift_precision == "float64"
-        values = backend.character_values(hyps, streams, float64=float64, engine=self.engine, threads=self.threads)
+        values = native_strmetrics.character_values(hyps, streams, float64=float64, engine=self.engine, threads=self.threads)
         if values is not None:
             return np.asarray(values, dtype=np.float64)
         out = np.empty(len(hyps), dtype=np.float64)

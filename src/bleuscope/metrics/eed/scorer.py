@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import strmetrics as native_strmetrics
 from ...core.signature import version_field
 from ..segment_mean import SegmentMeanMetric, SegmentMeanScore
 from .reference import DEFAULTS, eed, preprocess_en
@@ -46,7 +47,7 @@ class EED(SegmentMeanMetric):
     """
 
     name = "EED"
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
     short_keys = {"prep": "p", "a": "a", "del": "d", "ins": "i", "sub": "s", "rho": "r", "multi": "m", "agg": "agg"}
 
     def __init__(
@@ -69,7 +70,7 @@ class EED(SegmentMeanMetric):
             for v, n in zip((alpha, deletion, insertion, substitution, rho),
                             ("alpha", "deletion", "insertion", "substitution", "rho"))
         )
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
@@ -91,7 +92,7 @@ class EED(SegmentMeanMetric):
         """float64 ``[S]``: each segment's smallest EED over its references."""
         hyps = self.prepared(hyps)
         streams = [self.prepared(s) for s in streams]
-        values = backend.eed_values(hyps, streams, self.parameters, engine=self.engine, threads=self.threads)
+        values = native_strmetrics.eed_values(hyps, streams, self.parameters, engine=self.engine, threads=self.threads)
         if values is not None:
             return np.asarray(values, dtype=np.float64)
         out = np.empty(len(hyps), dtype=np.float64)

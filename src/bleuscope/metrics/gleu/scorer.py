@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import strmetrics as native_strmetrics
+from ...core.native import tok as native_tok
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence, check_references
@@ -90,7 +92,7 @@ class GLEU(Metric):
     #: sacreBLEU has no GLEU: resamples are scored from exact sums whatever the significance precision
     sacrebleu_arithmetic = False
     stats_width = 2
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
     short_keys = {"min": "min", "max": "max"}
 
     def __init__(
@@ -110,7 +112,7 @@ class GLEU(Metric):
         self.max_len = _order(max_len, "max_len")
         if self.max_len < self.min_len:
             raise ValueError(f"max_len must be >= min_len, got min_len={min_len} and max_len={max_len}")
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
@@ -158,7 +160,7 @@ class GLEU(Metric):
         if not texts:
             return out
         lines = [items[i].lower() if self.lowercase else items[i] for i in texts]
-        joined = backend.tokenize_joined(self.tokenizer, lines) if self.engine != "numpy" else None
+        joined = native_tok.tokenize_joined(self.tokenizer, lines) if self.engine != "numpy" else None
         for j, i in enumerate(texts):
             line = joined[j] if joined is not None else None
             out[i] = line if line is not None else self.tokenizer(lines[j].rstrip()).split()
@@ -172,7 +174,7 @@ class GLEU(Metric):
             b = min(len(hyps), a + TOKENIZE_SEGMENTS)
             hyp_tokens = self.token_lists(hyps[a:b], "hypotheses", a)
             ref_tokens = [self.token_lists(s[a:b], f"references[{k}]", a) for k, s in enumerate(streams)]
-            native = backend.gleu_rows(hyp_tokens, ref_tokens, min_len=self.min_len, max_len=self.max_len,
+            native = native_strmetrics.gleu_rows(hyp_tokens, ref_tokens, min_len=self.min_len, max_len=self.max_len,
                                        engine=self.engine, threads=self.threads)
             if native is not None:
                 rows[a:b] = native

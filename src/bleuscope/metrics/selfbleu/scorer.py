@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import strmetrics as native_strmetrics
 from ...core.signature import format_signature, version_field
 from ...tokenizers import get_tokenizer
 from .reference import self_bleu as python_self_bleu
@@ -107,7 +108,7 @@ class SelfBLEU:
                                         or sample_size < 2):
             raise ValueError(f"sample_size must be an integer >= 2 or None, got {sample_size!r}")
         self.sample_size = sample_size
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
 
     @classmethod
     def texygen(cls, gram: int = 3, *, fast: bool = False, **options) -> SelfBLEU:
@@ -169,7 +170,7 @@ class SelfBLEU:
         vectors = [self.weights[k] for k in names]
         epsilon = self.epsilon if self.smoothing == "method1" else None
         n = self.max_order
-        native = backend.self_bleu(sents, vectors, epsilon, engine=self.engine)
+        native = native_strmetrics.self_bleu(sents, vectors, epsilon, engine=self.engine)
         if native is not None:
             scores, _, _, _, _, distinct, totals = native
             per = np.asarray(scores, dtype=np.float64).reshape(len(vectors), len(sents))

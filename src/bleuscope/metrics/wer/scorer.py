@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import backend
+from ...core import native
+from ...core.native import wer as native_wer
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ..base import Metric, ScoreBatch, ScoreText
@@ -155,7 +156,7 @@ class EditRate(Metric):
     stats_width = 6
     short_keys = {"profile": "p", "tok": "t", "avg": "a"}
 
-    threads = backend.ThreadsOption()
+    threads = native.ThreadsOption()
 
     def __init__(self, *, profile: str = "jiwer", engine: str = "auto", threads: int | None = None) -> None:
         if not isinstance(profile, str) or profile not in PROFILES:
@@ -163,7 +164,7 @@ class EditRate(Metric):
         self.profile = PROFILES[profile]
         if self.measure not in self.profile.measures:
             raise ValueError(f"profile {profile!r} has no {self.name} (it defines {', '.join(m.upper() for m in self.profile.measures)})")
-        self.engine = backend.check_engine(engine)
+        self.engine = native.check_engine(engine)
         self.threads = threads
         self.units = self.profile.char_units if self.characters else self.profile.word_units
 
@@ -184,8 +185,8 @@ class EditRate(Metric):
         """Statistics rows ``[H, S, D, I, reference length, hypothesis length]`` of validated input."""
         refs = streams[0]
         rows = None
-        if len(hyps) and backend.resolve_engine(self.engine, "text") == "native":
-            rows = backend.edit_counts(refs, hyps, self.units, threads=self.threads)
+        if len(hyps) and native.resolve_engine(self.engine) == "native":
+            rows = native_wer.edit_counts(refs, hyps, self.units, threads=self.threads)
         if rows is None:
             rows = np.array([alignment.counts(tokens(r, self.units), tokens(h, self.units)) for r, h in zip(refs, hyps)],
                             dtype=np.int64).reshape(-1, 6)
