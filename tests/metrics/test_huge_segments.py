@@ -36,10 +36,10 @@ DE = DATA / "generaltest2022" / "en-de"
 
 
 @requires_wmt
-@pytest.mark.parametrize("word_order", [0, 2])
+@pytest.mark.parametrize("word_order", [2])
 def test_chrf_of_a_long_line_equals_sacrebleu(word_order):
-    """300 kB: the hypothesis table grows from 65,536 slots many times over."""
-    hyp, ref = joined(DE / "sys" / "Online-B.txt", 300_000), joined(DE / "ref.A.txt", 300_000)
+    """150 kB: the hypothesis table grows from 65,536 slots several times over."""
+    hyp, ref = joined(DE / "sys" / "Online-B.txt", 150_000), joined(DE / "ref.A.txt", 150_000)
     ours = CHRF(word_order=word_order).corpus_score([hyp], [[ref]]).score
     assert ours == sacrebleu.CHRF(word_order=word_order).corpus_score([hyp], [[ref]]).score
 
@@ -67,8 +67,8 @@ def long_text(tokens: int, seed: int) -> str:
     return " ".join(f"w{(i * 7919 + seed) % 5003}" for i in range(tokens))
 
 
-@pytest.mark.parametrize("types", [["rougeL"], ["rougeLsum"], ["rouge1", "rougeL"]])
-@pytest.mark.parametrize("engine", ["auto", "numpy"])
+@pytest.mark.parametrize(("types", "engine"), [(["rougeL"], "auto"), (["rouge1", "rougeLsum"], "auto"),
+                                               (["rougeL"], "numpy")])
 def test_rouge_l_refuses_a_pair_beyond_the_stated_bound(types, engine):
     n = int(MAX_LCS_TOKEN_PAIRS**0.5) + 10  # just past the bound: the check is exact, not a guess from characters
     hyp, ref = long_text(n, 1), long_text(n, 2)
