@@ -30,8 +30,10 @@ def edit_alignment_objects(references: list[str], hypotheses: list[str], units: 
     """``(reference tokens, hypothesis tokens, alignment chunks, summed row)`` of every pair as Python objects:
     lists of str per pair, lists of ``chunk_type`` objects per pair (their ``__dict__`` set to ``type``,
     ``ref_start_idx``, ``ref_end_idx``, ``hyp_start_idx``, ``hyp_end_idx``), int64 ``[6]``; one thread; None
-    as :func:`edit_counts`."""
-    if _edit_core() is None:
+    as :func:`edit_counts` (and when the module predates this call: the caller's Python path then builds
+    the same objects)."""
+    module = _edit_core()
+    if module is None or not hasattr(module.EditAligner, "objects"):
         return None
     return _edit_aligner(units, 1).objects(references, hypotheses, chunk_type)
 
