@@ -21,6 +21,12 @@ Unit conventions (kept as plain Python objects because they are dictionary keys 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
+#: A unit of a line (the conventions above).
+Unit = str | tuple[str] | tuple[str, bool, bool]
+
 
 class BaseTokenizer:
     """Base class: subclasses implement ``__call__`` and may override the fast path."""
@@ -39,11 +45,11 @@ class BaseTokenizer:
         raise NotImplementedError
 
     # -- fast path -------------------------------------------------------------------------------------
-    def split_units(self, line: str) -> list:
+    def split_units(self, line: str) -> Sequence[Unit]:
         """Cut an already lowercased line into units. Default: whole-line tokenization (slow but exact)."""
         return [(t,) for t in self(line.rstrip()).split()]
 
-    def tokenize_unit(self, unit) -> list[str]:
+    def tokenize_unit(self, unit: Unit) -> list[str]:
         """Tokens of one unit, as returned by ``split_units``."""
         if isinstance(unit, tuple) and len(unit) == 1:
             return [unit[0]]
@@ -110,14 +116,16 @@ class WordLocalTokenizer(BaseTokenizer):
             out.append(part.split())
         return out
 
-    def split_units(self, line: str) -> list:
+    def split_units(self, line: str) -> Sequence[Unit]:
         line = line.rstrip()
         if self.needs_whole_line(line):
             return [(t,) for t in self(line).split()]
-        words = line.split()
-        if self.edge_sensitive and words:
+        tokens = line.split()
+        # the same list: its edge words may become (word, left, right) units below
+        words = cast("list[Unit]", tokens)
+        if self.edge_sensitive and tokens:
             left_first = self.keeps_leading_space and line[:1].isspace()
-            first, last = words[0], words[-1]
+            first, last = tokens[0], tokens[-1]
             # a flag is False only where the missing neighbour can change the tokens (edge_matters), so
             # that equal edge units share one cache entry and batch fences never touch irrelevant edges
             left_missing = not left_first and self.edge_matters(first, True)
@@ -132,7 +140,7 @@ class WordLocalTokenizer(BaseTokenizer):
                     words[-1] = (last, True, False)
         return words
 
-    def tokenize_unit(self, unit) -> list[str]:
+    def tokenize_unit(self, unit: Unit) -> list[str]:
         if isinstance(unit, str):
             return self.tokenize_word(unit)
         if len(unit) == 3:

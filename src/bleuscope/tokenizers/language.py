@@ -21,8 +21,9 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from types import FrameType
 
-from .base import BaseTokenizer
+from .base import BaseTokenizer, Unit
 
 #: tokenizers that leave CJK text unsplit (a CJK sentence without spaces becomes one or a few tokens)
 CJK_BLIND_TOKENIZERS = frozenset({"13a", "intl"})
@@ -64,7 +65,7 @@ class CJKTokenizationWarning(UserWarning):
 
 def caller_stacklevel() -> int:
     """The ``stacklevel`` that points a warning at the first frame outside the bleuscope package."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "bleuscope":
         frame = frame.f_back
@@ -179,7 +180,7 @@ class LineCachedTokenizer(BaseTokenizer):
         tokens = dict(zip(distinct, self.tokenize_lines(distinct)))
         return [list(tokens[line.rstrip()]) for line in lines]
 
-    def split_units(self, line: str) -> tuple:
+    def split_units(self, line: str) -> tuple[Unit, ...]:
         units = self._line_cache.get(line)
         if units is not None:
             return units

@@ -21,6 +21,7 @@ import os
 import threading
 import warnings
 from pathlib import Path
+from typing import cast
 
 from .language import LineCachedTokenizer, caller_stacklevel, import_extra
 
@@ -158,7 +159,7 @@ def get_spm_tokenizer(name: str, model: str | os.PathLike | None = None) -> Toke
         from . import get_tokenizer
 
         _check_name(name)
-        return get_tokenizer(name)  # type: ignore[return-value]
+        return cast(TokenizerSPM, get_tokenizer(name))  # the registry's SentencePiece names
     if not isinstance(name, str) or name not in SPM_MODELS:
         raise ValueError(
             f"spm_model is only used by the SentencePiece tokenizers ({', '.join(SPM_MODELS)}), "

@@ -400,7 +400,7 @@ def tau_optimization(
     stats = np.zeros((len(rows), 5), dtype=np.int64)
     np.add.at(stats, (np.searchsorted(rows, row_of), cat), 1)
     st = stats.tolist()
-    total = 0
+    total: float = 0
     for s in st:  # left to right from an int 0, as Python's sum() did before 3.12
         total = total + tau(*s)
     num_rows = len(rows)

@@ -88,7 +88,9 @@ def _filtered_groups(gold: np.ndarray, metrics: list[np.ndarray], num_sys: int, 
     and each row's start offset (rows with no score left out)."""
     gmat = reshape(gold, num_sys, average_by)
     mmats = [reshape(m, num_sys, average_by) for m in metrics]
-    lens, gs, ms = [], [], [[] for _ in metrics]
+    lens: list[int] = []
+    gs: list[np.ndarray] = []
+    ms: list[list[np.ndarray]] = [[] for _ in metrics]
     for r, g in enumerate(gmat):
         ok = ~np.isnan(g)
         if ok.sum():
@@ -248,7 +250,8 @@ def permutation_sig_diff(
         if rate < 1.0:
             chunk_cap = 1  # the calibration draws from the same stream, between the permutation draws
 
-        def corr_batch(mat: np.ndarray, mask: np.ndarray | None = None, hybrid: int = 0) -> np.ndarray:
+        def corr_batch(mat: np.ndarray | None, mask: np.ndarray | None = None, hybrid: int = 0) -> np.ndarray:
+            assert mat is not None, "the scores (this statistic counts no masks)"
             return np.array([kendall_with_ties_opt(g, row, num_sys, average_by, variant, rate, rng).best_tau
                              for row in mat])
     else:
@@ -275,12 +278,14 @@ def permutation_sig_diff(
                     else:
                         vals = (2 * agree - pairs) / pairs
                 return np.where(pairs == 0, np.nan, vals)
-            return _kendall_from_counts(*counts, variant)
+            con, dis, tm, tg, tb = counts
+            return _kendall_from_counts(con, dis, tm, tg, tb, variant)
 
-        def corr_batch(mat: np.ndarray, mask: np.ndarray | None = None, hybrid: int = 0) -> np.ndarray:
+        def corr_batch(mat: np.ndarray | None, mask: np.ndarray | None = None, hybrid: int = 0) -> np.ndarray:
             if fast is not None and mask is not None:
                 vals = from_counts(fast.counts(mask, hybrid))
             else:
+                assert mat is not None, "the scores, where no mask is counted"
                 vals = np.array([[fn(gf[b:e], row[b:e]) for b, e in zip(bounds[:-1], bounds[1:])]
                                  for row in mat])
             return np.array([_average(v, replace_nans_with_zeros) for v in vals])
@@ -347,7 +352,8 @@ def pairwise_permutation_sig_diff(
                 vals = counts[0] / pairs if variant == "acc23" else (2 * counts[0] - pairs) / pairs
             vals = np.where(pairs == 0, np.nan, vals)
         else:
-            vals = _kendall_from_counts(*counts, variant)
+            con, dis, tm, tg, tb = counts
+            vals = _kendall_from_counts(con, dis, tm, tg, tb, variant)
         return np.array([_average(v, replace_nans_with_zeros) for v in np.atleast_2d(vals)])
 
     base1 = [table.sums(x[None].astype(np.int64))[0] for x in ind1]

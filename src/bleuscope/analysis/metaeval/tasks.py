@@ -93,7 +93,7 @@ class MetricComparison:
 
 
 def _perm_statistic(statistic: str, epsilon: float) -> tuple[str, dict[str, Any]]:
-    return {
+    table: dict[str, tuple[str, dict[str, Any]]] = {
         "pearson": ("pearson", {}),
         "spearman": ("spearman", {}),
         "kendall_b": ("kendall", {"variant": "b"}),
@@ -103,7 +103,8 @@ def _perm_statistic(statistic: str, epsilon: float) -> tuple[str, dict[str, Any]
         "acc_eq": ("kendall_with_ties_opt", {"variant": "acc23", "sample_rate": 1.0}),
         "pairwise_accuracy": ("accuracy", {}),
         "spa": ("spa", {}),
-    }[statistic]
+    }
+    return table[statistic]
 
 
 def compare_metrics(

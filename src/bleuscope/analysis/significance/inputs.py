@@ -6,6 +6,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -27,20 +28,22 @@ MAX_RESAMPLES = 10_000_000
 def check_count(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be a positive integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    if value > MAX_RESAMPLES:
-        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:,} (the limit on resamples), got {value:,}")
-    return int(value)
+    count = int(value)
+    if count < 1:
+        raise ValueError(f"{name} must be >= 1, got {count}")
+    if count > MAX_RESAMPLES:
+        raise ValueError(f"{name} must be at most {MAX_RESAMPLES:,} (the limit on resamples), got {count:,}")
+    return count
 
 
 def resolve_seed(seed) -> int:
     """The seed to use: an int >= 0 as given; ``None`` draws fresh OS entropy (returned, so it can be recorded)."""
     if seed is None:
-        return int(np.random.SeedSequence().entropy)
+        # drawn fresh from the OS: one int
+        return int(cast(int, np.random.SeedSequence().entropy))
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be a non-negative integer or None, got {seed!r}")
-    if seed < 0:
+    if int(seed) < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
     return int(seed)
 
@@ -52,7 +55,7 @@ def check_precision(precision) -> str:
 
 
 def check_alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < float(alpha) < 1:
         raise ValueError(f"alpha must be a number strictly between 0 and 1, got {alpha!r}")
     return float(alpha)
 
@@ -128,7 +131,8 @@ def resolve_inputs(items: list[tuple[str, object]], references, metric) -> Input
         for name, hyps in items:
             if isinstance(hyps, (str, bytes)):
                 raise TypeError(f"system {name!r} must be a list of hypothesis strings, got a single string")
-        segs = system_statistics(metric, [h for _, h in items], references, names=[n for n, _ in items])
+        hyps_of = [cast("Sequence[str]", h) for _, h in items]  # texts, as checked above
+        segs = system_statistics(metric, hyps_of, references, names=[n for n, _ in items])
         stats = [seg.stats for seg in segs]
         nrefs = nrefs_field(segs[0].nrefs)
     else:

@@ -94,7 +94,7 @@ def _paired(
             )
         inserted = {"bs": str(n_samples), "seed": str(seed)}
     else:
-        base_ci = (None,) * 4
+        base_ci: tuple[float | None, float | None, float | None, float | None] = (None,) * 4
         if confidence_n is not None:
             base_ci = interval(
                 bootstrap_scores(stats[:1], metric, confidence_n, seed, precision)[0],
@@ -112,7 +112,7 @@ def _paired(
         for k in others:
             p, ties = p_value(diffs[(0, k)], abs(base - float(actual[k])), strict)
             warn_ties(test, inputs.names[0], inputs.names[k], ties, n_samples, p, strict)
-            ci = (
+            ci: tuple[float | None, float | None, float | None, float | None] = (
                 (None,) * 4
                 if ci_scores is None
                 else interval(ci_scores[k - 1], "numpy", scores_float32(metric, precision))

@@ -140,6 +140,7 @@ def score_bootstrap_sums(
             out[k] = statistic.score_rows(rows.astype(np.float32), float32=True)  # float32 accumulation was exact
         else:
             x32 = x.astype(np.float32) if x32 is None else x32
+            assert idx is not None, "the indices are given where the cast sums are not exact"
             out[k] = statistic.score_rows(float32_sums(idx, x32), float32=True)
     return out
 
@@ -267,7 +268,7 @@ def mask_word_blocks(rng: np.random.Generator, n_segments: int, n_trials: int):
             words = rng.bit_generator.random_raw(n_words)
             # numpy's halves: the high half of the last output is kept (and still unused when the number of
             # halves is odd, which only the last block's can be: the others are a multiple of 64 rows)
-            state = rng.bit_generator.state
+            state = dict(rng.bit_generator.state)
             state["has_uint32"], state["uinteger"] = (-(-n_bits // 32)) % 2, int(words[-1] >> np.uint64(32))
             rng.bit_generator.state = state
         else:
@@ -328,7 +329,7 @@ def ar_abs_differences(stats, pairs, statistic, n_trials: int, rng: np.random.Ge
     """
     used = sorted({k for p in pairs for k in p})
     totals = {k: stats[k].sum(axis=0).astype(np.int64) for k in used}
-    out = {p: [] for p in pairs}
+    out: dict[tuple[int, int], list[np.ndarray]] = {p: [] for p in pairs}
     for diffs, rows in masked_differences(stats, pairs, n_trials, rng):
         for (i, j), d in diffs.items():
             scores = statistic.score_rows(np.concatenate([totals[j] + d, totals[i] - d]))

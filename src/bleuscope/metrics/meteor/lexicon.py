@@ -14,6 +14,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from itertools import chain
+from typing import Any
 
 from ...core import native
 from ...core.native import rouge as native_rouge
@@ -36,7 +37,8 @@ def porter_stemmer():
 
     def porter(word: str) -> str:
         # NLTK lowercases first; for ASCII that keeps the length its two-letter rule looks at
-        return native(word.lower()) if word.isascii() else stem(word)
+        stemmed = native(word.lower()) if word.isascii() else None
+        return stem(word) if stemmed is None else stemmed
 
     return _FunctionStemmer(porter)
 
@@ -175,7 +177,7 @@ def compiled_table(stemmer, wordnet):
     return table
 
 
-def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[object], _Cached]) -> Callable:
+def _per_object(table: weakref.WeakKeyDictionary, obj, build: Callable[[Any], _Cached]) -> Callable:
     """The cache of ``obj``, kept while ``obj`` lives (the cache reaches ``obj`` through a weak proxy, so that
     it does not keep it alive); an object that cannot be weakly referenced gets a cache for this call only."""
     try:

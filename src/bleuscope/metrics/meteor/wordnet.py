@@ -167,7 +167,7 @@ class _Files:
         with open(self.location / name, "rb") as f:
             return f.read(size)
 
-    def buffer(self, name: str):
+    def buffer(self, name: str) -> bytes | mmap.mmap:
         """The file for reading lines at byte offsets (data files): memory-mapped from a directory."""
         if self._zip is not None:
             return self._zip.read(self._members[name])
@@ -230,7 +230,7 @@ class WordNet:
             self._index: dict[str, dict[str, tuple[int, ...]]] = {}
             #: per part of speech: inflected form -> base forms (a key listed twice keeps its last line)
             self._exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
-            self._data: dict[str, object] = {}
+            self._data: dict[str, bytes | mmap.mmap] = {}
             self._data_names: dict[str, str] = {}
             for pos, suffix in PARTS:
                 self._index[pos] = self._read_index(files, f"index.{suffix}", pos)
@@ -379,10 +379,10 @@ class WordNet:
             names = {word}
             one_word = self._one_word_names
             for key in self.synset_offsets(word):
-                found = one_word.get(key)
-                if found is None:
-                    found = one_word[key] = tuple(name for name in self.lemma_names(*key) if "_" not in name)
-                names.update(found)
+                one = one_word.get(key)
+                if one is None:
+                    one = one_word[key] = tuple(name for name in self.lemma_names(*key) if "_" not in name)
+                names.update(one)
             if len(self._synonyms) >= SYNONYM_CACHE_LIMIT:
                 self._synonyms.clear()
             found = self._synonyms[word] = frozenset(names)
