@@ -390,6 +390,8 @@ def gram_list(vocabulary: dict) -> list:
 
 #: elements of the dense [segments, n-grams] matrix of one resampling product (16 MB in float32)
 DENSE_ELEMENTS = 1 << 22
+#: n-grams in at most this many segments are resampled from their own segments' counts
+SPARSE_COLUMN = 256
 
 
 def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, resampler: Resampler,
@@ -430,23 +432,32 @@ def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, 
             vals[np.searchsorted(segs, sb)] -= cb
             nz = vals != 0
             columns[(a, b, j)] = (segs[nz], vals[nz])
-    # every column's resampled sum as one matrix product per run of columns: the columns' per-segment values
-    # written into a dense [S, columns] matrix (bounded to DENSE_ELEMENTS), float32 when no sum can pass
-    # 2**24 (integer sums are exact then), else float64
+    # every column's resampled sum: a column with few nonzero segments as a product with the rows of the
+    # transposed counts it needs; the others as one dense matrix product per run of columns (their values
+    # written into a [S, columns] matrix bounded to DENSE_ELEMENTS), float32 when no sum can pass 2**24
+    # (integer sums are exact then), else float64
     keys = list(columns)
     n_seg = resampler.n_segments
     sampled = np.zeros((len(keys), resampler.n_samples))
     peak = max((float(np.abs(columns[k][1]).max(initial=0)) for k in keys), default=0.0)
     dtype = np.float32 if n_seg * peak <= FLOAT32_EXACT else np.float64
+    sparse = [x for x, k in enumerate(keys) if 0 < len(columns[k][0]) <= SPARSE_COLUMN]
+    dense_cols = [x for x, k in enumerate(keys) if len(columns[k][0]) > SPARSE_COLUMN]
     run = max(1, DENSE_ELEMENTS // max(n_seg, 1))
-    for c0 in range(0, len(keys), run):
-        part = keys[c0:c0 + run]
-        dense = np.zeros((n_seg, len(part)), dtype=dtype)
-        for x, key in enumerate(part):
-            idx, vals = columns[key]
-            dense[idx, x] = vals
-        for start, counts in resampler.count_blocks():
-            sampled[c0:c0 + len(part), start:start + len(counts)] = (counts.astype(dtype, copy=False) @ dense).T
+    for start, counts in resampler.count_blocks():
+        block = slice(start, start + len(counts))
+        if sparse:
+            transposed = np.ascontiguousarray(counts.T, dtype=dtype)  # [S, block]
+            for x in sparse:
+                idx, vals = columns[keys[x]]
+                sampled[x, block] = vals.astype(dtype) @ transposed[idx]
+        for c0 in range(0, len(dense_cols), run):
+            part = dense_cols[c0:c0 + run]
+            dense = np.zeros((n_seg, len(part)), dtype=dtype)
+            for y, x in enumerate(part):
+                idx, vals = columns[keys[x]]
+                dense[idx, y] = vals
+            sampled[part, block] = (counts.astype(dtype, copy=False) @ dense).T
     bounds = dict(zip(keys, zip(*percentile_interval(sampled, axis=1)))) if keys else {}
 
     def row(a: int, b: int, j: int) -> NgramRow:
