@@ -465,16 +465,18 @@ def test_word_bucket_drill_down_recounted(example, data):
     matched / output counts, recounted here (first reference stream, per-segment one-to-one matching)."""
     systems, refs = example
     tok = BLEU().tokenizer
-    freq = Counter(w for r in refs[0] for w in tok(r).split())
+    ref_counts = [Counter(tok(r).split()) for r in refs[0]]
+    freq = sum(ref_counts, Counter())
+    hyp_counts = [[Counter(tok(h).split()) for h in hyps] for hyps in systems.values()]
     assert [b.bucket for b in data.bucket_words] == list(data.word_accuracy.labels)
     for b in data.bucket_words:
         for i, w in enumerate(b.words):
             assert b.reference[i] == freq[w]
             g = sum(freq[w] >= c for c in analyses.FREQUENCY_CUTOFFS)
             assert data.word_accuracy.labels[g] == b.bucket
-            for k, hyps in enumerate(systems.values()):
-                out = sum(tok(h).split().count(w) for h in hyps)
-                matched = sum(min(tok(h).split().count(w), tok(r).split().count(w)) for h, r in zip(hyps, refs[0]))
+            for k, counts in enumerate(hyp_counts):
+                out = sum(c[w] for c in counts)
+                matched = sum(min(c[w], rc[w]) for c, rc in zip(counts, ref_counts))
                 assert (b.matched[k][i], b.output[k][i]) == (matched, out), (b.bucket, w)
         ranked = sorted(b.reference, reverse=True)
         assert list(b.reference) == ranked
