@@ -31,7 +31,8 @@ class DropInFinder:
             return None
         if name not in SHORT_NAMES:
             return None
-        return importlib.util.spec_from_loader(fullname, DropInFinder)
+        # the class is its own loader (static create_module/exec_module), which LoaderProtocol cannot say
+        return importlib.util.spec_from_loader(fullname, DropInFinder)  # type: ignore[arg-type]
 
     @staticmethod
     def create_module(spec):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -185,7 +186,8 @@ def shard_rows(items, *, metric, hyp_field: str, ref_fields: list[str], score_fi
         for chunk in iter_shard(path, hyp_field, ref_fields, chunk_rows=chunk_rows, keep_columns=keep_columns):
             n = len(chunk.hyps)
             if chunk.table is not None:
-                table = pa.Table.from_batches([chunk.table]) if isinstance(chunk.table, pa.RecordBatch) else chunk.table
+                table: Any = (pa.Table.from_batches([chunk.table]) if isinstance(chunk.table, pa.RecordBatch)
+                              else chunk.table)
                 taken = [c for c in ("path", "row", score_field) if c is not None and c in table.column_names]
                 if taken:  # never overwrite a column of the shard
                     raise ShardError(f"{path}: the shard has a column {taken[0]!r}, which the scored rows add; "
@@ -220,7 +222,7 @@ def _shard_state(path: str, metric, hyp_field: str, ref_fields: list[str], chunk
 def _shard_message(exc: BaseException) -> str | None:
     """The message of the ShardError behind a Ray exception, if there is one."""
     seen = set()
-    stack = [exc]
+    stack: list[BaseException | None] = [exc]
     while stack:
         e = stack.pop()
         if e is None or id(e) in seen:
@@ -377,7 +379,7 @@ def _shards_totals(ray, paths, metric, hyp_field, ref_fields, chunk_rows, max_in
         t = Totals.from_state(states[path])
         total = t if total is None else total + t
     _reemit(messages)
-    if total.segments == 0:
+    if total is None or total.segments == 0:
         raise RayScoringError(f"the {len(paths)} shard(s) hold no rows: nothing to score")
     return total
 

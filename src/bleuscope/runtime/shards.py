@@ -183,9 +183,9 @@ def check_chunk(chunk: ShardChunk) -> None:
         if not isinstance(h, str):
             raise ShardError(f"{chunk.where(i)}: the hypothesis is {'null' if h is None else type(h).__name__}, "
                              "not a string")
-    i = first_row_without_reference(chunk.refs)
-    if i is not None:
-        raise ShardError(f"{chunk.where(i)}: the row has no reference (every reference field is null or empty)")
+    missing = first_row_without_reference(chunk.refs)
+    if missing is not None:
+        raise ShardError(f"{chunk.where(missing)}: the row has no reference (every reference field is null or empty)")
 
 
 # -- Arrow columns ----------------------------------------------------------------------------------------
@@ -337,6 +337,7 @@ def corpus_totals_shards(shards, metric=None, *, hyp_field: str = "hyp", ref_fie
     for path in expand_shards(shards):
         part = shard_totals(metric, path, hyp_field, ref_field, chunk_rows=chunk_rows)
         total = part if total is None else total + part
+    assert total is not None, "expand_shards gives at least one shard"
     return total
 
 

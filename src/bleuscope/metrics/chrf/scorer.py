@@ -74,11 +74,12 @@ def _check_order(value, name: str, maximum: int | None = None) -> int:
         raise ValueError(f"{name} must be a finite integer, got {value!r}")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {value}")
-    return int(value)
+    order = int(value)
+    if order < 0:
+        raise ValueError(f"{name} must be >= 0, got {order}")
+    if maximum is not None and order > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {order}")
+    return order
 
 
 def f_scores(rows, order: int, beta: int, eps_smoothing: bool, *, float32: bool = False) -> np.ndarray:

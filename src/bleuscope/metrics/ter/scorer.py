@@ -158,6 +158,7 @@ class TER(Metric):
             for k in range(n_ref):
                 if present[i, k]:
                     ref = ref_words[k][i]
+                    assert ref is not None, "a present reference has words"
                     out[i, k, 0] = ter_edits(hyp_words, ref)
                     out[i, k, 1] = len(ref)
         return out
