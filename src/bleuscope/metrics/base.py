@@ -223,7 +223,7 @@ class Metric(ABC):
         )
         return total.score(self)
 
-    def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> SentenceScores:
+    def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> ScoreBatch:
         """The sentence score of every segment (:meth:`sentence_score_rows` of the per-segment rows), as a
         batch: ``.scores`` (float64), ``len``, indexing gives one score object. Every built-in metric
         returns its own batch type with the same values."""
@@ -318,6 +318,14 @@ class ScoreText:
     """sacreBLEU's text forms of one score, shared by every metric's score type (a frozen dataclass with
     ``score``, ``name`` and, optionally, a ``verbose`` property with the details printed after the score)."""
 
+    if TYPE_CHECKING:  # a field or a property of each score type
+
+        @property
+        def score(self) -> float: ...
+
+        @property
+        def name(self) -> str: ...
+
     @property
     def verbose(self) -> str:
         """The details sacreBLEU prints after the score (none unless the metric defines them)."""
@@ -343,6 +351,11 @@ class ScoreText:
 class ScoreBatch:
     """The sequence behaviour of a batch of sentence scores (a frozen dataclass with a ``scores`` array and
     a ``__getitem__`` that builds one score object)."""
+
+    if TYPE_CHECKING:  # each batch type's field and indexing
+        scores: np.ndarray
+
+        def __getitem__(self, i: int) -> ScoreText: ...
 
     def __len__(self) -> int:
         return len(self.scores)

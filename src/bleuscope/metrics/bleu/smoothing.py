@@ -112,6 +112,8 @@ def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, 
     """
     if value is None:
         value = CHEN_CHERRY_DEFAULTS[method]
+    # the methods that read the parameter have a default; the others (None) ignore it
+    param: float = 0.0 if value is None else value
     cols = layout(order_of_width(stats.shape[1]))
     hyp_len = stats[:, cols.hyp_len]
     matches = stats[:, cols.correct].astype(np.float64)
@@ -126,18 +128,18 @@ def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, 
     safe = np.where(denominators > 0, denominators, 1.0)
 
     if method == "chen-cherry-1":
-        p = np.where(m == 0, value, m) / safe
+        p = np.where(m == 0, param, m) / safe
     elif method == "chen-cherry-2":
         p = (m + np.where(np.arange(max_order) >= 1, 1.0, 0.0)) / safe
     elif method == "chen-cherry-3":
         rank = _zero_rank(m)
         p = np.where(rank > 0, np.exp2(-rank.astype(np.float64)), m) / safe
     elif method == "chen-cherry-4":
-        p = _method4_counts(m, hyp_len, value) / safe
+        p = _method4_counts(m, hyp_len, param) / safe
     elif method == "chen-cherry-5":
         p = _method5_counts(m, matches[:, max_order]) / safe
     elif method == "chen-cherry-7":
-        p = _method5_counts(_method4_counts(m, hyp_len, value), matches[:, max_order]) / safe
+        p = _method5_counts(_method4_counts(m, hyp_len, param), matches[:, max_order]) / safe
     elif method == "chen-cherry-6":
         p = m / safe
         for n in range(2, max_order):
@@ -145,7 +147,7 @@ def chen_cherry_precisions(stats: np.ndarray, method: str, value: float | None, 
             nz = p[:, n - 2] > 0
             prior[nz] = p[nz, n - 1] ** 2 / p[nz, n - 2]
             with np.errstate(divide="ignore", invalid="ignore"):  # alpha = 0 and l_n = 0: order not in use
-                p[:, n] = (m[:, n] + value * prior) / (l[:, n] + value)
+                p[:, n] = (m[:, n] + param * prior) / (l[:, n] + param)
     else:
         raise ValueError(f"unknown Chen & Cherry method {method!r}")
 
