@@ -163,7 +163,7 @@ def test_signature_short_and_long():
 
 @requires_wmt
 def test_float32_scores_equal_sacrebleu_bootstrap_arithmetic():
-    """score_rows(float32=True) == sacreBLEU's _compute_score_from_stats on float32 resample sums."""
+    """sacrebleu.score_rows == sacreBLEU's _compute_score_from_stats on float32 resample sums."""
     hyps, refs = _load("generaltest2022", "de-en", 400, 1)
     rng = np.random.default_rng(3)
     for options in ({}, {"word_order": 2}, {"eps_smoothing": True}, {"word_order": 2, "eps_smoothing": True}):
@@ -179,7 +179,7 @@ def test_float32_scores_equal_sacrebleu_bootstrap_arithmetic():
         edge[2, :3] = [1, 1, 1]
         sums = np.concatenate([sums, edge])
         expected = np.array([theirs._compute_score_from_stats(s).score for s in sums], dtype=np.float64)
-        got = ours.score_rows(sums, float32=True)
+        got = ours.sacrebleu.score_rows(sums)
         assert np.array_equal(got, expected), options
         exact = np.array([theirs._compute_score_from_stats(s.astype(np.int64).tolist()).score for s in sums])
         assert np.array_equal(ours.score_rows(sums.astype(np.int64)), exact)

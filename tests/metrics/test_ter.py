@@ -168,7 +168,7 @@ def test_signature_short_and_long():
 
 @requires_wmt
 def test_float32_scores_equal_sacrebleu_bootstrap_arithmetic():
-    """float32_statistics + score_rows(float32=True) == sacreBLEU's float32 resample scoring."""
+    """sacrebleu.statistics + sacrebleu.score_rows == sacreBLEU's float32 resample scoring."""
     base = pair_dir("newstest2021", "en-de")
     hyps = read_lines(base / "sys" / "Online-B.txt")[:60]
     rng = np.random.default_rng(5)
@@ -178,12 +178,12 @@ def test_float32_scores_equal_sacrebleu_bootstrap_arithmetic():
         theirs = sacrebleu.TER()
         stats = ours.segment_statistics(hyps, refs).stats
         theirs32 = np.array(theirs._extract_corpus_statistics(hyps, refs), dtype="float32")
-        ours32 = ours.float32_statistics(stats)
+        ours32 = ours.sacrebleu.statistics(stats)
         assert np.array_equal(ours32, theirs32)
         idx = rng.integers(0, len(stats), size=(30, len(stats)))
         sums = np.stack([ours32[i].sum(0) for i in idx])
         expected = np.array([theirs._compute_score_from_stats(s).score for s in sums], dtype=np.float64)
-        assert np.array_equal(ours.score_rows(sums, float32=True), expected)
+        assert np.array_equal(ours.sacrebleu.score_rows(sums), expected)
 
 
 def test_bad_input_messages():

@@ -12,31 +12,36 @@ A metric subclasses :class:`Metric` and writes:
 * ``count_checked(hyps, streams, present)``: the int64 rows ``[S, stats_width]`` of validated input
   (``streams[k][i]`` is reference ``k`` of segment ``i`` or None, ``present`` the bool ``[S, K]`` of the
   references that exist); must be picklable with the metric (worker processes count with it);
-* ``score_rows(rows, *, float32=False)``: the float64 score of each row, every row a (summed) statistics
-  row. ``float32=True`` reproduces sacreBLEU's arithmetic on float32 sums (its bootstrap resampling); a
-  metric without a sacreBLEU counterpart ignores it;
+* ``score_rows(rows)``: the float64 score of each row, every row a (summed) statistics row;
 * ``score_from_statistics(stats, nrefs=None)``: the metric's score object for per-segment rows (summed
   there) or one summed row, with the signature for ``nrefs`` (none when ``nrefs`` is None);
 * ``signature_fields(nrefs)``: the settings as ordered ``{key: value}`` (``None`` values are left out),
-  ``nrefs`` first.
+  ``nrefs`` first (never None: :meth:`Metric.signature` refuses an unknown ``nrefs`` before it asks).
 
-It may override the two halves of ``check_inputs``: ``check_hypotheses`` (the default checks the strings
-and that there is a segment; BLEU adds sacreBLEU's input warnings) and ``check_reference_streams`` (the
-streams' strings and lengths, a reference for every segment; TER adds its limit of references),
-``short_keys`` (short signature names of its own fields), ``threads`` (the compiled core's threads), the
-input warnings' settings (``input_warning_tokenizer``, ``warns_if_tokenized``), ``chunk_total_counter()``
-(streamed chunks summed without rows), for the significance tests' float32 resampling (sacreBLEU's
-arithmetic) ``sacrebleu_arithmetic``, ``bootstrap_scores_float32`` and ``float32_statistics(stats)``,
-``sentence_scores`` (a vectorized batch), ``pairwise_checked`` (every hypothesis against every reference,
-of checked lists), ``token_view()`` (the tokens and n-gram orders of a metric on BLEU's statistics, or None) and
-``input_notes(references, trg_lang)`` (what a reader of the scores should know about the input): each has
-a default here, so code above the metrics reads them without probing.
+**Rows are integers, so sums are exact in any order.** A value that is not a count is carried as an
+integer too: a mean of per-segment floats (CharacTER, EED, ROUGE, METEOR) as fixed-point limbs
+(:mod:`bleuscope.metrics.segment_mean`, :mod:`bleuscope.metrics.rouge.scores`), a ratio with a small
+denominator as a scaled integer (TER's mean reference length times 720720). Then the corpus score of
+shards, streams, worker chunks and Ray partitions is the in-memory one, bit for bit.
+
+It may set, each with a default here so that code above the metrics reads them without probing:
+``check_hypotheses`` and ``check_reference_streams`` (the two halves of ``check_inputs``: BLEU adds
+sacreBLEU's input warnings, TER its limit of references), ``short_keys`` (short signature names of its own
+fields), ``threads`` (the compiled core's threads), the input warnings' settings
+(``input_warning_tokenizer``, ``warns_if_tokenized``), ``counter`` (what it counts with, a :class:`Counter`,
+built once at construction: ``rows``, ``total``, ``systems``, ``files``; the default counts with
+``count_checked``), ``sacrebleu`` (a :class:`SacreBLEUArithmetic`, read only by the significance tests:
+sacreBLEU's float32 arithmetic of resampled scores; None unless sacreBLEU has the metric),
+``sentence_score_rows`` and ``sentence_scores`` (a batch: a :class:`ScoreBatch`), ``pairwise_checked``
+(every hypothesis against every reference, of checked lists), ``token_view()`` (the tokens and n-gram orders
+of a metric on BLEU's statistics, or None) and ``input_notes(references, trg_lang)`` (what a reader of the
+scores should know about the input).
 
 The base class gives, written once: ``segment_statistics`` (optionally in worker processes),
 ``corpus_score`` (lists in memory; iterables, open files and paths streamed in bounded memory),
-``score_stream``, ``sentence_score``, ``sentence_scores``, ``pairwise``, ``signature``, ``chunk_counter``,
-``check_inputs`` and ``check_systems`` (several systems against the same references, checked once) and
-``count_systems`` (their rows, counted together where the metric can).
+``score_stream``, ``sentence_score``, ``sentence_scores``, ``pairwise``, ``signature``, ``check_inputs``
+and ``check_systems`` (several systems against the same references, checked once; ``counter.systems``
+counts them).
 
 :class:`SentenceScorer` is the smaller protocol of a scorer that a Ray actor holds (every metric, and
 :class:`~bleuscope.metrics.bleu.token_ids.TokenBLEU` over token ids).
@@ -72,12 +77,10 @@ class Metric(ABC):
     short_keys: dict[str, str] = {}
     #: threads of the compiled core (None: the metric picks them); a metric without a threaded path ignores it
     threads: int | None = None
-    #: sacreBLEU has this metric, so the significance tests' ``precision="sacrebleu"`` reproduces its float32
-    #: bootstrap; False (ROUGE, METEOR): resamples are scored from exact sums whatever the precision
-    sacrebleu_arithmetic: bool = True
-    #: sacreBLEU's resampled scores of this metric are numpy.float32 (chrF, TER), so its means, interval
-    #: half-widths and paired differences run in float32
-    bootstrap_scores_float32: bool = False
+    #: sacreBLEU's arithmetic of this metric's resampled scores, which the significance tests reproduce with
+    #: ``precision="sacrebleu"`` (BLEU, chrF, TER); None (the default): sacreBLEU has no such metric, and
+    #: resamples are scored from exact sums whatever the precision
+    sacrebleu: SacreBLEUArithmetic | None = None
     #: the tokenizer whose name sacreBLEU's CJK input warning judges ("": the metric gives no such warning;
     #: BLEU and METEOR: their tokenizer's), on every path that reads hypotheses (in memory, streamed, systems)
     input_warning_tokenizer: str = ""
@@ -85,6 +88,7 @@ class Metric(ABC):
     warns_if_tokenized: bool = False
 
     # -- what a metric writes ----------------------------------------------------------------------------
+
     @property
     @abstractmethod
     def stats_width(self) -> int:
@@ -95,7 +99,7 @@ class Metric(ABC):
         """int64 ``[S, stats_width]`` statistics rows of validated input (see :meth:`check_inputs`)."""
 
     @abstractmethod
-    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
+    def score_rows(self, rows: np.ndarray) -> np.ndarray:
         """float64 score of every (summed) statistics row."""
 
     @abstractmethod
@@ -163,13 +167,11 @@ class Metric(ABC):
 
     def signature(self, nrefs: str | int | None = None, *, short: bool = False) -> str:
         """The settings in sacreBLEU's ``key:value|...`` form for input with ``nrefs`` references per segment
-        (a count or ``var``; ``"?"`` when unknown)."""
+        (a count or ``var``; ``"?"`` when unknown); a ValueError when ``nrefs`` is None (a score's
+        ``.signature`` has it)."""
+        if nrefs is None:
+            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return format_signature(self.signature_fields(nrefs), short=short, keys=self.short_keys)
-
-    def float32_statistics(self, stats: np.ndarray) -> np.ndarray | None:
-        """sacreBLEU's float32 per-segment rows when they are not the int64 rows cast (TER's mean reference
-        length; ``score_rows(..., float32=True)`` scores their sums), else None (the default)."""
-        return None
 
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """float64 sentence-level score of every per-segment row (the metric's ``score_rows``; BLEU scores a
@@ -349,8 +351,14 @@ class ScoreText:
 
 
 class ScoreBatch:
-    """The sequence behaviour of a batch of sentence scores (a frozen dataclass with a ``scores`` array and
-    a ``__getitem__`` that builds one score object)."""
+    """The one base of a batch of sentence scores (what :meth:`Metric.sentence_scores` returns): a frozen
+    dataclass with a float64 ``scores`` array ``[S]`` and a ``__getitem__`` that builds one score object;
+    this class gives it ``len``, iteration, ``tolist`` and ``np.asarray(batch)``."""
+
+    scores: np.ndarray
+
+    def __getitem__(self, i: int):  # pragma: no cover - every batch type writes its own
+        raise NotImplementedError
 
     if TYPE_CHECKING:  # each batch type's field and indexing
         scores: np.ndarray
@@ -400,6 +408,26 @@ class TokenView:
     trg_lang: str | None = None
 
 
+class SacreBLEUArithmetic:
+    """How sacreBLEU 2.6.0 scores a metric's resamples (its bootstrap and randomization tests), which only
+    :mod:`bleuscope.analysis.significance` reads (``precision="sacrebleu"``): the float32 sums of per-segment
+    float32 rows, scored with numpy.float32 arithmetic.
+
+    ``score_rows(sums32)``: float64 scores of float32 sums; ``scores_float32``: sacreBLEU's resampled scores
+    are numpy.float32 (chrF, TER: means, half-widths and paired differences in float32); ``statistics``:
+    sacreBLEU's float32 per-segment rows when they are not the int64 rows cast (TER's mean reference length),
+    None for the cast."""
+
+    def __init__(self, score_rows, *, scores_float32: bool = False, statistics=None) -> None:
+        self.score_rows = score_rows
+        self.scores_float32 = scores_float32
+        self._statistics = statistics
+
+    def statistics(self, stats: np.ndarray) -> np.ndarray | None:
+        """sacreBLEU's float32 rows of ``stats`` when they are not the rows cast, else None."""
+        return None if self._statistics is None else self._statistics(stats)
+
+
 class SentenceScorer(Protocol):
     """A scorer a Ray actor holds (:class:`bleuscope.runtime.ray.Scorer`): every :class:`Metric` and
     :class:`~bleuscope.metrics.bleu.token_ids.TokenBLEU`. ``sentence_scores`` returns float scores, array-like
@@ -419,6 +447,7 @@ __all__ = [
     "ScoreBatch",
     "ScoreText",
     "SegmentStatistics",
+    "SacreBLEUArithmetic",
     "SentenceScorer",
     "SentenceScores",
     "TokenView",

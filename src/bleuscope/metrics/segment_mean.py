@@ -58,8 +58,6 @@ class SegmentMeanMetric(Metric):
     ``segment_values(hyps, streams, present)`` and ``signature_fields``."""
 
     higher_is_better = False
-    #: sacreBLEU has none of these metrics: resamples are scored from exact sums whatever the precision
-    sacrebleu_arithmetic = False
     stats_width = STATS_WIDTH
 
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> np.ndarray:  # pragma: no cover

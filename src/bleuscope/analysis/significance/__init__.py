@@ -44,7 +44,7 @@ conservative one). Each result reports its ``ties``, and a :class:`TiesWarning` 
 what the other rule gives.
 
 Any metric plugs in through the one contract of every bleuscope metric, :class:`~bleuscope.metrics.base.Metric`:
-the tests read its ``name``, ``higher_is_better``, vectorized ``score_rows(rows, float32=...)``, signature fields
+the tests read its ``name``, ``higher_is_better``, vectorized ``score_rows(rows)`` (and ``sacrebleu``, sacreBLEU's float32 arithmetic, where it has one), signature fields
 and float32 settings, and nothing else (statistics counted elsewhere need no counting code: a subclass whose
 ``count_checked`` raises is enough).
 

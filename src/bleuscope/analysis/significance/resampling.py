@@ -137,23 +137,23 @@ def score_bootstrap_sums(
         if not float32:
             out[k] = statistic.score_rows(rows)
         elif x32 is None and rows.max(initial=0) <= FLOAT32_EXACT and x.max(initial=0) <= FLOAT32_EXACT:
-            out[k] = statistic.score_rows(rows.astype(np.float32), float32=True)  # float32 accumulation was exact
+            out[k] = statistic.sacrebleu.score_rows(rows.astype(np.float32))  # float32 accumulation was exact
         else:
             x32 = x.astype(np.float32) if x32 is None else x32
             assert idx is not None, "the indices are given where the cast sums are not exact"
-            out[k] = statistic.score_rows(float32_sums(idx, x32), float32=True)
+            out[k] = statistic.sacrebleu.score_rows(float32_sums(idx, x32))
     return out
 
 
 def _float32_rows(statistic, stats: np.ndarray) -> np.ndarray | None:
     """The metric's own float32 per-segment rows (e.g. TER's mean reference lengths), or None when
     sacreBLEU's float32 rows are the integer rows cast."""
-    return statistic.float32_statistics(stats)
+    return statistic.sacrebleu.statistics(stats)
 
 
 def scores_float32(statistic, precision: str) -> bool:
     """Are sacreBLEU's resampled scores numpy.float32 for this metric (chrF, TER; not BLEU)?"""
-    return precision == "sacrebleu" and statistic.bootstrap_scores_float32
+    return precision == "sacrebleu" and statistic.sacrebleu is not None and statistic.sacrebleu.scores_float32
 
 
 def bootstrap_scores(stats, statistic, n_samples: int, seed: int, precision: str) -> np.ndarray:
@@ -176,7 +176,7 @@ def bootstrap_scores_from(rng: np.random.Generator, stats, statistic, n_samples:
         for idx in bootstrap_index_blocks(rng, n_seg, n_samples):
             sums = float32_sums(idx, stacked32)  # every system in one pass over the indices
             del idx
-            parts.append(np.stack([statistic.score_rows(sums[:, a:b], float32=True) for a, b in bounds]))
+            parts.append(np.stack([statistic.sacrebleu.score_rows(sums[:, a:b]) for a, b in bounds]))
     return np.concatenate(parts, axis=1)
 
 
@@ -199,9 +199,9 @@ def float32_stack(statistic, stats) -> tuple[np.ndarray, list[tuple[int, int]]]:
 
 def sacrebleu_float32(statistic, precision: str) -> bool:
     """Are resamples scored with sacreBLEU's float32 arithmetic? Only with ``precision="sacrebleu"``, for a
-    metric sacreBLEU has, and not for one it does not have (``sacrebleu_arithmetic = False``: ROUGE, METEOR),
-    whose exact fixed-point rows float32 sums would round."""
-    return precision == "sacrebleu" and statistic.sacrebleu_arithmetic
+    metric sacreBLEU has (its ``sacrebleu``), and not for one it does not have (``sacrebleu`` None: ROUGE,
+    METEOR, ...), whose exact fixed-point rows float32 sums would round."""
+    return precision == "sacrebleu" and statistic.sacrebleu is not None
 
 
 def sums_are_enough(stats, statistic, precision: str) -> bool:

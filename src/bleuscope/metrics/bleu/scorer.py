@@ -27,7 +27,7 @@ from ...core.signature import nrefs_field, nrefs_value, version_field
 from ...core.stats import Totals, check_statistics
 from ...core.validation import check_references, check_text_list
 from ...tokenizers import get_tokenizer
-from ..base import Metric, ScoreBatch, ScoreText, TokenView
+from ..base import Metric, SacreBLEUArithmetic, ScoreBatch, ScoreText, TokenView
 from .counting import BLEUCounter, IdCounter
 from .encoding import CorpusEncoder
 from .layout import layout, order_of_width
@@ -209,8 +209,6 @@ class BLEU(Metric):
     # -- signature -------------------------------------------------------------------------------------
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         smooth = self.smooth_method
         if SMOOTH_DEFAULTS[smooth] is not None:
             value = self.config.smooth_value  # chen-cherry: exact (%g), sacreBLEU methods: sacreBLEU's %.2f
@@ -251,10 +249,16 @@ class BLEU(Metric):
         return IdCounter(self.stats_order, engine=self.engine, threads=self.threads).rows(hyp_ids, ref_ids, present)
 
     # -- scores ----------------------------------------------------------------------------------------
-    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
-        """BLEU (0-100) of every statistics row, float64; ``float32=True``: sacreBLEU's arithmetic on
-        float32 resample sums (see :func:`~bleuscope.metrics.bleu.scoring.compute_scores`)."""
-        return compute_scores(rows, self.config, float32=float32, engine=self.engine).score
+    def score_rows(self, rows: np.ndarray) -> np.ndarray:
+        """BLEU (0-100) of every statistics row, float64."""
+        return compute_scores(rows, self.config, engine=self.engine).score
+
+    @property
+    def sacrebleu(self) -> SacreBLEUArithmetic:  # type: ignore[override]
+        """sacreBLEU's arithmetic on float32 resample sums (see
+        :func:`~bleuscope.metrics.bleu.scoring.compute_scores`)."""
+        config = self.config
+        return SacreBLEUArithmetic(lambda sums: compute_scores(sums, config, float32=True).score)
 
     def sentence_score_rows(self, rows: np.ndarray) -> np.ndarray:
         """Sentence BLEU of every per-segment row with effective order on (sacreBLEU's sentence BLEU)."""

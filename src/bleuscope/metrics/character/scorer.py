@@ -49,8 +49,6 @@ class CharacTER(SegmentMeanMetric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|tok:split|shift:f32|multi:min|agg:mean|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {"nrefs": str(nrefs), "tok": "split", "shift": "f64" if self.shift_precision == "float64" else "f32",
                 "multi": "min", "agg": "mean", "version": version_field()}
 

@@ -22,7 +22,7 @@ from ...core.native import chrf_ter as native_chrf_ter
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
-from ..base import Metric, ScoreBatch, ScoreText
+from ..base import Metric, SacreBLEUArithmetic, ScoreBatch, ScoreText
 from .arithmetic import Mixed, binary, select
 from .counting import match_row, ngram_counters
 
@@ -140,8 +140,6 @@ class CHRF(Metric):
     """
 
     higher_is_better = True
-    #: sacreBLEU's bootstrap scores of this metric are numpy.float32 values (see score_rows)
-    bootstrap_scores_float32 = True
 
     #: threads of the compiled core (None: it picks a count for the input size); also settable later
     threads = native.ThreadsOption()
@@ -186,8 +184,6 @@ class CHRF(Metric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -270,10 +266,16 @@ class CHRF(Metric):
         return self.candidate_rows(hyps, streams, present)
 
     # -- scores ----------------------------------------------------------------------------------------
-    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
-        """float64 chrF per row of (summed) statistics; ``float32=True``: sacreBLEU's bootstrap arithmetic
-        on float32 sums (every intermediate value rounded where sacreBLEU's numpy.float32 code rounds)."""
-        return f_scores(rows, self.order, self.beta, self.eps_smoothing, float32=float32)
+    def score_rows(self, rows: np.ndarray) -> np.ndarray:
+        """float64 chrF per row of (summed) statistics."""
+        return f_scores(rows, self.order, self.beta, self.eps_smoothing)
+
+    @property
+    def sacrebleu(self) -> SacreBLEUArithmetic:  # type: ignore[override]
+        """sacreBLEU's bootstrap arithmetic on float32 sums (every intermediate value rounded where
+        sacreBLEU's numpy.float32 code rounds); its resampled scores are numpy.float32."""
+        order, beta, eps = self.order, self.beta, self.eps_smoothing
+        return SacreBLEUArithmetic(lambda sums: f_scores(sums, order, beta, eps, float32=True), scores_float32=True)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> CHRFScore:
         """Corpus chrF from per-segment rows (summed here) or one already summed row; invalid statistics

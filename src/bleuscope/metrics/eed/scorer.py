@@ -75,8 +75,6 @@ class EED(SegmentMeanMetric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|prep:en|a:2|del:0.2|ins:1|sub:1|rho:0.3|multi:min|agg:mean|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         a, d, i, s, r = (_number(v) for v in self.parameters)
         return {"nrefs": str(nrefs), "prep": self.preprocess, "a": a, "del": d, "ins": i, "sub": s, "rho": r,
                 "multi": "min", "agg": "mean", "version": version_field()}

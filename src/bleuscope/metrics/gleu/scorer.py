@@ -89,8 +89,6 @@ class GLEU(Metric):
 
     name = "GLEU"
     higher_is_better = True
-    #: sacreBLEU has no GLEU: resamples are scored from exact sums whatever the significance precision
-    sacrebleu_arithmetic = False
     stats_width = 2
     threads = native.ThreadsOption()
     short_keys = {"min": "min", "max": "max"}
@@ -117,8 +115,6 @@ class GLEU(Metric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|case:mixed|tok:13a|min:1|max:4|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import native
+from ...core import native, pool
 from ...core.native import tok as native_tok
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
@@ -128,8 +128,6 @@ class METEOR(Metric):
 
     name = "METEOR"
     higher_is_better = True
-    #: sacreBLEU has no METEOR: resamples are scored from exact sums whatever the significance precision
-    sacrebleu_arithmetic = False
     stats_width = STATS_WIDTH
     threads = native.ThreadsOption()
 
@@ -211,8 +209,6 @@ class METEOR(Metric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:2|case:lc|tok:13a|stem:porter|wn:3.0|a:0.9|b:3|g:0.5|agg:mean|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "case": "lc" if self.lowercase else "mixed",
@@ -427,8 +423,11 @@ class METEOR(Metric):
         sig = self.signature(nrefs) if nrefs is not None else ""
         return METEORScore(100 * value, value, sig, self.name)
 
-    def sentence_scores(self, hypotheses: Sequence, references: Sequence[Sequence]) -> METEORScores:
-        """One METEOR per segment (``references[k][i]``: reference k of segment i; ``None`` = missing)."""
+    def sentence_scores(self, hypotheses: Sequence, references: Sequence[Sequence], *,
+                        n_jobs: int | None = None) -> METEORScores:
+        """One METEOR per segment (``references[k][i]``: reference k of segment i; ``None`` = missing); the
+        values are aligned in this process (its ``threads``), ``n_jobs`` is accepted as every metric does."""
+        pool.resolve_n_jobs(n_jobs)  # checked as on every metric
         hyps, streams, present = self.check_inputs(hypotheses, references)
         alignment, values = self.segment_values(hyps, streams, present)
         return METEORScores(100 * values, values, alignment, self.signature(nrefs_field(present.sum(axis=1))),

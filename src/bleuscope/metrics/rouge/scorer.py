@@ -170,9 +170,6 @@ class ROUGE(Metric):
     """
 
     higher_is_better = True
-    #: sacreBLEU has no ROUGE: resamples are scored from exact sums of the fixed-point rows (float32 sums, the
-    #: sacreBLEU imitation, would round them) whatever the significance precision
-    sacrebleu_arithmetic = False
 
     def __init__(
         self,
@@ -208,8 +205,6 @@ class ROUGE(Metric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|types:rouge1,rouge2,rougeL,rougeLsum|stem:no|tok:default|agg:mean|version:...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         return {
             "nrefs": str(nrefs),
             "types": ",".join(self.types),

@@ -78,7 +78,6 @@ class Scores(Metric):
     texts): ``paired_bootstrap({s: scores.statistics(s) for s in scores.systems}, metric=scores)``."""
 
     stats_width = _WIDTH
-    sacrebleu_arithmetic = False
 
     def __init__(self, name: str, values: Mapping[str, Sequence[float]], *, higher_is_better: bool = True,
                  aggregate: str = "mean", source: str | None = None,

@@ -28,7 +28,7 @@ from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence
 from ...tokenizers.language import cjk_letter_share
-from ..base import Metric, MetricCounter, ScoreBatch, ScoreText
+from ..base import Metric, MetricCounter, SacreBLEUArithmetic, ScoreBatch, ScoreText
 from .edits import ter_edits
 from .normalizer import TercomNormalizer
 
@@ -88,7 +88,6 @@ class TER(Metric):
     name = "TER"
     higher_is_better = False
     #: sacreBLEU's bootstrap scores of this metric are numpy.float32 values (see score_rows)
-    bootstrap_scores_float32 = True
     stats_width = 2
 
     #: threads of the compiled core (None: it picks a count for the input size); also settable later
@@ -132,8 +131,6 @@ class TER(Metric):
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:bleuscope-...``."""
-        if nrefs is None:
-            raise ValueError("the number of references is unknown: pass nrefs= (a score's .signature has it)")
         yes_no = {True: "yes", False: "no"}
         return {
             "nrefs": str(nrefs),
@@ -229,26 +226,27 @@ class TER(Metric):
                     "of whole runs of characters and is not comparable to TER on other targets"]
         return []
 
-    def float32_statistics(self, stats: np.ndarray) -> np.ndarray:
+    @staticmethod
+    def float32_statistics(stats: np.ndarray) -> np.ndarray:
         """sacreBLEU's float32 per-segment statistics ``[edits, mean reference length]`` (its resampling
-        tests sum these in float32); :meth:`score_rows` with ``float32=True`` scores their sums."""
+        tests sum these in float32)."""
         stats = np.asarray(stats, dtype=np.int64)
-        return np.stack([stats[:, 0].astype(np.float32), self.mean_ref_lengths(stats).astype(np.float32)], axis=1)
+        mean_lengths = stats[:, 1] / REF_LENGTH_SCALE
+        return np.stack([stats[:, 0].astype(np.float32), mean_lengths.astype(np.float32)], axis=1)
+
+    @staticmethod
+    def score_rows32(rows: np.ndarray) -> np.ndarray:
+        """float64 TER of float32 sums of :meth:`float32_statistics` rows, by sacreBLEU's float32 arithmetic."""
+        rows = _two_columns(rows).astype(np.float32)
+        return _ter_values(rows[:, 0], rows[:, 1])
+
+    #: sacreBLEU's resampling arithmetic: float32 sums of the float32 rows, numpy.float32 scores
+    sacrebleu = SacreBLEUArithmetic(score_rows32, scores_float32=True, statistics=float32_statistics)
 
     # -- scores ----------------------------------------------------------------------------------------
-    def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
-        """float64 TER per row. ``float32=False``: rows are summed int64 statistics (exact reference-length
-        sum). ``float32=True``: rows are float32 sums of :meth:`float32_statistics` rows, scored with
-        sacreBLEU's float32 arithmetic."""
-        rows = np.asarray(rows)
-        if rows.ndim == 1:
-            rows = rows[None, :]
-        if rows.shape[1] != 2:
-            raise ValueError(f"TER statistics rows must have 2 columns, got {rows.shape[1]}")
-        if float32:
-            rows = rows.astype(np.float32)
-            return _ter_values(rows[:, 0], rows[:, 1])
-        rows = rows.astype(np.int64)
+    def score_rows(self, rows: np.ndarray) -> np.ndarray:
+        """float64 TER per row of summed int64 statistics (the exact reference-length sum)."""
+        rows = _two_columns(rows).astype(np.int64)
         return _ter_values(rows[:, 0].astype(np.float64), rows[:, 1] / REF_LENGTH_SCALE)
 
     def _score(self, edits: int, ref_length: float, nrefs) -> TERScore:
@@ -273,6 +271,15 @@ class TER(Metric):
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         scores = _ter_values(seg.stats[:, 0].astype(np.float64), self.mean_ref_lengths(seg.stats))
         return TERScores(scores, seg.stats, self.signature(nrefs_field(seg.nrefs)))
+
+
+def _two_columns(rows) -> np.ndarray:
+    rows = np.asarray(rows)
+    if rows.ndim == 1:
+        rows = rows[None, :]
+    if rows.shape[1] != 2:
+        raise ValueError(f"TER statistics rows must have 2 columns, got {rows.shape[1]}")
+    return rows
 
 
 class TERCounter(MetricCounter):

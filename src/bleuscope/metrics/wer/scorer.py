@@ -152,7 +152,6 @@ class EditRate(Metric):
     measure = "wer"
     characters = False
     higher_is_better = False
-    sacrebleu_arithmetic = False
     stats_width = 6
     short_keys = {"profile": "p", "tok": "t", "avg": "a"}
 
