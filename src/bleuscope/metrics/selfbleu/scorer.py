@@ -22,6 +22,7 @@ from ...core import native
 from ...core.native import strmetrics as native_strmetrics
 from ...core.signature import format_signature, version_field
 from ...tokenizers import get_tokenizer
+from ...tokenizers.base import BaseTokenizer
 from .reference import self_bleu as python_self_bleu
 
 SMOOTHING = ("method0", "method1")
@@ -82,6 +83,13 @@ class SelfBLEU:
       mode uses 500); None: all.
     * ``engine``: ``"auto"``, ``"native"`` or ``"numpy"`` (:mod:`.reference`); the numbers are the same.
     """
+
+    weights: dict[str, tuple[float, ...]]
+    smoothing: str
+    epsilon: float
+    tokenizer: BaseTokenizer | None
+    sample_size: int | None
+    engine: str
 
     def __init__(
         self,
