@@ -318,3 +318,82 @@ def test_count_systems_equals_separate_counts(segments, options, engine):
     shared = metric.counter.systems(systems, refs, present)
     for hyps, rows in zip(systems, shared):
         assert np.array_equal(rows, metric.count_checked(hyps, refs, present))
+
+
+# -- one corpus TER from every path: the exact sum of the scaled mean reference lengths -------------------------
+_TER_WORDS = ["the", "a", "cat", "dog", "sat", "on", "mat", "ran", "here", "is", "big"]
+_ter_line = st.lists(st.sampled_from(_TER_WORDS), max_size=12).map(" ".join)
+_ter_corpus = st.integers(2, 40).flatmap(
+    lambda n: st.tuples(
+        st.lists(_ter_line, min_size=n, max_size=n),
+        st.lists(st.lists(_ter_line, min_size=1, max_size=4), min_size=n, max_size=n),  # 1-4 refs per segment
+    )
+)
+
+
+def _ter_streams(refs_per_segment):
+    width = max(map(len, refs_per_segment))
+    return [[refs[k] if k < len(refs) else None for refs in refs_per_segment] for k in range(width)]
+
+
+def _write_jsonl(path, hyps, refs_per_segment):
+    import json
+
+    path.write_text("".join(json.dumps({"hyp": h, "ref": r}) + "\n" for h, r in zip(hyps, refs_per_segment)))
+    return path
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_ter_corpus)
+def test_ter_over_streams_shards_and_sums_is_one_number(tmp_path, corpus):
+    """Streamed, 2-shard (JSON Lines) and summed-rows corpus TER are one float, bit for bit; the in-memory
+    score adds the per-segment float mean lengths in segment order as sacreBLEU does, which differs from the
+    exact sum by less than ``S * 2**-53`` relative (and not at all when every segment has 1, 2 or 4 refs)."""
+    from bleuscope.core.stats import Totals
+    from bleuscope.runtime.shards import corpus_totals_shards
+
+    hyps, refs_per_segment = corpus
+    streams = _ter_streams(refs_per_segment)
+    ter = TER()
+    summed = Totals.of(ter.segment_statistics(hyps, streams)).score(ter).score
+    streamed = ter.corpus_score(iter(hyps), [iter(s) for s in streams]).score
+    half = len(hyps) // 2
+    shards = [
+        _write_jsonl(tmp_path / f"part{k}.jsonl", hyps[a:b], refs_per_segment[a:b])
+        for k, (a, b) in enumerate(((0, half), (half, len(hyps))))
+    ]
+    sharded = corpus_totals_shards([str(p) for p in shards], ter).score(ter).score
+    assert streamed == summed == sharded
+    in_memory = ter.corpus_score(hyps, streams).score
+    expected = sacrebleu.corpus_ter(hyps, streams).score
+    assert in_memory == expected
+    assert abs(in_memory - summed) <= abs(summed) * len(hyps) * 2.0**-53
+    if all(len(r) in (1, 2, 4) for r in refs_per_segment):
+        assert in_memory == summed
+
+
+def test_ter_in_two_processes_and_on_ray_equals_the_summed_rows():
+    """The process pool and Ray (local) add the same exact totals as the streamed path."""
+    import random
+
+    from bleuscope.core import chunks
+    from bleuscope.core.stats import Totals
+
+    rng = random.Random(3)
+    hyps = [" ".join(rng.choice(_TER_WORDS) for _ in range(rng.randint(0, 12))) for _ in range(300)]
+    refs = [[" ".join(rng.choice(_TER_WORDS) for _ in range(rng.randint(1, 12))) for _ in range(rng.randint(1, 4))]
+            for _ in range(300)]
+    streams = _ter_streams(refs)
+    ter = TER()
+    summed = Totals.of(ter.segment_statistics(hyps, streams)).score(ter).score
+    two_processes = chunks.sum_statistics(ter, iter(hyps), [iter(s) for s in streams], chunk_size=100, n_jobs=2)
+    assert two_processes.score(ter).score == summed
+    ray = pytest.importorskip("ray")
+    from bleuscope.runtime import ray as bleuscope_ray
+
+    ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True)
+    try:
+        data = ray.data.from_items([{"hyp": h, "ref": r} for h, r in zip(hyps, refs)])
+        assert bleuscope_ray.corpus_score(data, ter).score == summed
+    finally:
+        ray.shutdown()
