@@ -74,9 +74,9 @@ def collect_error_counts(output):
     """Three ``defaultdict(int)``-like counters: substitutions ``{(reference words, hypothesis words): n}``,
     insertions ``{words: n}``, deletions ``{words: n}`` (a chunk's words joined by a space; characters
     joined without one)."""
-    substitutions = defaultdict(lambda: 0)
-    insertions = defaultdict(lambda: 0)
-    deletions = defaultdict(lambda: 0)
+    substitutions: defaultdict[tuple[str, str], int] = defaultdict(lambda: 0)
+    insertions: defaultdict[str, int] = defaultdict(lambda: 0)
+    deletions: defaultdict[str, int] = defaultdict(lambda: 0)
     sep = " " if isinstance(output, WordOutput) else ""
     for idx, chunks in enumerate(output.alignments):
         ref, hyp = output.references[idx], output.hypotheses[idx]

@@ -74,11 +74,11 @@ def mqm_from_ratings(lines: list[str], name: str, weights: Mapping[str, float] |
         for seg, raters in segs.items():
             totals = []
             for vals in raters.values():
-                t = 0
+                t: float = 0
                 for v in vals:  # sum() from an int 0, left to right
                     t = t + v
                 totals.append(t)
-            g = 0
+            g: float = 0
             for t in totals:
                 g = g + t
             arr[seg - 1] = -(g / len(totals))

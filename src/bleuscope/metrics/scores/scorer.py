@@ -99,7 +99,7 @@ class Scores(Metric):
                 raise ValueError(f"values[{s!r}]: segment {int(np.flatnonzero(~np.isfinite(v))[0]) + 1} is "
                                  f"{v[~np.isfinite(v)][0]}: every segment needs a finite score")
         self.scale = _scale_for(np.concatenate(list(self.values.values())))
-        self._by_text = {}
+        self._by_text: dict[tuple[str, ...], list[str]] = {}
         for s, hyps in (texts or {}).items():
             self._by_text.setdefault(tuple(hyps), []).append(s)
 
