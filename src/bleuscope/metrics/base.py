@@ -360,11 +360,6 @@ class ScoreBatch:
     def __getitem__(self, i: int):  # pragma: no cover - every batch type writes its own
         raise NotImplementedError
 
-    if TYPE_CHECKING:  # each batch type's field and indexing
-        scores: np.ndarray
-
-        def __getitem__(self, i: int) -> ScoreText: ...
-
     def __len__(self) -> int:
         return len(self.scores)
 

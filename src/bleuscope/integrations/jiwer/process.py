@@ -122,6 +122,9 @@ def _without_gc(build, *args):
 
 def _measures(h: int, s: int, d: int, i: int, n_ref: int, n_hyp: int):
     """jiwer 4.0.0's (wer, mer, wil, wip) of summed counts, its special values for empty references."""
+    wer: float
+    mer: float
+    wip: float
     if n_ref == 0:
         wer = i
         mer, wip = (0, 1) if n_hyp == 0 else (1, 0)

@@ -321,9 +321,11 @@ class METEOR(Metric):
     def _encoded(self, items: list, name: str, offset: int) -> tuple[np.ndarray, np.ndarray] | None:
         """Word ids and offsets of one stream (``None`` items: empty segments, never paired); None when a
         token has no UTF-8 form (a lone surrogate)."""
+        table = self._table
+        assert table is not None, "the word table is made before anything is encoded"
         if all(type(x) is str or x is None for x in items):
             key = tuple(items)
-            found = self._table.cached_stream(key)
+            found = table.cached_stream(key)
             if found is not None:
                 return found
             joined = native_tok.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
@@ -331,12 +333,12 @@ class METEOR(Metric):
                 # tokens hold no whitespace and lowercasing adds none, so the lines split back (a newline
                 # also bounds the final-sigma rule as a line end does)
                 text = "\n".join(joined)
-                found = self._table.encode_lines((text.lower() if self.lowercase else text).split("\n"))
+                found = table.encode_lines((text.lower() if self.lowercase else text).split("\n"))
                 if found is not None:
-                    self._table.keep_stream(key, found)
+                    table.keep_stream(key, found)
                     return found
         lists = self.token_lists(items, name, offset)
-        return self._table.encode_lists([x if x is not None else [] for x in lists])
+        return table.encode_lists([x if x is not None else [] for x in lists])
 
     def _native_best(self, hyp_enc, ref_encs: list, present: np.ndarray):
         """``(alignment rows, values)`` of one encoded chunk: the compiled core's alignment of every present
@@ -348,8 +350,10 @@ class METEOR(Metric):
         ref_offsets = np.concatenate([[0]] + [offs[1:] + start for (_, offs), start in zip(ref_encs, starts)])
         pair_ref = stream * n_seg + seg
         check_alignment_size(np.diff(hyp_enc[1])[seg], np.diff(ref_offsets)[pair_ref])
-        found = self._table.align(hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref,
-                                  native.core_threads(self.threads))
+        word_table = self._table
+        assert word_table is not None, "the word table is made before anything is encoded"
+        found = word_table.align(hyp_enc, (ref_ids, ref_offsets.astype(np.int64)), seg, pair_ref,
+                                 native.core_threads(self.threads))
         hyp_len = np.diff(hyp_enc[1])[seg]
         ref_len = np.diff(ref_offsets)[pair_ref]
         rows = np.stack([found[:, 0], hyp_len, ref_len, found[:, 1]], axis=1)
