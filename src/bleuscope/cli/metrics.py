@@ -49,6 +49,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.files import InputError, UsageError
 from . import meteor, rouge, strmetrics, wer
@@ -128,7 +129,8 @@ def build_scorers(spec: MetricSpec, args: argparse.Namespace, warn: Warn | None 
 def build_requested(specs: list[MetricSpec], args: argparse.Namespace, warn: Warn | None = None) -> list:
     """``(spec, scorer)`` of every scorer the metrics build, in order (ROUGE: one per type). Two scorers of
     one name (``-m chrf chrf++ -cw 2``) are a :class:`UsageError`: outputs and reports key columns by name."""
-    pairs, source = [], {}
+    pairs: list[tuple[MetricSpec, Any]] = []
+    source: dict[str, str] = {}
     for spec in specs:
         for scorer in build_scorers(spec, args, warn):
             first = source.setdefault(scorer.name, spec.name)

@@ -7,6 +7,7 @@ import numbers
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -31,11 +32,12 @@ def default_tokenizer(trg_lang: str | None) -> str:
 def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a finite number, got {value!r}")
-    if not math.isfinite(value):  # a number, out of range: ValueError, as Python's own functions raise
+    number = cast(float, value)  # any real number, kept as given (an int stays an int)
+    if not math.isfinite(number):  # a number, out of range: ValueError, as Python's own functions raise
         raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if value < minimum:
+    if number < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
-    return value
+    return number
 
 
 def _check_weights(weights, max_ngram_order) -> tuple[tuple[float, ...] | None, int | None]:

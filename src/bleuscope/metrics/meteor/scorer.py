@@ -23,6 +23,7 @@ import numbers
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -96,10 +97,11 @@ class METEORScores(ScoreBatch):
 def _check_parameter(value, name: str, low: float, high: float | None) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    if not math.isfinite(value) or value < low or (high is not None and value > high) or (high is None and value <= low):
+    number = cast(float, value)  # any real number, kept as given (an int stays an int)
+    if not math.isfinite(number) or number < low or (high is not None and number > high) or (high is None and number <= low):
         bounds = f"in [{low:g}, {high:g}]" if high is not None else f"> {low:g}"
         raise ValueError(f"{name} must be {bounds}, got {value!r}")
-    return value
+    return number
 
 
 def _number_field(value) -> str:
