@@ -58,7 +58,7 @@ def test_report_bootstrap_count_above_the_limit_is_a_usage_error(tmp_path):
     run = _cli("report", *SYSTEMS, "--n-bootstrap", str(10**9), "-o", str(tmp_path / "r.html"))
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.splitlines() == [
-        "bleuscope report: error: argument --n-bootstrap: must be from 1 to 10,000,000, got 1000000000 "
+        "bleuscope report: error: argument --n-bootstrap: must be from 1 to 100,000, got 1000000000 "
         "(see bleuscope report --help)"
     ]
     assert not (tmp_path / "r.html").exists()
