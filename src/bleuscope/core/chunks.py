@@ -63,8 +63,9 @@ class _Stream:
             raise TypeError(f"{name} must be a list or an iterable of strings, got None")
         if isinstance(source, os.PathLike):
             self.name = f"{name} ({os.fspath(source)})"
-            it = read_lines(source, encoding)
-            self._closer = it.close
+            lines = read_lines(source, encoding)
+            self._closer = lines.close
+            it: Iterator[str] = lines
             self._yields_str = True
         elif isinstance(source, io.IOBase):
             self.name = f"{name} ({getattr(source, 'name', 'file')})"

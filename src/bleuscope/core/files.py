@@ -22,7 +22,7 @@ import sys
 import tempfile
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 
 #: file name ending -> opener of a decompressing binary stream
 COMPRESSION = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
@@ -387,7 +387,7 @@ def _text_line_blocks(stream, path, name, encoding, warn, max_chars, block_bytes
 
 def read_lines(
     path, encoding: str = "utf-8", warn: Warn | None = None, *, max_line_bytes: int = MAX_LINE_BYTES
-) -> Iterator[str]:
+) -> Generator[str, None, None]:
     """The lines of a file, lazily (see :func:`iter_line_blocks`); ``path`` is a str or os.PathLike (``"-"``:
     standard input)."""
     if not isinstance(path, (str, os.PathLike)):

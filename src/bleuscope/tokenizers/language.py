@@ -114,7 +114,7 @@ def cjk_letter_share(lines: Iterable[str], max_chars: int = CJK_SAMPLE_CHARS) ->
     return _cjk_letters(sample), _letters(sample)
 
 
-def warn_if_mostly_cjk(tokenizer_name: str, lines: Sequence[str]) -> bool:
+def warn_if_mostly_cjk(tokenizer_name: str, lines: Iterable[str]) -> bool:
     """Warn (:class:`CJKTokenizationWarning`) when ``lines`` are mostly CJK and ``tokenizer_name`` is 13a/intl.
 
     Returns whether it warned. Silence it with
