@@ -26,20 +26,21 @@ def config() -> dict:
         regex_version = regex.__version__
     except ImportError:
         regex_version = None
+    tokenizers: dict[str, dict[str, dict[str, object]]] = {}
     info = {
         "bleuscope": __version__,
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "unicode": unicodedata.unidata_version,
         "regex": regex_version,
         "core": native.core_build(),
-        "tokenizers": {},
+        "tokenizers": tokenizers,
     }
     for name in available_tokenizers():
         entry = {}
         for lowercase in (False, True):
             runs, why = native_tok.tokenizer_support(native_tok.tokenizer_core_name(name), lowercase)
             entry["lowercase" if lowercase else "cased"] = {"native": runs, "why": why}
-        info["tokenizers"][name] = entry
+        tokenizers[name] = entry
     from .unicode_tables import cache_dir
 
     directory = cache_dir()

@@ -21,6 +21,7 @@ from ...core import native
 from ...core.chunks import CHUNK_SEGMENTS
 from ...core.native import bleu as native_bleu
 from ...core.validation import reference_presence
+from ...tokenizers.base import BaseTokenizer
 from ...tokenizers.language import CJK_SAMPLE_CHARS
 from ..base import Counter
 from .encoding import CorpusEncoder, EncodedLines, slice_lines
@@ -298,7 +299,7 @@ def counter_from_spec(spec: tuple) -> BLEUCounter:
         if model is not None:
             from ...tokenizers.spm import get_spm_tokenizer
 
-            tokenizer = get_spm_tokenizer(tokenize, model)
+            tokenizer: BaseTokenizer = get_spm_tokenizer(tokenize, model)
         else:
             tokenizer = get_tokenizer(tokenize)
         counter = BLEUCounter(

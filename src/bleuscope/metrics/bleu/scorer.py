@@ -27,6 +27,7 @@ from ...core.signature import nrefs_field, nrefs_value, version_field
 from ...core.stats import Totals, check_statistics
 from ...core.validation import check_references, check_text_list
 from ...tokenizers import get_tokenizer
+from ...tokenizers.base import BaseTokenizer
 from ..base import Metric, SacreBLEUArithmetic, ScoreBatch, ScoreText, TokenView
 from .counting import BLEUCounter, IdCounter
 from .encoding import CorpusEncoder
@@ -136,7 +137,7 @@ class BLEU(Metric):
         if spm_model is not None:  # SentencePiece tokenizers: the model file (never downloaded)
             from ...tokenizers.spm import get_spm_tokenizer
 
-            self.tokenizer = get_spm_tokenizer(options.tokenize, spm_model)
+            self.tokenizer: BaseTokenizer = get_spm_tokenizer(options.tokenize, spm_model)
         else:
             self.tokenizer = get_tokenizer(options.tokenize)
         self.config = options.config
