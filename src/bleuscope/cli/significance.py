@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ..core.files import InputError, UsageError
 from .argtypes import checked, whole_number
@@ -255,6 +256,7 @@ def _run(args, table, options) -> str:
         nrefs = systems[0].nrefs  # the systems share the references
         named = [(name, system.stats) for name, system in zip(names, systems)]
         sig_fields = metric.signature_fields(nrefs)
+        res: Any  # one kind per plan (all pairs, paired test, intervals), each read by its own renderer
         if plan["all"]:
             res = sig.all_pairs(
                 named, metric=metric, test=plan["test"], n_samples=plan["n"], seed=seed, alpha=plan["alpha"],
