@@ -270,6 +270,19 @@ def check_metric(metric, what: str = "metric") -> Metric:
     return metric
 
 
+def one_segment(hypothesis, references) -> tuple[list, list]:
+    """``(hypotheses, reference streams)`` of one segment for a ``sentence_score`` of a metric that takes a
+    string or a token list: the hypothesis and its references checked, each reference its own stream."""
+    if not isinstance(hypothesis, (str, list, tuple)):
+        raise TypeError(f"hypothesis must be a string or a token list, got {type(hypothesis).__name__}")
+    if isinstance(references, str):
+        raise TypeError("references must be a list of references (strings or token lists), got a string")
+    refs = list(references)
+    if not refs:
+        raise ValueError("references is empty: give at least one reference")
+    return [hypothesis], [[r] for r in refs]
+
+
 class Counter:
     """What a metric counts with (:attr:`Metric.counter`): validated text -> statistics rows.
 

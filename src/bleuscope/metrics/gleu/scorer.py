@@ -23,7 +23,7 @@ from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import check_bool, check_reference_presence, check_references
 from ...tokenizers import get_tokenizer
-from ..base import Metric, ScoreBatch, ScoreText
+from ..base import Metric, ScoreBatch, ScoreText, one_segment
 from .reference import segment_row
 
 #: segments tokenized at a time (bounds the memory of the token lists)
@@ -214,14 +214,7 @@ class GLEU(Metric):
 
     def sentence_score(self, hypothesis, references: Sequence) -> GLEUScore:
         """GLEU of one hypothesis (a string or a token list) against its references (a list of them)."""
-        if not isinstance(hypothesis, (str, list, tuple)):
-            raise TypeError(f"hypothesis must be a string or a token list, got {type(hypothesis).__name__}")
-        if isinstance(references, str):
-            raise TypeError("references must be a list of references (strings or token lists), got a string")
-        refs = list(references)
-        if not refs:
-            raise ValueError("references is empty: give at least one reference")
-        return self.corpus_score([hypothesis], [[r] for r in refs])
+        return self.corpus_score(*one_segment(hypothesis, references))
 
 
 def _words(tokens) -> list:
