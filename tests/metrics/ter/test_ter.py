@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bleuscope.metrics.ter import REF_LENGTH_SCALE, TER, corpus_ter, sentence_ter
 from bleuscope.metrics.ter.edits import ter_edits
 
-from ..conftest import all_pairs, pair_dir, read_lines, requires_wmt
+from ...conftest import all_pairs, pair_dir, read_lines, requires_wmt
 
 OPTIONS = [
     {},
@@ -275,7 +275,7 @@ def test_property_native_edits_equal_python_edits(segments, options):
 @requires_wmt
 @pytest.mark.parametrize("n_refs", [1, 2])
 def test_significance_equals_sacrebleu(n_refs):
-    from .test_chrf import _wmt_systems, check_significance_parity
+    from ..chrf.test_chrf import _wmt_systems, check_significance_parity
 
     systems, refs = _wmt_systems("generaltest2022", "cs-en", 60, 3)
 

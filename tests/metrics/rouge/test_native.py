@@ -12,8 +12,8 @@ from bleuscope.core.native import rouge as native_rouge
 from bleuscope.metrics.rouge import ROUGE, porter
 from bleuscope.metrics.rouge.tokenize import TOKENIZERS
 
-from .rouge_data import ALL_TYPES, CORNER_CASES
-from .test_rouge_porter import generated_words
+from ..rouge_data import ALL_TYPES, CORNER_CASES
+from .test_porter import generated_words
 
 pytestmark = pytest.mark.skipif(native.compiled_core() is None, reason="compiled core not built")
 

@@ -10,7 +10,7 @@ import pytest
 
 from bleuscope import ROUGE
 
-from ..conftest import spy_on_validation
+from ...conftest import spy_on_validation
 
 HYPS = ["the cat sat on the mat", "a dog barks", "hello world"]
 REFS = [["the cat is on the mat", "dogs bark", None], ["a cat sat", None, "hello there world"]]

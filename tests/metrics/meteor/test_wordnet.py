@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from bleuscope.metrics.meteor import WordNet, WordNetFormatError, WordNetNotFoundError
 from bleuscope.metrics.meteor import wordnet as wordnet_module
 
-from ..conftest import DATA, read_lines, requires_wmt
-from ..meteor_support import LEXNAMES, NLTK_FILES
+from ...conftest import DATA, read_lines, requires_wmt
+from ...meteor_support import LEXNAMES, NLTK_FILES
 
 #: words that exercise morphy: exception lists (a key listed twice keeps its last line: "offer" in adj.exc,
 #: "involucra" in noun.exc), each detachment rule, capitals, lemma names with markers and case

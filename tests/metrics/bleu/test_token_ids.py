@@ -11,7 +11,7 @@ from bleuscope import BLEU
 from bleuscope.core import native
 from bleuscope.metrics.bleu.token_ids import TokenBLEU, token_corpus_bleu, token_sentence_bleu
 
-from ..conftest import DATA, read_lines, requires_core, requires_wmt
+from ...conftest import DATA, read_lines, requires_core, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

@@ -12,7 +12,7 @@ from nltk.translate.gleu_score import corpus_gleu
 from bleuscope import GLEU
 from bleuscope.analysis.significance import paired_bootstrap
 
-from .goldens_support import MT, SHARED, lines
+from ..goldens_support import MT, SHARED, lines
 
 HF = [json.loads(x) for x in (SHARED / "oracles/hf-evaluate/goldens.jsonl").open(encoding="utf-8")]
 GOOGLE_BLEU = [r for r in HF if r["metric"] == "google_bleu"]

@@ -11,7 +11,7 @@ from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
 from bleuscope import SelfBLEU
 
-from .goldens_support import MT, lines
+from ..goldens_support import MT, lines
 
 METHOD1 = SmoothingFunction().method1
 WMT = [x.split() for x in lines(MT / "generaltest2022" / "de-en" / "ref.A.txt")]

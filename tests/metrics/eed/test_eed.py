@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from bleuscope import EED
 from bleuscope.metrics.eed.reference import eed, preprocess_en
 
-from .goldens_support import corpus_goldens, golden_params, inputs, segment_goldens
+from ..goldens_support import corpus_goldens, golden_params, inputs, segment_goldens
 
 GOLDEN = segment_goldens("eed-segments.tsv", "eed")
 

@@ -16,7 +16,7 @@ from bleuscope.metrics.bleu import pairwise
 from bleuscope.metrics.bleu.pairwise import pairwise_statistics
 from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
-from ..conftest import DATA, read_lines, requires_core, requires_wmt
+from ...conftest import DATA, read_lines, requires_core, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

@@ -15,7 +15,7 @@ from bleuscope import CharacTER
 from bleuscope.analysis.significance import paired_bootstrap
 from bleuscope.metrics.character.reference import character
 
-from .goldens_support import GOLDENS, corpus_goldens, golden_params, inputs, segment_goldens
+from ..goldens_support import GOLDENS, corpus_goldens, golden_params, inputs, segment_goldens
 
 GOLDEN = segment_goldens("character-segments.tsv", "character")
 CER_1_2_0 = segment_goldens("character-segments.tsv", "cer_1_2_0")
@@ -71,7 +71,7 @@ def test_hf_character_goldens_with_float64_shifts():
     ``statistics``' mean/median or ``sum``) on its recorded outputs."""
     import statistics
 
-    from .goldens_support import MT, lines
+    from ..goldens_support import MT, lines
 
     records = [r for r in HF if r["metric"] == "character"]
     assert len(records) >= 40

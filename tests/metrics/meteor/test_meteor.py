@@ -17,8 +17,8 @@ from bleuscope.core.native import tok as native_tok
 from bleuscope.metrics.meteor import METEOR, WordNet
 from bleuscope.metrics.meteor.alignment import align, score
 
-from ..conftest import requires_wmt
-from ..meteor_support import wmt_segments
+from ...conftest import requires_wmt
+from ...meteor_support import wmt_segments
 
 nltk_meteor = pytest.importorskip("nltk.translate.meteor_score")
 

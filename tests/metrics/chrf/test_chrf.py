@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bleuscope.metrics.chrf import CHRF, corpus_chrf, sentence_chrf
 
-from ..conftest import all_pairs, expected_rows, pair_dir, read_lines, requires_wmt
+from ...conftest import all_pairs, expected_rows, pair_dir, read_lines, requires_wmt
 
 OPTIONS = [
     {},
@@ -362,7 +362,7 @@ def _cli_wired() -> bool:
 
 
 requires_cli = pytest.mark.skipif(not _cli_wired(), reason="chrf/ter are not registered in bleuscope.cli.metrics yet")
-EXAMPLE = __import__("pathlib").Path(__file__).resolve().parents[2] / "src" / "bleuscope" / "data" / "example"
+EXAMPLE = __import__("pathlib").Path(__file__).resolve().parents[3] / "src" / "bleuscope" / "data" / "example"
 
 
 def _outputs(args: list[str]) -> tuple[str, str]:

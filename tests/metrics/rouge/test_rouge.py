@@ -14,8 +14,8 @@ from bleuscope.metrics.rouge import ROUGE
 from bleuscope.metrics.rouge.scorer import RougeTokenizerWarning
 from bleuscope.metrics.rouge.scores import prf, prf_of, to_limbs
 
-from ..conftest import requires_wmt
-from .rouge_data import ALL_TYPES, CORNER_CASES, PAIRS, summaries, wmt_segments
+from ...conftest import requires_wmt
+from ..rouge_data import ALL_TYPES, CORNER_CASES, PAIRS, summaries, wmt_segments
 
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 
@@ -202,7 +202,7 @@ def test_unicode_tokenizers_are_options_in_the_signature():
 @pytest.mark.parametrize("stem", [False, True])
 def test_full_wmt_sweep(stem):
     """Every WMT pair with system outputs: every segment of two systems against each reference (--full)."""
-    from ..conftest import DATA, all_pairs
+    from ...conftest import DATA, all_pairs
 
     for testset, pair in all_pairs():
         systems = sorted(p.stem for p in (DATA / testset / pair / "sys").glob("*.txt"))[:2]

@@ -119,7 +119,7 @@ def test_scores_metric_in_paired_bootstrap_and_by_text():
         sc.segment_statistics(["zzz"] * 50, [["r"] * 50])
 
 
-TED = Path(__file__).resolve().parents[3] / "shared" / "data" / "human" / "wmt-mqm-human-evaluation" / "ted"
+TED = Path(__file__).resolve().parents[4] / "shared" / "data" / "human" / "wmt-mqm-human-evaluation" / "ted"
 
 
 @pytest.mark.skipif(not TED.exists(), reason="human data not present")

@@ -9,7 +9,7 @@ import pytest
 from bleuscope import BLEU
 from bleuscope.metrics.bleu.scorer import MAX_NGRAM_ORDER
 
-from ..conftest import requires_core
+from ...conftest import requires_core
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

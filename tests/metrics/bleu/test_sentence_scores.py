@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from bleuscope import BLEU
 from bleuscope.core.checks import TokenizedInputWarning
 
-from ..conftest import requires_core
-from ..core.test_native import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
+from ...conftest import requires_core
+from ...core.test_native import NATIVE_TOKENIZERS, SACREBLEU_TOKENIZERS, _segments
 
 pytestmark = [requires_core, pytest.mark.filterwarnings("ignore::bleuscope.CJKTokenizationWarning")]
 

@@ -13,7 +13,7 @@ import bleuscope
 from bleuscope import BLEU, TokenBLEU, TokenizedInputWarning
 from bleuscope.runtime.streaming import BLEUAccumulator
 
-from ..conftest import pair_dir, read_lines, requires_wmt
+from ...conftest import pair_dir, read_lines, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

@@ -10,7 +10,7 @@ import pytest
 from bleuscope.metrics.rouge import porter
 from bleuscope.metrics.rouge.tokenize import default_tokens
 
-from ..conftest import DATA, requires_wmt
+from ...conftest import DATA, requires_wmt
 
 nltk_porter = pytest.importorskip("nltk.stem.porter")
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bleuscope import BLEU
 from bleuscope.metrics.bleu.scoring import ScoringConfig, compute_scores
 
-from ..conftest import DATA, read_lines, requires_core, requires_wmt
+from ...conftest import DATA, read_lines, requires_core, requires_wmt
 
 CC = [f"chen-cherry-{i}" for i in range(1, 8)]
 HYP, REF = "the cat sat on", "the cat sat down on"  # m = 4 2 1 0, l = 4 3 2 1, T = 4, r = 5

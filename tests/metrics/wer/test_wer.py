@@ -17,7 +17,7 @@ from bleuscope.metrics.wer import CER, MER, WER, WIL, WIP
 from bleuscope.metrics.wer import alignment as reference
 from bleuscope.metrics.wer.units import UNITS, tokens
 
-from ..conftest import DATA, all_pairs, pair_dir, read_lines, requires_core, requires_wmt
+from ...conftest import DATA, all_pairs, pair_dir, read_lines, requires_core, requires_wmt
 
 jiwer = pytest.importorskip("jiwer")
 
