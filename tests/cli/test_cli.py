@@ -1,4 +1,5 @@
-"""The ``bleuscope`` command: parity with the ``sacrebleu`` command, formats, errors, robustness.
+"""The ``bleuscope`` command: parity with the ``sacrebleu`` command, formats, chunks, input notes, errors,
+robustness.
 
 End-to-end tests run the installed ``bleuscope`` and ``sacrebleu`` commands as subprocesses on the shared WMT
 data and compare their outputs (equal apart from the signature's version field and the keys bleuscope adds).
@@ -21,9 +22,10 @@ import sacrebleu
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bleuscope import cli
+import bleuscope.cli.scoring as scoring
+from bleuscope import TER, cli
 
-from ..conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, read_lines, requires_wmt, spy_on_validation
 
 BLEUSCOPE = shutil.which("bleuscope")
 SACREBLEU = shutil.which("sacrebleu")
@@ -421,6 +423,106 @@ def test_chunked_scoring_gives_the_in_memory_statistics(tmp_path, n_systems, kee
         else:
             assert (result.stats == expected.sum(axis=0)).all()
         assert result.score == bleu.corpus_score(lines, refs)
+
+
+def _write(path, lines):
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+SYSTEM_LINES = ["The cat sat on the mat .", "Hello , world !", "a b c d", "Grüße aus Köln ."]
+REFERENCE_LINES = ["The cat sat on a mat .", "Hello world!", "a b c d e", "Grüße aus Köln."]
+
+
+@pytest.mark.parametrize("metric", ["bleu", "chrf", "ter"])
+def test_references_checked_once_per_chunk(tmp_path, run_main, monkeypatch, metric):
+    """Each chunk's references are checked once for all systems (``Metric.check_systems``) and the systems
+    counted together (``Metric.counter.systems``): the same scores as each system scored alone."""
+    monkeypatch.setattr(scoring, "CHUNK_SEGMENTS", 6)  # 2 chunks of 12 lines
+    monkeypatch.setattr(scoring, "KEPT_ROWS_CHUNK_SEGMENTS", 6)  # (TER keeps the rows)
+    monkeypatch.setattr(scoring, "count_files_in_core", lambda *args, **kwargs: None)  # the chunk loop
+    systems = [_write(tmp_path / f"sys{k}.txt", (SYSTEM_LINES[k:] + SYSTEM_LINES[:k]) * 3) for k in range(3)]
+    refs = [_write(tmp_path / "ref.txt", REFERENCE_LINES * 3), _write(tmp_path / "ref2.txt", SYSTEM_LINES[::-1] * 3)]
+    alone = [run_main([system, "-r", *refs, "-m", metric, "-b"]) for system in systems]
+    checked, presence = spy_on_validation(monkeypatch, "check_references"), spy_on_validation(monkeypatch, "reference_presence")
+    code, out, err = run_main([*systems, "-r", *refs, "-m", metric, "-b"])
+    assert code == 0 and not err
+    assert (checked.call_count, presence.call_count) == (2, 2)  # once per chunk, not once per system
+    assert [line.split()[-1] for line in out.splitlines() if line.strip()][-3:] == [
+        a[1].split()[-1] for a in alone
+    ]
+
+
+# TER's note about a Chinese, Japanese or Korean target without --ter-asian-support (``Metric.input_notes``,
+# which the report shows too) is an input warning on stderr on every path that reads the references: files
+# streamed in chunks, standard input read into memory for several metrics, and shards (JSON Lines here;
+# Parquet and Ray take the same step)
+NOTE = TER().input_notes([["这是一个中文句子"]])[0]
+LATIN = ["the cat sat on the mat", "a dog barks", "hello world"]
+CHINESE = ["这是一个中文句子", "狗在叫", "你好世界"]
+
+
+@pytest.mark.parametrize(
+    ("refs", "options", "noted"),
+    [
+        (CHINESE, [], True),  # the references are Chinese
+        (LATIN, ["-l", "en-zh"], True),  # the target language says so
+        (LATIN, ["-l", "zh-en"], False),
+        (LATIN, [], False),
+        (CHINESE, ["--ter-asian-support"], False),
+        (CHINESE, ["-q"], False),
+    ],
+)
+def test_the_note_on_stderr(tmp_path, run_main, refs, options, noted):
+    hyp, ref = _write(tmp_path / "hyp.txt", CHINESE), _write(tmp_path / "ref.txt", refs)
+    code, out, err = run_main([hyp, "-r", ref, "-m", "ter", "-b", *options])
+    assert code == 0 and out.strip()
+    assert err.count(f"bleuscope: warning: {NOTE}\n") == (1 if noted else 0), err
+    assert (NOTE in err) == noted
+
+
+def test_only_for_ter(tmp_path, run_main):
+    hyp, ref = _write(tmp_path / "hyp.txt", CHINESE), _write(tmp_path / "ref.txt", CHINESE)
+    for metric in ("bleu", "chrf"):
+        code, _, err = run_main([hyp, "-r", ref, "-m", metric, "-tok", "zh"] if metric == "bleu" else
+                                [hyp, "-r", ref, "-m", metric])
+        assert code == 0 and NOTE not in err
+
+
+def test_several_metrics_on_standard_input(tmp_path, run_main):
+    ref = _write(tmp_path / "ref.txt", CHINESE)
+    code, _, err = run_main(["-r", ref, "-m", "ter", "chrf", "-b"], stdin="\n".join(CHINESE).encode() + b"\n")
+    assert code == 0 and err.count(NOTE) == 1, err
+
+
+@pytest.mark.parametrize(("refs", "options", "noted"), [(CHINESE, [], True), (LATIN, [], False), (LATIN, ["-l", "en-ja"], True)])
+def test_shards(tmp_path, run_main, monkeypatch, refs, options, noted):
+    for k in range(2):
+        rows = [{"hyp": h, "ref": r} for h, r in zip(CHINESE, refs)]
+        (tmp_path / f"part{k}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(["part*.jsonl", "--hyp-field", "hyp", "--ref-field", "ref", "-m", "ter", "-b", *options])
+    assert code == 0 and out.strip()
+    assert err.count(f"bleuscope: warning: {NOTE}\n") == (1 if noted else 0), err
+
+
+def test_references_read_only_for_a_metric_with_notes():
+    from argparse import Namespace
+
+    from bleuscope import BLEU
+    from bleuscope.cli.scoring import ReadWhenAsked, give_input_notes
+
+    loads, notes = [], []
+
+    def load():
+        loads.append(1)
+        return [CHINESE]
+
+    args = Namespace(language_pair=None)
+    give_input_notes(BLEU(), ReadWhenAsked(load), args, notes.append)
+    assert loads == [] and notes == []
+    give_input_notes(TER(), ReadWhenAsked(load), args, notes.append)
+    assert loads == [1] and notes == [NOTE]
 
 
 def test_help_and_version(run_main):

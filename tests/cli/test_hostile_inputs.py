@@ -1,7 +1,8 @@
 """Hostile input and options a new user tried: each is one line naming the problem (the option, or the file and
 line), the right exit code and no file touched: standard output closed, option values beyond any machine
-integer, huge JSON numbers, empty field names, exports over an input, and decompression bombs whose line
-count differs from the other files (found out within seconds, not after a billion lines)."""
+integer, huge JSON numbers, JSON nested thousands of levels deep, empty field names, exports over an input, and
+decompression bombs whose line count differs from the other files (found out within seconds, not after a
+billion lines)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import gzip
 import json
 import lzma
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from bleuscope import cli
+from bleuscope.cli import main
+from bleuscope.core.files import InputError, jsonl_record
 
 from .conftest import one_line_error
 
@@ -136,3 +140,45 @@ def test_a_short_mismatch_still_gives_the_exact_counts(run_main, tmp_path):
     code, _, err = run_main([REF, "-i", path])
     one_line_error(code, err, 1, "long.txt has 305 lines but reference", "ref.A.txt has 300; ", "long.txt:301")
     assert "not read to its end" not in err
+
+
+# -- a JSON Lines line nested thousands of levels deep: an error naming the file and the line, not a
+# RecursionError traceback, as hypotheses, as references, and in shards
+NESTING_DEPTH = 100_000
+NESTING_MESSAGE = "JSON nested too deeply (arrays or objects inside each other thousands of levels deep)"
+
+
+def _deep(kind: str) -> str:
+    opening, closing = ("[", "]") if kind == "array" else ('{"a": ', "}")
+    return '{"hyp": ' + opening * NESTING_DEPTH + "1" + closing * NESTING_DEPTH + ', "ref": "x"}'
+
+
+@pytest.mark.parametrize("kind", ["array", "object"])
+def test_record_reader_names_file_and_line(kind):
+    with pytest.raises(InputError, match=re.escape(f"preds.jsonl:7: {NESTING_MESSAGE}")):
+        jsonl_record(_deep(kind), [("hyp", "hyp"), ("ref", "ref")], "preds.jsonl", 7)
+
+
+@pytest.fixture
+def jsonl(tmp_path: Path, monkeypatch) -> Path:
+    good = json.dumps({"hyp": "a b c", "ref": "a b c"})
+    (tmp_path / "deep.jsonl").write_text(good + "\n" + _deep("array") + "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a b c\nd e f\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "deep.jsonl"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deep.jsonl", "--hyp-field", "hyp", "--ref-field", "ref"],  # hypotheses and references in one file
+        ["deep.jsonl", "-i", "hyp.txt", "--ref-field", "ref"],  # references
+        ["deep*.jsonl", "--hyp-field", "hyp", "--ref-field", "ref"],  # shards
+    ],
+)
+def test_command_gives_one_line_naming_file_and_line(jsonl, capsys, argv):
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"bleuscope: error: deep.jsonl:2: {NESTING_MESSAGE}; a field holds a string or a list of "
+                                "strings"]

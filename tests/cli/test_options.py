@@ -1,5 +1,6 @@
 """Option values and their messages: one message shape for ranges, -sv for the Chen & Cherry methods with a
-parameter, the order limit of the compiled core, the help texts that describe what the command does."""
+parameter, the order limit of the compiled core, chrF's order bounds, the help texts that describe what the
+command does."""
 
 from __future__ import annotations
 
@@ -77,6 +78,20 @@ def test_number_options_name_the_option_and_the_whole_range(run_main, example, o
     code, _, err = run_main([REF, "-i", HYP, option, value])
     one_line_error(code, err, 2, message)
 
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("-cc", "1000000", "-cc/--chrf-char-order must be at most 32, got 1000000"),
+        ("-cw", "17", "-cw/--chrf-word-order must be at most 16, got 17"),
+    ],
+)
+def test_chrf_orders_above_the_bound_are_usage_errors(run_main, example, option, value, message):
+    """A one-line usage error naming the option (exit 2), not a numpy memory error after gigabytes of allocation."""
+    code, out, err = run_main([REF, "-i", HYP, "-m", "chrf", option, value])
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [f"bleuscope: error: {message}"]
 
 def test_help_says_what_the_options_do():
     text = build_parser().format_help()

@@ -1,15 +1,18 @@
 """The HTML report in headless Chromium (Debian's /usr/bin/chromium driven by Playwright, no browser download):
 it loads without console errors or network requests, sorts and filters through the DOM, switches the compared
-systems, keeps injected markup as text, and shows its static parts with JavaScript off."""
+systems, keeps injected markup as text, and shows its static parts with JavaScript off; a scores-from-file
+column (human MQM-like scores) is in the systems table with its interval and cluster."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import bleuscope
 from bleuscope import BLEU
+from bleuscope.metrics.scores import Scores
 from bleuscope.report import write_report
 
 from ..conftest import read_lines
@@ -158,3 +161,26 @@ def test_long_lines_fold_and_input_warnings_show(page):
     assert "OpenNMT: 1 line(s) end with a carriage return" in warnings
     assert page.locator('#seg-body tr[data-seg="10"] .ctl').first.inner_text() == "\u240d"
     assert page.problems == []
+
+
+def test_scores_column_in_the_browser(browser, tmp_path):
+    systems = {name: read_lines(EXAMPLE / f"hyp.{name}.txt") for name in ("Online-B", "OpenNMT")}
+    refs = [read_lines(EXAMPLE / "ref.A.txt")]
+    rng = np.random.default_rng(1)
+    values = {"Online-B": -rng.exponential(1.0, 300), "OpenNMT": -rng.exponential(3.0, 300)}
+    mqm = Scores("MQM", values, texts=systems)
+    path = tmp_path / "report.html"
+    write_report(path, systems, refs, metrics=[mqm], n_bootstrap=200)
+    context = browser.new_context()
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(path.as_uri())
+    headers = page.locator("th").all_inner_texts()
+    assert any(h.strip().startswith("MQM") for h in headers), headers
+    assert any("MQM" in h and "CI" in h for h in headers) and any("MQM" in h and "cluster" in h for h in headers)
+    want = f"{mqm.system_score('Online-B'):.2f}"
+    assert want in page.locator("table").first.inner_text()
+    assert problems == []
+    context.close()

@@ -10,12 +10,14 @@ are tokenized
 
 and compared with sacreBLEU's ``tokenizer(line.rstrip()).split()`` after sacreBLEU's optional lowercasing.
 ``cjk-char`` (not in sacreBLEU) is checked against sacreBLEU's ``13a`` on text without CJK characters and
-against ``char`` on text made only of CJK characters, and its two paths against each other everywhere.
+against ``char`` on text made only of CJK characters, and its two paths against each other everywhere. An
+exhaustive sweep over short lines built from edge-sensitive pieces checks the fast path the same way.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import runpy
 import unicodedata
 from pathlib import Path
@@ -616,3 +618,37 @@ def test_words_within_and_across_scanner_windows(name, lines, lowercase):
     # words ending just before, at and after a window's last byte, longer than a window, after runs of
     # whitespace that fill one, and ending at a non-ASCII space inside a word that crossed a window
     assert_same(name, lowercase, lines)
+
+
+# -- the fast path (distinct words tokenized once, in batches, with line-edge context) gives exactly
+# sacreBLEU's tokens: an exhaustive sweep over short lines built from edge-sensitive pieces
+EDGE_PIECES = [".", ",", "5", "a", "-", "«", "€", " ", "中", "'", ".5", "5.", "&amp;", "\u00a0", "\n", "-5", "<skipped>"]
+EDGE_LINES = ["".join(c) for n in range(1, 4) for c in itertools.product(EDGE_PIECES, repeat=n)]
+
+
+def _sacrebleu(name):
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+    from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    return {"13a": Tokenizer13a, "intl": TokenizerV14International, "zh": TokenizerZh, "char": TokenizerChar,
+            "none": NoneTokenizer}[name]()
+
+
+@pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_fast_path_equals_sacrebleu_tokens(name, lowercase):
+    theirs = _sacrebleu(name)
+    ours = get_tokenizer(name)
+    enc = CorpusEncoder(ours, lowercase)
+    encoded = enc.encode(EDGE_LINES)
+    inverse = {v: k for k, v in enc.vocab.items()}
+    offsets = encoded.offsets
+    for i, line in enumerate(EDGE_LINES):
+        text = line.lower() if lowercase else line
+        expected = theirs(text.rstrip()).split()
+        assert [inverse[t] for t in encoded.ids[offsets[i]: offsets[i + 1]].tolist()] == expected, repr(line)
+        assert ours(text.rstrip()).split() == expected, repr(line)
+        assert [t for u in ours.split_units(text) for t in ours.tokenize_unit(u)] == expected, repr(line)

@@ -1,12 +1,21 @@
-"""Core API: sacreBLEU 2.6.0's documented values and edge cases, computed live with sacreBLEU, and strict input."""
+"""Core API: sacreBLEU 2.6.0's documented values and edge cases, computed live with sacreBLEU, strict input, the
+limits of the n-gram order, the functional shortcuts' defaults, where the tokenized-input warning points, and
+compressed paths read as the command reads them."""
 
 from __future__ import annotations
+
+import inspect
+import warnings
 
 import numpy as np
 import pytest
 
 import bleuscope
-from bleuscope import BLEU, corpus_bleu, sentence_bleu
+from bleuscope import BLEU, TokenizedInputWarning, corpus_bleu, sentence_bleu
+from bleuscope.metrics.bleu.scorer import MAX_NGRAM_ORDER
+from bleuscope.runtime.streaming import BLEUAccumulator
+
+from ...conftest import pair_dir, read_lines, requires_core, requires_wmt
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -235,3 +244,149 @@ def test_tokenized_input_warning_like_sacrebleu():
         warnings.simplefilter("error")
         BLEU(force=True).corpus_score(hyps, refs)  # no warning
         BLEU().corpus_score(hyps[:99], [refs[0][:99]])  # 99 lines: below sacreBLEU's threshold
+
+
+# -- the n-gram order: every order the counters take is scored (the compiled scorer's own limit is lower: the
+# numpy code scores beyond it), with sacreBLEU's numbers; an order beyond the counters' is refused when the
+# metric is made, naming the argument
+ORDER_HYPS = ["the cat sat on the mat and looked at the dog " * 8, "a b c d e f g h i j k l m n o p q r s t u v w x y z " * 4]
+ORDER_REFS = [["the cat sat on the mat and looked at a dog " * 8, "a b c d e f g h i j k l m n o p q r s t u v w x y z " * 4]]
+
+
+@requires_core
+@pytest.mark.parametrize("order", [64, 65, 100])
+@pytest.mark.parametrize("method", ["exp", "floor", "add-k", "none"])
+def test_orders_beyond_the_compiled_scorer_are_scored_as_sacrebleu(order, method):
+    ours = BLEU(max_ngram_order=order, smooth_method=method).corpus_score(ORDER_HYPS, ORDER_REFS)
+    peer = sacrebleu.BLEU(max_ngram_order=order, smooth_method=method).corpus_score(ORDER_HYPS, ORDER_REFS)
+    assert ours.score == peer.score
+    if method != "add-k":  # sacreBLEU returns add-k's counts with k added (docs/compatibility.md)
+        assert (ours.counts, ours.totals) == (list(peer.counts), list(peer.totals))
+    for effective in (False, True):
+        ours = BLEU(max_ngram_order=order, smooth_method=method, effective_order=effective)
+        peer = sacrebleu.BLEU(max_ngram_order=order, smooth_method=method, effective_order=effective)
+        hyp, ref = ORDER_HYPS[0], ORDER_REFS[0][0]
+        assert ours.sentence_score(hyp, [ref]).score == peer.sentence_score(hyp, [ref]).score
+
+
+@pytest.mark.parametrize("order", [MAX_NGRAM_ORDER + 1, 10**9, 2**70])
+def test_an_order_beyond_the_counters_is_refused_when_made(order):
+    with pytest.raises(ValueError) as e:
+        BLEU(max_ngram_order=order)
+    assert str(e.value) == f"max_ngram_order must be at most {MAX_NGRAM_ORDER:,}, got {order}"
+
+
+def test_the_order_chen_cherry_5_counts_beyond_is_refused_too():
+    BLEU(max_ngram_order=MAX_NGRAM_ORDER - 1, smooth_method="chen-cherry-5")
+    with pytest.raises(ValueError, match=f"max_ngram_order must be at most {MAX_NGRAM_ORDER - 1:,} with "
+                                         "smooth_method='chen-cherry-5'"):
+        BLEU(max_ngram_order=MAX_NGRAM_ORDER, smooth_method="chen-cherry-5")
+
+
+def test_the_command_and_the_library_share_the_limit():
+    from bleuscope.cli.main import MAX_NGRAM_ORDER as COMMAND_LIMIT
+
+    assert COMMAND_LIMIT == MAX_NGRAM_ORDER
+
+
+# -- functional shortcuts: sacreBLEU's arguments and defaults ------------------------------------------------
+@pytest.mark.parametrize("name", ["corpus_bleu", "sentence_bleu", "raw_corpus_bleu"])
+def test_shortcut_defaults_are_sacrebleus(name):
+    ours = inspect.signature(getattr(bleuscope, name)).parameters
+    theirs = inspect.signature(getattr(sacrebleu, name)).parameters
+    for param in theirs.values():
+        assert param.name in ours, f"{name} lacks sacreBLEU's argument {param.name}"
+        assert ours[param.name].default == param.default, (name, param.name)
+    assert list(ours)[: len(theirs)] == list(theirs)  # same positional order
+
+
+def test_sentence_bleu_uses_effective_order_by_default():
+    assert (
+        bleuscope.sentence_bleu("the cat", ["the cat"]).score == sacrebleu.sentence_bleu("the cat", ["the cat"]).score
+    )
+    assert bleuscope.sentence_bleu("the cat", ["the cat"]).score == pytest.approx(100.0)
+    off = bleuscope.sentence_bleu("the cat", ["the cat"], use_effective_order=False)
+    assert off.score == sacrebleu.sentence_bleu("the cat", ["the cat"], use_effective_order=False).score == 0.0
+
+
+@requires_wmt
+def test_sentence_bleu_equals_sacrebleu_on_all_wmt22_en_de_segments():
+    d = pair_dir("generaltest2022", "en-de")
+    hyps = read_lines(d / "sys" / "Online-B.txt")
+    refs = read_lines(d / "ref.A.txt")
+    assert len(hyps) == len(refs) == 2037
+    ours = [bleuscope.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)]
+    theirs = [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(hyps, refs)]
+    assert ours == theirs
+
+
+@requires_wmt
+def test_corpus_and_raw_corpus_bleu_equal_sacrebleu():
+    d = pair_dir("generaltest2022", "en-de")
+    hyps = read_lines(d / "sys" / "Online-B.txt")[:300]
+    refs = [read_lines(d / "ref.A.txt")[:300]]
+    assert bleuscope.corpus_bleu(hyps, refs).score == sacrebleu.corpus_bleu(hyps, refs).score
+    assert bleuscope.raw_corpus_bleu(hyps, refs).score == sacrebleu.raw_corpus_bleu(hyps, refs).score
+    assert (
+        bleuscope.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True).score
+        == sacrebleu.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True).score
+    )
+
+
+# -- the tokenized-input warning points at the caller ------------------------------------------------------
+TOKENIZED = [f"sentence number {i} ." for i in range(120)]
+
+
+def _warning_of(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    found = [w for w in caught if issubclass(w.category, TokenizedInputWarning)]
+    assert len(found) == 1, [str(w.message) for w in caught]
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "corpus_score",
+        "sentence_scores",
+        "segment_statistics",
+        "corpus_score_iterator",
+        "corpus_bleu",
+        "accumulator",
+    ],
+)
+def test_tokenized_input_warning_points_at_the_callers_line(entry):
+    refs = [list(TOKENIZED)]
+    bleu = BLEU()
+    calls = {
+        "corpus_score": lambda: bleu.corpus_score(TOKENIZED, refs),
+        "sentence_scores": lambda: bleu.sentence_scores(TOKENIZED, refs),
+        "segment_statistics": lambda: bleu.segment_statistics(TOKENIZED, refs),
+        "corpus_score_iterator": lambda: bleu.corpus_score(iter(TOKENIZED), [iter(refs[0])]),
+        "corpus_bleu": lambda: bleuscope.corpus_bleu(TOKENIZED, refs),
+        "accumulator": lambda: BLEUAccumulator().update(TOKENIZED, refs),
+    }
+    w = _warning_of(calls[entry])
+    assert w.filename == __file__
+
+
+# -- compressed paths in the API, as in the command line ---------------------------------------------------
+@pytest.mark.parametrize("suffix,opener", [(".gz", "gzip"), (".xz", "lzma"), (".bz2", "bz2")])
+def test_corpus_score_reads_compressed_paths(tmp_path, suffix, opener):
+    import importlib
+    from pathlib import Path
+
+    module = importlib.import_module(opener)
+    hyps = ["the cat sat on the mat", "a dog \r barked", "ünïcode line"]
+    refs = ["the cat sat on a mat", "the dog barked", "ünïcode lines"]
+    paths = []
+    for name, lines in (("hyp", hyps), ("ref", refs)):
+        path = tmp_path / f"{name}.txt{suffix}"
+        with module.open(path, "wb") as f:
+            f.write(("\n".join(lines) + "\n").encode("utf-8"))
+        paths.append(Path(path))
+    got = BLEU().corpus_score(paths[0], [paths[1]])
+    assert got == BLEU().corpus_score(hyps, [refs])
+    assert got.score == sacrebleu.corpus_bleu(hyps, [refs]).score

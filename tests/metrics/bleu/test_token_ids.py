@@ -1,4 +1,5 @@
-"""Token-id BLEU equals the text path (BLEU(tokenize="none") and sacreBLEU) on the same tokens."""
+"""Token-id BLEU equals the text path (BLEU(tokenize="none") and sacreBLEU) on the same tokens, over the full
+uint64 range of ids."""
 
 from __future__ import annotations
 
@@ -339,3 +340,30 @@ def test_errors_are_the_general_paths():
         core.IdCounter(4).padded_rows(
             np.zeros((1, 2), np.uint64), np.array([3]), np.zeros((1, 1, 2), np.uint64), np.array([[1]])
         )
+
+
+# -- token ids of the full uint64 range --------------------------------------------------------------------
+def test_token_bleu_accepts_uint64_ids_above_int64():
+    big = np.uint64(2**63)
+    hyp = np.array([[big, big + np.uint64(1), np.uint64(2**64 - 1), np.uint64(5)]], dtype=np.uint64)
+    ref = np.array([[big, big + np.uint64(1), np.uint64(2**64 - 1), np.uint64(7)]], dtype=np.uint64)
+    # the same token structure with small ids
+    small_hyp, small_ref = np.array([[1, 2, 3, 5]]), np.array([[1, 2, 3, 7]])
+    got = TokenBLEU().corpus_score(hyp, ref)
+    assert got == TokenBLEU().corpus_score(small_hyp, small_ref)
+    text = BLEU(tokenize="none").corpus_score(
+        [" ".join(map(str, hyp[0].tolist()))], [[" ".join(map(str, ref[0].tolist()))]]
+    )
+    assert got.score == text.score and got.counts == text.counts == [3, 2, 1, 0]
+    # a list of sequences with uint64 rows and pad stripping
+    ragged = TokenBLEU(pad_id=0).sentence_scores(
+        [np.array([2**64 - 1, 0], dtype=np.uint64)], [[np.array([2**64 - 1], dtype=np.uint64)]]
+    )
+    assert ragged.tolist() == TokenBLEU().sentence_scores([[9]], [[[9]]]).tolist()
+
+
+def test_token_ids_mixing_negative_and_huge_ids_is_an_error():
+    with pytest.raises(ValueError, match="negative ids with ids >= 2\\*\\*63"):
+        TokenBLEU().corpus_score([np.array([2**64 - 1], dtype=np.uint64)], [[np.array([-1])]])
+
+

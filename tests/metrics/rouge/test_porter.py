@@ -1,5 +1,5 @@
 """The Porter stemmer against NLTK 3.10.4's ``PorterStemmer()`` (rouge-score's stemmer): every word of the
-WMT data and a large generated word list."""
+WMT data and a large generated word list; the compiled stemmer against it."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+from bleuscope.core.native import rouge as native_rouge
 from bleuscope.metrics.rouge import porter
 from bleuscope.metrics.rouge.tokenize import default_tokens
 
-from ...conftest import DATA, requires_wmt
+from ...conftest import DATA, requires_core, requires_wmt
 
 nltk_porter = pytest.importorskip("nltk.stem.porter")
 
@@ -58,3 +59,12 @@ def test_mixed_case_and_short_words_as_nltk():
     stemmer = nltk_porter.PorterStemmer()
     for w in ["Running", "SKIES", "İİ", "İs", "Ab", "a", "", "Generalizations"]:
         assert porter.stem(w) == stemmer.stem(w)
+
+
+@requires_core
+def test_compiled_porter_equals_reference():
+    words = generated_words(60_000, seed=3) + list(porter.IRREGULAR)
+    bad = [(w, native_rouge.porter_stem(w), porter.stem(w)) for w in words if native_rouge.porter_stem(w) != porter.stem(w)]
+    assert not bad[:20]
+
+
