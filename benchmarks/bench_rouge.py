@@ -245,7 +245,7 @@ def run(quick: bool = False) -> list[dict]:
     return rows
 
 
-#: the issue's targets: at least this many times rouge-score's speed on one thread
+#: the speed target: at least this many times rouge-score's speed on one thread
 TARGET_VS_ROUGE_SCORE = 50
 
 

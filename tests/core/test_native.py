@@ -396,8 +396,8 @@ def test_tokenizers_whose_tables_cannot_be_had_stay_in_python_and_say_why(monkey
 
 @requires_core
 def test_a_mark_after_an_ideographic_space_is_its_own_token():
-    # U+3000 is whitespace and a cjk-char character: found by the long native == numpy fuzz run, where the
-    # numpy engine's word path used to glue the mark to the next word
+    # U+3000 is whitespace and a cjk-char character: the combining mark after it is a token of its own, not
+    # glued to the next word (a case found by the long native == numpy fuzz run)
     hyps, refs = ["\u3000\u0301a", "x \u3000\uff9ey"], [["\u0301 a", "x \uff9e y"]]
     rows = _assert_same_rows(hyps, refs, "cjk-char", False, order=2)
     assert rows[:, 0].tolist() == [2, 3] and rows[:, 2].tolist() == [2, 3]

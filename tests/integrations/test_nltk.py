@@ -64,8 +64,8 @@ def _close(a, b, rel=1e-12):
     return a == b or math.isclose(a, b, rel_tol=rel, abs_tol=0.0)
 
 
-# -- exact vectors: the issue and peers.md §3 -----------------------------------------------------------------
-def test_issue_vectors_exact():
+# -- exact vectors: NLTK 3.10.4's documented values (../shared/docs/peers.md §3.5) ------------------------------
+def test_documented_vectors_exact():
     ref, hyp = REF.split(), HYP.split()
     with pytest.warns(UserWarning, match="0 counts of 4-gram overlaps"):
         assert bn.sentence_bleu([ref], hyp) == 3.6718992240469637e-78

@@ -103,7 +103,7 @@ def test_three_references_last_bit_rule():
 @requires_wmt
 @pytest.mark.full
 def test_three_references_whole_file():
-    """--full: the issue's measurement, Facebook-AI on newstest2021 en-de with references A, C, D."""
+    """--full: a whole file with three references, Facebook-AI on newstest2021 en-de with references A, C, D."""
     base = pair_dir("newstest2021", "en-de")
     hyps = read_lines(base / "sys" / "Facebook-AI.txt")
     refs = [read_lines(base / f"ref.{x}.txt") for x in "ACD"]

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from .estimates import TiesWarning
 from .inputs import AR_TRIALS, BOOTSTRAP_SAMPLES, DEFAULT_SEED, resolve_seed, system_statistics
-from .inputs import PRECISIONS as PRECISIONS  # not in __all__, as before
+from .inputs import PRECISIONS as PRECISIONS  # importable from here, not part of __all__
 from .procedures import all_pairs, confidence_interval, paired_ar, paired_bootstrap
 from .results import AllPairsResult, ConfidenceInterval, PairedTestResult, SystemComparison, signature_with_test
 
