@@ -22,8 +22,8 @@ use pyo3::IntoPyObjectExt;
 
 use crate::errors::{check_order, detached, invalid, panic_error, MAX_ORDER};
 use crate::input::{
-    any_tokens_into, contiguous, exact_str_tokens_into, items, shape, utf8_lines, ChunkedInput,
-    Held, IdStream, TextInput,
+    any_tokens_into, contiguous, exact_str_tokens_into, items, shape, ChunkedInput, Held, IdStream,
+    ReadLines, TextInput,
 };
 
 /// Highest order of the counters that keep per-order arrays on the stack (padded ids, token lists,
@@ -242,21 +242,20 @@ impl TextCounter {
             return Ok(Some(matrix(py, Vec::new(), 0, row_width(self.order))?));
         };
         let n_seg = first.hyps.len();
-        let (_, ref_lines) = first.lines(0..n_seg)?;
-        let mut refs = Vec::with_capacity(ref_lines.len());
-        for stream in &ref_lines {
-            let Some(lines) = utf8_lines(stream) else {
+        // the references once, with the first system
+        let reads = std::iter::once(first.read_all())
+            .chain(inputs[1..].iter().map(TextInput::read_hyps))
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut hyps = Vec::with_capacity(reads.len());
+        let mut refs = Vec::new();
+        for (k, read) in reads.iter().enumerate() {
+            let Some((lines, ref_lines)) = read.utf8_texts() else {
                 return Ok(None);
             };
-            refs.push(lines);
-        }
-        let mut hyps = Vec::with_capacity(inputs.len());
-        for input in &inputs {
-            let (lines, _) = input.lines(0..n_seg)?;
-            let Some(lines) = utf8_lines(&lines) else {
-                return Ok(None);
-            };
-            hyps.push(lines.into_iter().map(Option::unwrap_or_default).collect());
+            hyps.push(lines);
+            if k == 0 {
+                refs = ref_lines;
+            }
         }
         let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
         let width = row_width(order);
@@ -319,6 +318,7 @@ impl TextCounter {
             |feed| -> PyResult<ChunkCounter> {
                 let mut mine = new_counter();
                 let mut stopped = Ok(());
+                let mut text_hint = 0;
                 for (c, cell) in held.iter().enumerate() {
                     if feed.failed() {
                         break;
@@ -333,11 +333,12 @@ impl TextCounter {
                         .hold(start..n_seg.min(start + chunk))
                         .and_then(|items| {
                             let items = cell.get_or_init(|| items);
-                            let lines = items.lines()?;
+                            let lines = items.read(text_hint)?;
+                            text_hint = lines.text_len() + lines.text_len() / 8;
                             note_facts(items, &lines, facts)?;
                             Ok(lines)
                         });
-                    let (hyps, refs) = match read {
+                    let lines = match read {
                         Ok(lines) => lines,
                         Err(e) => {
                             // raised after the fallback errors of the chunks before, as they come first
@@ -347,8 +348,7 @@ impl TextCounter {
                     };
                     feed.push(Chunk {
                         chunk: c,
-                        hyps,
-                        refs,
+                        lines,
                         rows: outputs.as_mut().map(|o| o.next().expect("a chunk of rows")),
                     });
                     while feed.queued() >= read_ahead {
@@ -473,24 +473,16 @@ fn add_row(total: &mut [i64], row: &[i64]) {
 
 /// Notes what the input facts need of a chunk's lines (of `items`): the hypotheses ending in `" ."`,
 /// the present references of each segment.
-fn note_facts(
-    items: &Held<'_>,
-    (hyp_lines, ref_lines): &(Vec<Line<'_>>, Vec<Vec<Line<'_>>>),
-    facts: &mut InputFacts,
-) -> PyResult<()> {
-    for (j, line) in hyp_lines.iter().enumerate() {
-        facts.tokenized_periods += match *line {
+fn note_facts(items: &Held<'_>, lines: &ReadLines<'_>, facts: &mut InputFacts) -> PyResult<()> {
+    for j in 0..lines.len() {
+        facts.tokenized_periods += match lines.hyp(j) {
             Line::Text(t) => t.ends_with(" ."),
             _ => items
                 .hyp(j)
                 .call_method1("endswith", (" .",))?
                 .is_truthy()?,
         } as usize;
-        let present = ref_lines
-            .iter()
-            .filter(|s| !matches!(s[j], Line::Missing))
-            .count();
-        facts.nref_counts[present] += 1;
+        facts.nref_counts[lines.present_refs(j)] += 1;
     }
     Ok(())
 }
@@ -499,8 +491,8 @@ fn note_facts(
 struct Chunk<'a, 'o> {
     /// the chunk's index
     chunk: usize,
-    hyps: Vec<Line<'a>>,
-    refs: Vec<Vec<Line<'a>>>,
+    /// its lines (freed by the thread that counts them)
+    lines: ReadLines<'a>,
     /// the chunk's rows in the output, or None for a total
     rows: Option<&'o mut [i64]>,
 }
@@ -541,10 +533,10 @@ impl ChunkCounter {
     ) -> Option<Failed<'o>> {
         let Chunk {
             chunk,
-            hyps,
-            refs,
+            lines,
             mut rows,
         } = chunk;
+        let (hyps, refs) = lines.lines();
         let refs: Vec<&[Line<'_>]> = refs.iter().map(Vec::as_slice).collect();
         let mut failed = Vec::new();
         match rows.as_deref_mut() {

@@ -6,7 +6,7 @@ use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::detached;
-use crate::input::{utf8_texts, TextInput};
+use crate::input::TextInput;
 
 /// chrF candidate rows: for every segment and reference, int64 ``3 * (char_order + word_order)``
 /// statistics of the (already lowercased if needed) hypothesis against that reference. ``threads=0``: a
@@ -49,7 +49,8 @@ impl ChrfCounter {
             return Ok(None);
         }
         let input = TextInput::new(hyps, ref_streams)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let width = 3 * (self.char_order + self.word_order);
@@ -97,7 +98,8 @@ impl TerCounter {
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray3<i64>>>> {
         let input = TextInput::new(hyps, ref_streams)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let shape = [hyps.len(), refs.len(), 2];

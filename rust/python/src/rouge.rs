@@ -6,7 +6,7 @@ use numpy::{PyArray1, PyArray3, PyArray4, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::{detached, invalid};
-use crate::input::{utf8_texts, utf8_texts_of, TextInput};
+use crate::input::TextInput;
 
 /// Segments whose text `RougeCounter.best` holds as UTF-8 slices at a time.
 const SEGMENTS_PER_BLOCK: usize = 1 << 17;
@@ -68,7 +68,8 @@ impl RougeCounter {
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray4<i64>>>> {
         let input = text_input(hyps, ref_streams)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let shape = [hyps.len(), refs.len(), self.parsed.len(), 3];
@@ -98,7 +99,8 @@ impl RougeCounter {
         // the text of one block of segments at a time: bounded memory besides the results
         for start in (0..n_seg).step_by(SEGMENTS_PER_BLOCK) {
             let end = n_seg.min(start + SEGMENTS_PER_BLOCK);
-            let Some((hyps, refs)) = utf8_texts_of(&input, start..end)? else {
+            let read = input.read(start..end)?;
+            let Some((hyps, refs)) = read.utf8_texts() else {
                 return Ok(None);
             };
             for stream in &refs {

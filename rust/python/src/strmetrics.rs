@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::errors::{detached, invalid};
-use crate::input::{items, utf8_texts, TextInput};
+use crate::input::{items, TextInput};
 
 /// Token spans of many segments in one buffer.
 #[derive(Default)]
@@ -280,7 +280,8 @@ pub(crate) fn eed_values<'py>(
     threads: usize,
 ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
     let input = TextInput::new(hyps, ref_streams)?;
-    let Some((hyps, refs)) = utf8_texts(&input)? else {
+    let read = input.read_all()?;
+    let Some((hyps, refs)) = read.utf8_texts() else {
         return Ok(None);
     };
     let p = Parameters {

@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::bleu::tokenizer;
 use crate::errors::{detached, invalid};
-use crate::input::{items, line};
+use crate::input::{items, read_items, ReadLines};
 use bleuscope_core::text::Line;
 
 type LineTokens = (String, Vec<(u32, u32)>);
@@ -57,7 +57,8 @@ impl Tokenizer {
         joined: bool,
     ) -> PyResult<Py<PyAny>> {
         let items = items(lines)?;
-        let texts = texts(&items)?;
+        let read = read_items(&items, "lines")?;
+        let texts = texts(&read);
         let (tok, lowercase) = (self.tok, self.lowercase);
         let results: Vec<Option<LineTokens>> = detached(py, || {
             let mut buf = String::new();
@@ -95,7 +96,8 @@ impl Tokenizer {
         repeat: u32,
     ) -> PyResult<(u64, u64, f64)> {
         let items = items(lines)?;
-        let texts = texts(&items)?;
+        let read = read_items(&items, "lines")?;
+        let texts = texts(&read);
         let (tok, lowercase) = (self.tok, self.lowercase);
         detached(py, || {
             let mut buf = String::new();
@@ -119,15 +121,13 @@ impl Tokenizer {
 }
 
 /// The lines as text; None for a `str` that is not valid UTF-8 (only the Python tokenizer takes it).
-fn texts<'a>(items: &'a [Bound<'_, PyAny>]) -> PyResult<Vec<Option<&'a str>>> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            Ok(match line(item.as_borrowed(), false, "lines", i)? {
-                Line::Text(t) => Some(t),
-                _ => None,
-            })
+fn texts<'a>(read: &'a ReadLines<'_>) -> Vec<Option<&'a str>> {
+    read.lines()
+        .0
+        .into_iter()
+        .map(|line| match line {
+            Line::Text(t) => Some(t),
+            _ => None,
         })
         .collect()
 }

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyType};
 
 use crate::errors::{detached, invalid};
-use crate::input::{utf8_texts, TextInput};
+use crate::input::TextInput;
 
 /// What `EditAligner.alignments` returns: opcodes int64 ``[M, 5]`` (kind 0 equal, 1 replace,
 /// 2 delete, 3 insert; ``i1, i2, j1, j2``), the number of opcodes of each pair int64 ``[S]``, and the
@@ -88,7 +88,8 @@ impl EditAligner {
         hypotheses: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
         let input = read(references, hypotheses)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let refs = present(&refs[0])?;
@@ -110,7 +111,8 @@ impl EditAligner {
         hypotheses: &Bound<'py, PyAny>,
     ) -> PyResult<Option<AlignmentArrays<'py>>> {
         let input = read(references, hypotheses)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let refs = present(&refs[0])?;
@@ -134,7 +136,8 @@ impl EditAligner {
         chunk_type: &Bound<'py, PyType>,
     ) -> PyResult<Option<AlignmentObjects<'py>>> {
         let input = read(references, hypotheses)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let refs = present(&refs[0])?;
