@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.significance.resampling import FLOAT32_EXACT, SUM_ROWS, block_rows, draw_indices
+from ..analysis.significance.resampling import _advance as advance
 
 #: compare-mt's reference-length buckets (upper bounds, exclusive)
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
@@ -62,7 +63,9 @@ class Resampler:
         """``(start, counts)`` blocks: float32 ``counts[b, i]`` = times segment i is drawn in resample
         start+b (exact: a count is at most the number of segments, below 2**24)."""
         if self._cache is not None:
-            yield from self._cache
+            for start, counts in self._cache:
+                advance(len(counts))
+                yield start, counts
             return
         keep = [] if self.n_segments * self.n_samples <= self.CACHE_ELEMENTS else None
         rng = np.random.default_rng(self.seed)
@@ -79,6 +82,7 @@ class Resampler:
                 counts[first:first + n] = np.bincount(idx.ravel(), minlength=n * n_seg).reshape(n, n_seg)
             if keep is not None:
                 keep.append((start, counts))
+            advance(rows)
             yield start, counts
         if keep is not None:
             self._cache = keep

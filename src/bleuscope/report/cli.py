@@ -28,7 +28,9 @@ from ..cli.metrics import (
     metric_names,
     scores_scorers,
 )
+from ..cli.progress import PROGRESS_MIN_SEGMENTS, Progress, clear_line, isatty
 from ..cli.rouge import DEFAULT_TYPES as ROUGE_DEFAULT_TYPES
+from ..cli.significance import PROGRESS_MIN_RESAMPLED_SEGMENTS
 from ..core.files import (
     CLIError,
     InputError,
@@ -170,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                         f"{MAX_REPORT_RESAMPLES:,})")
     r.add_argument("--seed", type=_non_negative_int, default=12345, help="random seed (default: 12345)")
     r.add_argument("--alpha", type=_alpha, default=0.05, help="significance level of the clusters (default: 0.05)")
-    r.add_argument("-q", "--quiet", action="store_true", help="no warnings and no summary line")
+    r.add_argument("-q", "--quiet", action="store_true",
+                   help="no warnings, no progress line and no summary line")
     return p
 
 
@@ -206,7 +209,45 @@ def _system_names(paths: list[str], names: list[str] | None) -> list[str]:
 _READ_BLOCK = 10_000
 
 
-def _read_side_by_side(sources: list[tuple[str, str]], encoding: str, warn) -> list[list[str]]:
+class _PhaseLine:
+    """The report's progress line on standard error, by the main command's rule (a terminal, no -q; nothing for
+    short runs): the phase (reading, counting, each metric's intervals and all-pairs tests with how many pairs,
+    matching n-grams, the tables' intervals, writing) and its count. Reading shows once as many lines are read
+    as the command's threshold, the resampling phases once they have resampled as many segments as the
+    significance command's; the others when the inputs passed the reading threshold."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.line: Progress | None = None
+        self.resample_min = 0
+        self.long = False  # the inputs hold as many lines as the main command shows its progress line for
+
+    def phase(self, label: str, unit: str) -> None:
+        if self.line is not None:
+            self.line.close()
+        counted = {"resamples": self.resample_min, "lines": PROGRESS_MIN_SEGMENTS}
+        enabled = self.enabled and (unit in counted or self.long)
+        self.line = Progress(None, sys.stderr, enabled=enabled, min_segments=counted.get(unit, 0), unit=unit)
+        self.line.label = label
+        if unit not in counted:
+            self.line.update(0)  # the phase's name while it runs
+
+    def read(self, lines: list[list[str]]) -> None:
+        """The inputs are read: the thresholds of the phases after."""
+        self.long = sum(map(len, lines)) >= PROGRESS_MIN_SEGMENTS
+        self.resample_min = max(1, PROGRESS_MIN_RESAMPLED_SEGMENTS // max(1, len(lines[0])))
+
+    def advance(self, n: int) -> None:
+        if self.line is not None:
+            self.line.update(n)
+
+    def close(self) -> None:
+        if self.line is not None:
+            self.line.close()
+
+
+def _read_side_by_side(sources: list[tuple[str, str]], encoding: str, warn, advance=lambda n: None
+                       ) -> list[list[str]]:
     """The lines of ``(kind, path)`` inputs, the first the reference the others are counted against, read a
     block at a time side by side: a line-count mismatch is found before a longer input is read further than a
     million lines past the shorter one's end, and no input is read past :data:`MAX_REPORT_SEGMENTS`."""
@@ -218,6 +259,7 @@ def _read_side_by_side(sources: list[tuple[str, str]], encoding: str, warn) -> l
         blocks = [list(islice(stream, _READ_BLOCK)) for stream in streams]
         for out, block in zip(lines, blocks):
             out.extend(block)
+        advance(sum(map(len, blocks)))
         if len(lines[0]) > MAX_REPORT_SEGMENTS and all(len(x) == len(lines[0]) for x in lines):
             raise InputError(
                 f"{display_name(sources[0][1])}: more than {MAX_REPORT_SEGMENTS:,} segments; the report keeps every "
@@ -399,13 +441,9 @@ def write_tables(data, latex: str | None, csv: str | None, layout: str = "wide",
 
 
 def run(argv: list[str] | None, warn) -> int:
-    from .compute import compute_report as report_data
-    from .render import render
-
     args = build_parser().parse_args(argv)
     started = time.perf_counter()
-    bleu = _make_bleu(args)
-    metrics = _further_metrics(args.metrics, args, warn)
+    scorers = _make_bleu(args), _further_metrics(args.metrics, args, warn)
     names = _system_names(args.input, args.names)
     if args.pair is not None:
         for n in args.pair:
@@ -425,7 +463,26 @@ def run(argv: list[str] | None, warn) -> int:
     side_by_side = ([("reference", p) for p in args.references] + [("hypothesis", p) for p in args.input]
                     + ([("source", args.source)] if args.source is not None else [])
                     + ([("label", args.labels)] if args.labels is not None else []))
-    read = _read_side_by_side(side_by_side, args.encoding, warn)
+    from ..analysis.significance.resampling import reporting_progress
+
+    line = _PhaseLine(not args.quiet and isatty(sys.stderr))
+    try:
+        with reporting_progress(line.advance):
+            return _report(args, argv, scorers, names, side_by_side, input_paths, line, started, warn)
+    finally:
+        line.close()
+
+
+def _report(args, argv, scorers, names, side_by_side, input_paths, line: _PhaseLine, started: float, warn) -> int:
+    """:func:`run` once the arguments are checked (``scorers``: BLEU and the further metrics), with the
+    progress line ``line``."""
+    from .compute import compute_report as report_data
+    from .render import render
+
+    bleu, metrics = scorers
+    line.phase(f"reading {len(side_by_side)} inputs", "lines")
+    read = _read_side_by_side(side_by_side, args.encoding, warn, line.advance)
+    line.read(read)
     n_refs, n_sys = len(args.references), len(args.input)
     refs, hyps = read[:n_refs], read[n_refs:n_refs + n_sys]
     rest = read[n_refs + n_sys:]
@@ -448,10 +505,12 @@ def run(argv: list[str] | None, warn) -> int:
                            pair=tuple(args.pair) if args.pair else None, holm=args.holm, train=train,
                            train_name=display_name(args.train) if args.train else "training data",
                            command=_command_line(argv if argv is not None else sys.argv[1:]), inputs=inputs,
-                           created=created, labels=labels)
+                           created=created, labels=labels, phase=line.phase)
+        line.phase("writing the page", "pages")
         page = render(data)
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency failed while scoring
         raise InputError(f"the tokenizer is not usable: {e}") from None
+    line.close()
     write_tables(data, args.latex, args.csv, args.latex_layout, input_paths)
     write_output(page, None if args.output == "-" else args.output)
     if not args.quiet:
@@ -470,6 +529,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def warn(message: str) -> None:
         if not quiet:
+            clear_line()  # a progress line on the terminal: the warning gets a line of its own
             print(f"{PROG}: warning: {message}", file=sys.stderr)
 
     try:

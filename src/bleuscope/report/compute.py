@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +26,7 @@ import numpy as np
 from .. import BLEU, BLEUScore
 from ..analysis import significance
 from ..analysis.significance.clusters import significance_clusters
+from ..analysis.significance.resampling import _advance as advance
 from ..core.signature import nrefs_field
 from ..core.validation import reference_presence
 from ..metrics.base import Metric, TokenView, check_metric
@@ -409,8 +410,17 @@ def compute_report(
     inputs: Sequence[InputFile] = (),
     created: str = "",
     labels: Sequence[str] | None = None,
+    phase: Callable[[str, str], None] | None = None,
 ) -> ReportData:
-    """All numbers of the report; see :func:`bleuscope.report.build_report` for the arguments."""
+    """All numbers of the report; see :func:`bleuscope.report.build_report` for the arguments.
+
+    ``phase(label, unit)``, when given, is called as each long phase begins (counting, resampling each
+    metric's intervals and all-pairs tests, matching n-grams, the tables' resamples); the phase's counts come
+    as ``advance(n)`` calls, the resamples' through
+    :func:`bleuscope.analysis.significance.resampling.reporting_progress` (the command's progress line)."""
+    def begin(label: str, unit: str) -> None:
+        if phase is not None:
+            phase(label, unit)
     names, hyps = _check_systems(systems)
     from .cli import MAX_REPORT_RESAMPLES, MAX_REPORT_SEGMENTS, MAX_REPORT_SYSTEMS
 
@@ -440,7 +450,10 @@ def compute_report(
         if missing or len(pair) != 2:
             raise ValueError(f"pair must name two of the systems {list(names)}, got {pair!r}")
 
+    n_pairs = len(names) * (len(names) - 1) // 2
+    begin(f"counting {bleu.name}", "systems")
     stats, nrefs = _statistics(bleu, hyps, references, names)
+    advance(len(names))
     n_seg = len(hyps[0])
     streams = [list(s) for s in references]
     if sources is not None:
@@ -459,9 +472,14 @@ def compute_report(
         raise ValueError(f"{len(reference_names)} reference names for {len(streams)} reference streams")
 
     corpus = tuple(bleu.score_from_statistics(s, nrefs) for s in stats)
+    resampling = f"intervals, {n_pairs:,} pair test{'s' if n_pairs > 1 else ''}" if n_pairs else "intervals"
+    begin(f"{bleu.name}: {resampling}", "resamples")
     summaries = [metric_summary(bleu, names, stats, nrefs, n_bootstrap, seed, alpha, holm)]
     for metric in metrics:
+        begin(f"counting {metric.name}", "systems")
         m_stats, m_nrefs = _statistics(metric, hyps, references, names)
+        advance(len(names))
+        begin(f"{metric.name}: {resampling}", "resamples")
         summaries.append(metric_summary(metric, names, m_stats, m_nrefs, n_bootstrap, seed, alpha, holm))
     first = summaries[0].order
     if pair is None:
@@ -524,7 +542,9 @@ def compute_report(
     word_totals = [np.zeros((0, 3), dtype=np.int64) for _ in names]  # per word id: matched, output, reference
     best_reference = np.zeros((len(names), shown), dtype=np.int64)
     n_buckets = len(analyses.FREQUENCY_CUTOFFS) + 1
+    begin("matching n-grams", "segments")
     for lo, hi in blocks:
+        advance(hi - lo)
         refs = kept if kept is not None else reference_ids(lo, hi)
         # ids of every system's tokens; the tokens themselves only for the highlights, as compact strings
         hyp_ids, hyp_joined = [], []
@@ -592,6 +612,7 @@ def compute_report(
                 best_reference[k, lo:min(hi, shown)] = best[:min(hi, shown) - lo]
     word_rows = [np.concatenate(w) for w in word_blocks]
 
+    begin("the tables' intervals", "resamples")
     resampler = analyses.Resampler(n_seg, n_bootstrap, seed)
     length_groups = analyses.bucket_of(ref_len, analyses.LENGTH_CUTOFFS)
     length_labels = analyses.bucket_labels(analyses.LENGTH_CUTOFFS)
