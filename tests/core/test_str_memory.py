@@ -116,6 +116,37 @@ def test_text_of_every_width_reads_as_the_python_engines(pairs, tokenize):
         CHRF(engine="numpy").corpus_score(hyps, [refs]).score, abs=1e-9)
 
 
+def _readers():
+    """Every way a list of str reaches the compiled core's reader."""
+    from bleuscope import CER, TER, WER
+    from bleuscope.analysis.significance.inputs import system_statistics
+    from bleuscope.metrics.rouge import ROUGE
+
+    bleu = BLEU(tokenize="13a", engine="native")
+    return {
+        "corpus BLEU": lambda h, r: bleu.corpus_score(h, [r]),
+        "corpus BLEU, 2 threads": lambda h, r: BLEU(tokenize="13a", engine="native", threads=2).corpus_score(h, [r]),
+        "sentence BLEU": lambda h, r: BLEU(effective_order=True, engine="native").sentence_scores(h, [r]),
+        "several systems": lambda h, r: system_statistics(bleu, [h, r], [r]),
+        "chrF": lambda h, r: CHRF(engine="native").corpus_score(h, [r]),
+        "TER": lambda h, r: TER(engine="native").corpus_score(h, [r]),
+        "WER": lambda h, r: WER().corpus_score(h, [r]),
+        "CER": lambda h, r: CER().corpus_score(h, [r]),
+        "ROUGE": lambda h, r: ROUGE(["rouge1", "rougeL"], engine="native").corpus_score(h, [r]),
+    }
+
+
+@pytest.mark.parametrize("reader", list(_readers()))
+def test_no_utf8_copy_is_left_inside_the_strings(reader):
+    """A str that CPython gives a UTF-8 copy keeps it, and sys.getsizeof counts it: after the core has read
+    lines of every width (and str subclasses), each is as large as before."""
+    hyps = [f"Gr\u00fc\u00dfe {i} \u20ac und \U0001f600" for i in range(40)] + [_Str("\u00e9t\u00e9 \u00e0 Paris"), _Str("plain")]
+    refs = [f"Gr\u00fc\u00dfe {i} \u00b7 \u3042" for i in range(40)] + [_Str("\u00e9t\u00e9 a Paris"), "plain"]
+    before = [sys.getsizeof(x) for x in hyps + refs]
+    _readers()[reader](hyps, refs)
+    assert [sys.getsizeof(x) for x in hyps + refs] == before
+
+
 @requires_wmt
 @requires_clear_refs
 def test_chrf_on_non_ascii_lists_keeps_no_copy_of_the_text():
