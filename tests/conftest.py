@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 import re
+import secrets
 import shutil
 import signal
 import tempfile
@@ -13,6 +14,16 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "mt"
+
+# Ray's token authentication (on by default in Ray 2.60) with a token of our own in the environment: nothing is
+# written to ~/.ray, and the `ray start` subprocesses and the workers of pytest-xdist inherit it. Ray reads
+# these variables when it is imported, so they are set before any test imports it (unless the environment
+# already chooses).
+os.environ.setdefault("RAY_AUTH_MODE", "token")
+if os.environ["RAY_AUTH_MODE"] == "token":
+    os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+RAY_OBJECT_STORE_BYTES = 80 * 1024 * 1024
 
 
 def pytest_addoption(parser):
@@ -41,8 +52,9 @@ def pytest_unconfigure(config):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """With ``-n`` (pytest-xdist), tests marked ``xdist_group`` stay on one worker (the Ray tests share one
-    local cluster per module instead of starting one per worker); all others are spread test by test."""
+    """With ``-n`` (pytest-xdist), tests marked ``xdist_group`` stay on one worker, in their order (the Ray
+    tests share one local Ray runtime, ``local_ray``, instead of starting one per worker and module); all
+    others are spread test by test."""
     if config.getoption("dist") != "load":
         return None  # the user chose a distribution mode: keep it
     from xdist.scheduler import LoadGroupScheduling
@@ -54,16 +66,60 @@ def pytest_xdist_make_scheduler(config, log):
 _RAY_TEST = re.compile(r"(?<![a-z])ray(?![a-z])", re.IGNORECASE)
 
 
+def _add_group_suffix(item, group: str) -> None:
+    nodeid = f"{item.nodeid}@{group}"
+    try:  # pytest 9 keeps a structured id
+        from _pytest.nodes import coerce_node_id
+    except ImportError:  # pragma: no cover - pytest 8
+        item._nodeid = nodeid
+    else:
+        item._id = coerce_node_id(nodeid)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    # the scheduler groups a test by the "@group" suffix of its id, which a worker adds only under
+    # --dist loadgroup: with the scheduler chosen above (plain -n), the suffix is added here
+    suffix = hasattr(config, "workerinput") and not config.getvalue("loadgroup")
     for item in items:
         if _RAY_TEST.search(item.nodeid):
             item.add_marker(pytest.mark.xdist_group("ray"))
+            if suffix:
+                _add_group_suffix(item, "ray")
     if config.getoption("--full"):
         return
     skip = pytest.mark.skip(reason="full sweep: run with --full")
     for item in items:
         if "full" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def ray_workdir(tmp_path_factory) -> Path:
+    """The directory the workers of ``local_ray`` run in (relative paths given to Ray resolve there)."""
+    return tmp_path_factory.mktemp("ray-workdir")
+
+
+@pytest.fixture(scope="session")
+def local_ray(ray_workdir):
+    """One local Ray runtime (2 CPUs) for every test of this process that needs one: starting one takes
+    seconds, and pytest-xdist runs all of them on one worker."""
+    ray = pytest.importorskip("ray", reason='ray is not installed (pip install "bleuscope[ray]")')
+    pytest.importorskip("ray.data", reason='ray.data is not installed (pip install "bleuscope[ray]")')
+    cwd = os.getcwd()
+    os.chdir(ray_workdir)  # Ray's workers run in the directory the driver is in when Ray starts
+    try:
+        ray.init(address="local", num_cpus=2, object_store_memory=RAY_OBJECT_STORE_BYTES, include_dashboard=False,
+                 logging_level="ERROR", log_to_driver=False, configure_logging=True)
+    finally:
+        os.chdir(cwd)
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False
+    ctx.print_on_execution_start = False
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
 
 
 def read_lines(path: Path) -> list[str]:

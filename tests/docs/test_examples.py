@@ -100,10 +100,19 @@ def test_readme_has_examples():
 
 
 @pytest.mark.parametrize("block", [b for b in all_blocks() if b.language == "python"], ids=lambda b: b.id)
-def test_python_block_runs(block, example_copy, monkeypatch):
+def test_python_block_runs(block, example_copy, monkeypatch, request):
     monkeypatch.chdir(example_copy)
     from bleuscope import MissingExtraError
 
+    if re.search(r"^import ray$", block.code, re.M):
+        # the test run's one local Ray runtime (tests/conftest.py) stands in for the one the page starts and
+        # stops; the page's relative paths are read by its workers, so the page runs in their directory
+        ray = request.getfixturevalue("local_ray")
+        workdir = request.getfixturevalue("ray_workdir")
+        shutil.copytree(example_copy, workdir, dirs_exist_ok=True)
+        monkeypatch.chdir(workdir)
+        monkeypatch.setattr(ray, "init", lambda *args, **kwargs: None)
+        monkeypatch.setattr(ray, "shutdown", lambda *args, **kwargs: None)
     namespace = {"__name__": "__readme__"}
     try:
         exec(compile(block.code, f"{block.page}:{block.line}", "exec"), namespace)  # noqa: S102 - the page's code
@@ -113,6 +122,8 @@ def test_python_block_runs(block, example_copy, monkeypatch):
         if e.name and e.name.split(".")[0] in OPTIONAL_MODULES:
             pytest.skip(f"optional module {e.name} not installed")
         raise
+    finally:
+        namespace.clear()  # actors the page made end with their last handle, freeing their CPUs
 
 
 @pytest.mark.parametrize("block, steps", transcripts(), ids=lambda x: x.id if isinstance(x, Block) else "")

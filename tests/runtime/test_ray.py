@@ -2,8 +2,8 @@
 ``--ray``.
 
 Distributed scores must equal local ones exactly: same statistics, summed as integers, scored once. One local
-Ray runtime serves the whole module (starting one takes seconds); the two-node test starts its own cluster
-with ``ray start`` in subprocesses and runs before the module's runtime exists.
+Ray runtime serves every Ray test of the test run (``local_ray`` of tests/conftest.py; starting one takes
+seconds); the two-node test starts its own cluster with ``ray start`` in subprocesses.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 import bleuscope
 from bleuscope import BLEU, TokenBLEU
 
-from ..conftest import DATA, read_lines, requires_wmt
+from ..conftest import DATA, RAY_OBJECT_STORE_BYTES, read_lines, requires_wmt
 
 pa = pytest.importorskip("pyarrow", reason='pyarrow is not installed (pip install "bleuscope[parquet]")')
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow.parquet is not available")
@@ -38,14 +38,7 @@ from bleuscope.core.stats import Totals  # noqa: E402
 from bleuscope.runtime import shards  # noqa: E402
 from bleuscope.runtime.shards import ShardError  # noqa: E402
 
-# Token authentication (on by default in Ray 2.60) with a token of our own in the environment: nothing is
-# written to ~/.ray and the `ray start` subprocesses inherit it. Ray reads these variables when it is
-# imported, so they are set before the import (unless the environment already chooses).
-os.environ.setdefault("RAY_AUTH_MODE", "token")
-if os.environ["RAY_AUTH_MODE"] == "token":
-    os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
-os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-
+# (tests/conftest.py sets Ray's authentication variables before this import)
 try:
     import ray
     import ray.data
@@ -57,7 +50,6 @@ except ImportError:  # the shard-reader tests still run
 
 needs_ray = pytest.mark.skipif(ray is None, reason='ray is not installed (pip install "bleuscope[ray]")')
 
-OBJECT_STORE_BYTES = 80 * 1024 * 1024
 
 
 # -- data ---------------------------------------------------------------------------------------------------
@@ -244,7 +236,7 @@ def test_two_nodes_equal_local(shard_dir, ende, tmp_path):
     env = dict(os.environ)
     port = _free_port()
     temp = Path("/tmp") / f"bs-ray-{secrets.token_hex(4)}"  # short: Ray's socket paths must stay < 108 bytes
-    common = ["--num-cpus=1", f"--object-store-memory={OBJECT_STORE_BYTES}", "--block", "--disable-usage-stats"]
+    common = ["--num-cpus=1", f"--object-store-memory={RAY_OBJECT_STORE_BYTES}", "--block", "--disable-usage-stats"]
     procs = []
     try:
         head = subprocess.Popen(_ray_cli() + ["start", "--head", f"--port={port}", "--include-dashboard=false",
@@ -310,22 +302,7 @@ def _wait_for_gcs(address: str, head: subprocess.Popen, timeout: float = 60) -> 
     raise AssertionError("the head node's GCS did not come up")
 
 
-# -- one local Ray for the rest of the module -------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def local_ray():
-    if ray is None:
-        pytest.skip('ray is not installed (pip install "bleuscope[ray]")')
-    ray.init(address="local", num_cpus=2, object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False,
-             logging_level="ERROR", log_to_driver=False, configure_logging=True)
-    ctx = ray.data.DataContext.get_current()
-    ctx.enable_progress_bars = False
-    ctx.print_on_execution_start = False
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
-
-
+# -- on the local Ray runtime of tests/conftest.py (local_ray) -------------------------------------------------
 @needs_ray
 @requires_wmt
 def test_corpus_score_equals_local(local_ray, shard_dir, ende):
@@ -582,18 +559,16 @@ def preds(tmp_path: Path) -> Path:
     return tmp_path / "preds.jsonl"
 
 
-def test_input_jsonl_with_ray_scores_as_without(tmp_path, preds):
-    pytest.importorskip("ray", reason='ray is not installed (pip install "bleuscope[ray]")')
-    pytest.importorskip("ray.data")
-    plain = _run(tmp_path, "-i", "preds.jsonl", *FIELDS, "-w", "6")
-    assert plain.returncode == 0, plain.stderr
-    on_ray = _run(tmp_path, "-i", "preds.jsonl", *FIELDS, "-w", "6", "--ray", "local")
-    assert on_ray.returncode == 0, on_ray.stderr
-    assert json.loads(on_ray.stdout) == json.loads(plain.stdout)
+@needs_ray
+def test_input_jsonl_with_ray_scores_as_without(local_ray, capsys, preds):
+    plain = _cli(capsys, "-i", preds, *FIELDS, "-w", "6")
+    assert plain[0] == 0, plain[2]
+    on_ray = _cli(capsys, "-i", preds, *FIELDS, "-w", "6", "--ray")  # uses the running runtime
+    assert on_ray[0] == 0, on_ray[2]
+    assert json.loads(on_ray[1]) == json.loads(plain[1])
     # the bundled example's JSON Lines hold Online-B against reference A
-    expected = subprocess.run([sys.executable, "-m", "bleuscope", "ref.A.txt", "-i", "hyp.Online-B.txt", "-w", "6"],
-                              capture_output=True, text=True, cwd=EXAMPLE, timeout=300)
-    assert json.loads(plain.stdout)["score"] == json.loads(expected.stdout)["score"]
+    expected = _cli(capsys, EXAMPLE / "ref.A.txt", "-i", EXAMPLE / "hyp.Online-B.txt", "-w", "6")
+    assert json.loads(plain[1])["score"] == json.loads(expected[1])["score"]
 
 
 def test_what_ray_cannot_read_the_same_way_is_a_usage_error(tmp_path, preds):

@@ -3,6 +3,9 @@ TokenBLEU through one call, with the numbers of the scorer's own sentence_scores
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -25,3 +28,14 @@ def test_scorer_gives_token_bleus_sentence_scores():
     got = Scorer(tb).sentence_scores(hyps, refs)
     assert got.dtype == np.float64 and np.array_equal(got, tb.sentence_scores(hyps, refs))
     assert Scorer(tb).corpus_score(hyps, refs).score == tb.corpus_score(hyps, refs).score
+
+
+def test_a_scorer_outside_ray_starts_no_ray():
+    """Made in a plain process, the scorer keeps its thread setting and Ray stays uninitialized (asking Ray for
+    the task's CPUs there would start a local Ray instance)."""
+    pytest.importorskip("ray")
+    code = (
+        "import ray\nfrom bleuscope import BLEU\nfrom bleuscope.runtime.ray import Scorer\n"
+        "assert Scorer(BLEU()).scorer.threads is None\nassert not ray.is_initialized()\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -124,6 +124,8 @@ def fit_threads(scorer: SentenceScorer) -> SentenceScorer:
         try:
             import ray
 
+            if not ray.is_initialized():  # not in a Ray worker; get_runtime_context() would start Ray here
+                return scorer
             cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
         except Exception:  # not inside a Ray worker
             return scorer

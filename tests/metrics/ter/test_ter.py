@@ -372,7 +372,7 @@ def test_ter_over_streams_shards_and_sums_is_one_number(tmp_path, corpus):
         assert in_memory == summed
 
 
-def test_ter_in_two_processes_and_on_ray_equals_the_summed_rows():
+def test_ter_in_two_processes_and_on_ray_equals_the_summed_rows(request):
     """The process pool and Ray (local) add the same exact totals as the streamed path."""
     import random
 
@@ -388,12 +388,8 @@ def test_ter_in_two_processes_and_on_ray_equals_the_summed_rows():
     summed = Totals.of(ter.segment_statistics(hyps, streams)).score(ter).score
     two_processes = chunks.sum_statistics(ter, iter(hyps), [iter(s) for s in streams], chunk_size=100, n_jobs=2)
     assert two_processes.score(ter).score == summed
-    ray = pytest.importorskip("ray")
+    ray = request.getfixturevalue("local_ray")  # skips here without Ray
     from bleuscope.runtime import ray as bleuscope_ray
 
-    ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True)
-    try:
-        data = ray.data.from_items([{"hyp": h, "ref": r} for h, r in zip(hyps, refs)])
-        assert bleuscope_ray.corpus_score(data, ter).score == summed
-    finally:
-        ray.shutdown()
+    data = ray.data.from_items([{"hyp": h, "ref": r} for h, r in zip(hyps, refs)])
+    assert bleuscope_ray.corpus_score(data, ter).score == summed
