@@ -78,9 +78,9 @@ def _add_group_suffix(item, group: str) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    # the scheduler groups a test by the "@group" suffix of its id, which a worker adds only under
-    # --dist loadgroup: with the scheduler chosen above (plain -n), the suffix is added here
-    suffix = hasattr(config, "workerinput") and not config.getvalue("loadgroup")
+    # the scheduler groups a test by the "@group" suffix of its id, which pytest-xdist's worker adds only under
+    # --dist loadgroup, and in a way pytest 9 ignores (it sets ``item._nodeid``): a worker adds it here
+    suffix = hasattr(config, "workerinput")
     for item in items:
         if _RAY_TEST.search(item.nodeid):
             item.add_marker(pytest.mark.xdist_group("ray"))
