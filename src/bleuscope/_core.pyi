@@ -92,7 +92,7 @@ class TextCounter:
     def systems(self, systems: Sequence[_Lines], ref_streams: _RefStreams) -> _Rows | None: ...
     def total_files(
         self,
-        hyp_path: str | os.PathLike[str],
+        hyp_paths: Sequence[str | os.PathLike[str]],
         ref_paths: Sequence[str | os.PathLike[str]],
         *,
         max_line_bytes: int,
@@ -100,7 +100,7 @@ class TextCounter:
         strip_line_ends: bool = False,
         sample_segments: int = 0,
         sample_chars: int = 0,
-    ) -> tuple[_Rows, int, int, list[str]] | None: ...
+    ) -> tuple[_Rows, int, list[int], list[list[str]]] | None: ...
 
 @final
 class IdCounter:

@@ -5,6 +5,7 @@ Python reader prints, which the core hands the files back to at any problem."""
 from __future__ import annotations
 
 import builtins
+import json
 from unittest import mock
 
 import pytest
@@ -16,7 +17,7 @@ from bleuscope.core.native import bleu as native_bleu
 from bleuscope.tokenizers import get_tokenizer
 from bleuscope.tokenizers.language import warn_if_mostly_cjk
 
-from ..conftest import requires_core
+from ..conftest import DATA, read_lines, requires_core, requires_wmt
 
 GOOD_HYPS = ["The cat sat on the mat .", "Hello , world !", "", "a b c d", "Grüße\u00a0aus Köln .\r", "x .  "]
 GOOD_REFS = ["The cat sat on a mat .", "Hello world!", "nothing", "a b c d e", "Grüße aus Köln.", "x"]
@@ -113,6 +114,84 @@ def test_the_command_reads_the_hypotheses_once(tmp_path, run_main, monkeypatch):
     assert (paths.count(str(hyp)), paths.count(str(ref))) == (1, 1)
 
 
+def _bytes_read() -> int | None:
+    """Bytes this process has read through system calls so far (Linux's ``rchar``), or None."""
+    try:
+        with open("/proc/self/io", encoding="ascii") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("rchar:"))
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+@requires_core
+@pytest.mark.skipif(_bytes_read() is None, reason="no /proc/self/io here")
+def test_the_references_are_read_once_for_all_systems(tmp_path, run_main, monkeypatch):
+    # three systems against two large reference files: one count of the counter for all of them, which
+    # reads each reference file once (the bytes the process reads), and the scores of each system alone
+    from bleuscope import BLEU
+    from bleuscope.metrics.bleu.counting import BLEUCounter
+
+    n = 400
+    words = [f"w{i}" for i in range(50)]
+    refs = [
+        write(tmp_path / f"ref{k}.txt", [" ".join(words[(i + j * k) % 50] for j in range(300)) for i in range(n)])
+        for k in (1, 2)
+    ]
+    systems = [
+        write(tmp_path / f"sys{s}.txt", [" ".join(words[(i * s + j) % 50] for j in range(8)) for i in range(n)])
+        for s in (1, 2, 3)
+    ]
+    calls = []
+    real = BLEUCounter.files
+
+    def spy(self, hyp_paths, ref_paths, **kwargs):
+        calls.append((list(hyp_paths), list(ref_paths)))
+        return real(self, hyp_paths, ref_paths, **kwargs)
+
+    monkeypatch.setattr(BLEUCounter, "files", spy)
+    before = _bytes_read()
+    code, out, err = run_main([*refs, "-i", *systems, "-b", "-w", "6"])
+    read = _bytes_read() - before
+    assert code == 0, err
+    assert calls == [([str(s) for s in systems], [str(r) for r in refs])]
+    ref_bytes = sum(r.stat().st_size for r in refs)
+    hyp_bytes = sum(s.stat().st_size for s in systems)
+    assert ref_bytes > 10 * hyp_bytes
+    assert ref_bytes <= read < hyp_bytes + 1.2 * ref_bytes  # each system counted alone read them 3 times
+    ref_lines = [r.read_text("utf-8").split("\n")[:-1] for r in refs]
+    alone = [f"{BLEU().corpus_score(s.read_text('utf-8').split(chr(10))[:-1], ref_lines).score:.6f}" for s in systems]
+    assert out.split() == alone
+
+
+@requires_wmt
+@requires_core
+def test_eight_wmt_systems_counted_together_match_sacrebleu(run_main, monkeypatch):
+    # WMT22 en-de, its 8 systems and 2 references in one run of the core's file count: the scores and
+    # counts of sacreBLEU's library, system by system
+    sacrebleu = pytest.importorskip("sacrebleu")
+    from bleuscope.metrics.bleu.counting import BLEUCounter
+
+    calls = []
+    real = BLEUCounter.files
+
+    def spy(self, hyp_paths, ref_paths, **kwargs):
+        calls.append(len(hyp_paths))
+        return real(self, hyp_paths, ref_paths, **kwargs)
+
+    monkeypatch.setattr(BLEUCounter, "files", spy)
+    pair = DATA / "generaltest2022" / "en-de"
+    systems = sorted((pair / "sys").glob("*.txt"))
+    refs = [pair / "ref.A.txt", pair / "ref.B.txt"]
+    code, out, err = run_main([*refs, "-i", *systems])
+    assert code == 0, err
+    assert calls == [len(systems)] and len(systems) == 8
+    ref_lines = [read_lines(r) for r in refs]
+    for row, path in zip(json.loads(out), systems):
+        expected = sacrebleu.metrics.BLEU().corpus_score(read_lines(path), ref_lines)
+        assert row["score_unrounded"] == expected.score
+        assert (row["counts"], row["totals"]) == (expected.counts, expected.totals)
+
+
 BAD_FILES = {
     "invalid UTF-8": b"ok\nab\xffc\nend\n",
     "NUL": b"ok\nab\x00c\nend\n",
@@ -162,13 +241,13 @@ def test_the_core_keeps_the_samples_of_the_chunk_loop(tmp_path, lines, size, max
     heads = ["\n".join(read[i : i + size])[:max_chars] for i in range(0, len(read), size)]
     counter = native_bleu.text_counter(get_tokenizer("none"), lowercase=False, order=4, threads=None)
     counted = counter.total_files(
-        str(path), [str(ref)], max_line_bytes=1 << 20, sample_segments=size, sample_chars=max_chars
+        [str(path)], [str(ref)], max_line_bytes=1 << 20, sample_segments=size, sample_chars=max_chars
     )
     if not read:
         assert counted is not None and counted[1] == 0
         return
     assert counted is not None
-    assert counted[3] == [h for h in heads if h and max(h) >= "\u1100"]
+    assert counted[3] == [[h for h in heads if h and max(h) >= "\u1100"]]
     assert not any(warn_if_mostly_cjk("13a", [h]) for h in heads if not h or max(h) < "\u1100")
 
 

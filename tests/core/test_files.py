@@ -403,7 +403,7 @@ def test_bleu_on_a_named_pipe_is_read_once_by_the_python_reader(tmp_path):
     ref.write_bytes(b"the cat\nbad \xff\n")
     fifo = tmp_path / "hyp.fifo"
     os.mkfifo(fifo)
-    assert plain_text_paths(fifo, [ref]) is None and plain_text_paths(ref, [ref]) is not None
+    assert plain_text_paths([fifo], [ref]) is None and plain_text_paths([ref], [ref]) is not None
 
     def feed():
         with open(fifo, "wb") as f:

@@ -10,7 +10,7 @@ use std::io::{self, Read};
 
 use crate::count::row_width;
 use crate::par::{for_each_unit, pick_threads, should_stop};
-use crate::text::{count_lines, Line};
+use crate::text::{count_lines, count_systems, Line};
 use crate::tok::unicode::py_rstrip;
 use crate::tok::Tokenizer;
 
@@ -405,9 +405,11 @@ impl Sampler {
 /// How [`count_files`] counts: BLEU's tokenizer, lowercasing and order, the counting threads, how it
 /// reads (`block` segments at a time, each stream buffering about `budget` bytes at most), whether a
 /// hypothesis ends in a tokenized period after Python's `str.rstrip()` (`strip_line_ends`, as sacreBLEU's
-/// command sees its lines) or as read, and the hypotheses' `samples` it keeps.
+/// command sees its lines) or as read, the hypotheses' `samples` it keeps, and how many of the streams
+/// are hypothesis files (`systems`, at least one: the first streams; the others are reference files).
 #[derive(Clone, Copy, Debug)]
 pub struct FileCount {
+    pub systems: usize,
     pub tok: Tokenizer,
     pub lowercase: bool,
     pub order: usize,
@@ -442,14 +444,17 @@ fn on_streams<S: Send, T: Send>(
     results.into_iter().collect()
 }
 
-/// The BLEU corpus total of hypotheses (`streams[0]`) against reference streams (`streams[1..]`, every
-/// line present), counted as `how` says. With more than one thread the streams are also read and
-/// checked side by side, so reading is not a serial step before each block's count.
+/// The BLEU corpus totals of K systems' hypotheses (`streams[..K]`, K = `how.systems`) against the
+/// same reference streams (`streams[K..]`, every line present), counted as `how` says, one
+/// [`FileTotal`] per system: the reference files are read once, and with more than one system each block
+/// of reference lines is tokenized once for all of them. With more than one thread the streams are also
+/// read and checked side by side, so reading is not a serial step before each block's count.
 pub fn count_files<R: Read + Send + Sync>(
     how: FileCount,
     streams: &mut [LineReader<R>],
-) -> Result<FileTotal, CountFilesError> {
+) -> Result<Vec<FileTotal>, CountFilesError> {
     let FileCount {
+        systems,
         tok,
         lowercase,
         order,
@@ -460,18 +465,21 @@ pub fn count_files<R: Read + Send + Sync>(
         samples,
     } = how;
     assert!(
-        streams.len() >= 2,
+        systems >= 1 && streams.len() > systems,
         "hypotheses and at least one reference stream"
     );
     let width = row_width(order);
-    let mut total = FileTotal {
-        total: vec![0; width],
-        segments: 0,
-        tokenized_periods: 0,
-        samples: Vec::new(),
-    };
-    let mut sampler = Sampler::new(samples);
+    let mut totals: Vec<FileTotal> = (0..systems)
+        .map(|_| FileTotal {
+            total: vec![0; width],
+            segments: 0,
+            tokenized_periods: 0,
+            samples: Vec::new(),
+        })
+        .collect();
+    let mut samplers: Vec<Sampler> = (0..systems).map(|_| Sampler::new(samples)).collect();
     let mut rows = Vec::new();
+    let mut segments = 0;
     let n_streams = streams.len();
     loop {
         if should_stop() {
@@ -497,15 +505,20 @@ pub fn count_files<R: Read + Send + Sync>(
                 }
             }
             if streams.iter().all(LineReader::finished) {
-                sampler.finish();
-                total.samples = sampler.kept;
-                return Ok(total);
+                for (total, mut sampler) in totals.iter_mut().zip(samplers) {
+                    sampler.finish();
+                    total.samples = sampler.kept;
+                    total.segments = segments;
+                }
+                return Ok(totals);
             }
-            let after = total.segments;
             let ended = (0..streams.len())
                 .filter(|&s| streams[s].finished())
                 .collect();
-            return Err(CountFilesError::Lengths { ended, after });
+            return Err(CountFilesError::Lengths {
+                ended,
+                after: segments,
+            });
         }
         let readers = pick_threads(threads, k, 2000, n_streams);
         let mut shared: Vec<&LineReader<R>> = streams.iter().collect();
@@ -518,32 +531,44 @@ pub fn count_files<R: Read + Send + Sync>(
         for (s, result) in checked.into_iter().enumerate() {
             lines.push(result.map_err(|problem| CountFilesError::Line { stream: s, problem })?);
         }
-        let refs: Vec<&[Line<'_>]> = lines[1..].iter().map(Vec::as_slice).collect();
+        let (hyps, refs) = lines.split_at(systems);
+        let refs: Vec<&[Line<'_>]> = refs.iter().map(Vec::as_slice).collect();
         rows.clear();
-        rows.resize(k * width, 0i64);
-        let failed = count_lines(tok, lowercase, order, &lines[0], &refs, threads, &mut rows);
-        if !failed.is_empty() {
+        rows.resize(systems * k * width, 0i64);
+        let counted = if systems == 1 {
+            count_lines(tok, lowercase, order, &hyps[0], &refs, threads, &mut rows).is_empty()
+        } else {
+            let hyps: Vec<&[Line<'_>]> = hyps.iter().map(Vec::as_slice).collect();
+            count_systems(tok, lowercase, order, threads, &hyps, &refs, &mut rows)
+        };
+        if !counted {
             return Err(CountFilesError::Fallback);
         }
-        for row in rows.chunks_exact(width) {
-            for (t, v) in total.total.iter_mut().zip(row) {
-                *t += v;
+        for ((total, system_rows), (system_lines, sampler)) in totals
+            .iter_mut()
+            .zip(rows.chunks_exact(k * width))
+            .zip(hyps.iter().zip(&mut samplers))
+        {
+            for row in system_rows.chunks_exact(width) {
+                for (t, v) in total.total.iter_mut().zip(row) {
+                    *t += v;
+                }
+            }
+            total.tokenized_periods += system_lines
+                .iter()
+                .filter(|l| match l {
+                    Line::Text(t) if strip_line_ends => py_rstrip(t).ends_with(" ."),
+                    Line::Text(t) => t.ends_with(" ."),
+                    _ => false,
+                })
+                .count();
+            for (j, line) in system_lines.iter().enumerate() {
+                if let Line::Text(t) = line {
+                    sampler.line(segments + j, t);
+                }
             }
         }
-        total.tokenized_periods += lines[0]
-            .iter()
-            .filter(|l| match l {
-                Line::Text(t) if strip_line_ends => py_rstrip(t).ends_with(" ."),
-                Line::Text(t) => t.ends_with(" ."),
-                _ => false,
-            })
-            .count();
-        for (j, line) in lines[0].iter().enumerate() {
-            if let Line::Text(t) = line {
-                sampler.line(total.segments + j, t);
-            }
-        }
-        total.segments += k;
+        segments += k;
         drop(lines);
         for r in streams.iter_mut() {
             r.consume(k);
@@ -702,21 +727,8 @@ mod tests {
         samples: Samples,
     ) -> Result<FileTotal, CountFilesError> {
         let run = |threads: usize| {
-            let mut streams: Vec<LineReader<Trickle<'_>>> = std::iter::once(hyp)
-                .chain(refs.iter().copied())
-                .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
-                .collect();
-            let how = FileCount {
-                tok: Tokenizer::T13a,
-                lowercase: false,
-                order: 4,
-                threads,
-                block,
-                budget: 64,
-                strip_line_ends,
-                samples,
-            };
-            count_files(how, &mut streams)
+            let how = (step, block, threads, strip_line_ends, samples);
+            files_of(&[hyp], refs, how).map(|mut t| t.remove(0))
         };
         // every stream read by a thread of its own, side by side: the same total, or the same first problem
         // (the samples are taken after the reading, in order, whatever the threads: their test, with its
@@ -746,6 +758,87 @@ mod tests {
             Err(CountFilesError::Lengths { ended, after }) => {
                 assert_eq!((ended, after), (vec![2], 1));
             }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// [`count_files`] of K systems' files (`hyps`) against `refs`, read `step` bytes at a time, with `how`
+    /// = (step, block, threads, strip_line_ends, samples).
+    fn files_of(
+        hyps: &[&[u8]],
+        refs: &[&[u8]],
+        how: (usize, usize, usize, bool, Samples),
+    ) -> Result<Vec<FileTotal>, CountFilesError> {
+        let (step, block, threads, strip_line_ends, samples) = how;
+        let mut streams: Vec<LineReader<Trickle<'_>>> = hyps
+            .iter()
+            .chain(refs)
+            .map(|d| LineReader::new(Trickle { data: d, step }, 1000))
+            .collect();
+        let how = FileCount {
+            systems: hyps.len(),
+            tok: Tokenizer::T13a,
+            lowercase: false,
+            order: 4,
+            threads,
+            block,
+            budget: 64,
+            strip_line_ends,
+            samples,
+        };
+        count_files(how, &mut streams)
+    }
+
+    fn count_systems_of(
+        hyps: &[&[u8]],
+        refs: &[&[u8]],
+        step: usize,
+        block: usize,
+        threads: usize,
+    ) -> Result<Vec<FileTotal>, CountFilesError> {
+        let samples = Samples { every: 2, chars: 5 };
+        files_of(hyps, refs, (step, block, threads, false, samples))
+    }
+
+    #[test]
+    fn systems_counted_together_equal_each_counted_alone() {
+        let hyps: [&[u8]; 3] = [
+            "the cat sat .\nHello, world!\n\nA b c d e\nlast line".as_bytes(),
+            "a cat .\nhello world\nx y\n\u{4e2d}\u{6587}\nthe last line\n".as_bytes(),
+            b"\n\n\n\n\n",
+        ];
+        let r1 = b"the cat sat on the mat .\nhello world\nx\na b c d e\nlast line\n";
+        let r2 = b"a cat\nHello , world !\n\n\nthe last line\n";
+        for step in [1, 5, 1 << 20] {
+            for block in [1, 2, 3, 100] {
+                for threads in [1, 3] {
+                    let together =
+                        count_systems_of(&hyps, &[r1, r2], step, block, threads).unwrap();
+                    let alone: Vec<FileTotal> = hyps
+                        .iter()
+                        .map(|h| {
+                            count_systems_of(&[h], &[r1, r2], step, block, threads)
+                                .unwrap()
+                                .remove(0)
+                        })
+                        .collect();
+                    assert_eq!(
+                        together, alone,
+                        "step {step} block {block} threads {threads}"
+                    );
+                }
+            }
+        }
+        // a problem names its stream among all of them: system 3's extra line, a reference's bad byte
+        let longer: &[u8] = b"a\nb\nc\n";
+        match count_systems_of(&[b"a\nb\n", b"a\nb\n", longer], &[b"a\nb\n"], 1, 2, 1) {
+            Err(CountFilesError::Lengths { ended, after }) => {
+                assert_eq!((ended, after), (vec![0, 1, 3], 2));
+            }
+            other => panic!("{other:?}"),
+        }
+        match count_systems_of(&[b"a\nb\n", b"a\nb\n"], &[b"a\nb\xff\n"], 1, 2, 1) {
+            Err(CountFilesError::Line { stream: 2, problem }) => assert_eq!(problem.line(), 2),
             other => panic!("{other:?}"),
         }
     }

@@ -208,9 +208,141 @@ impl Worker {
     }
 }
 
+/// Reference lines tokenized once, for counting several systems against them: every token's bytes in one
+/// buffer, spans per line (segment-major: segment i's reference k at `i * n_refs + k`).
+struct TokenizedRefs {
+    buf: String,
+    spans: Vec<(u32, u32)>,
+    lines: Vec<Option<(usize, usize)>>,
+    n_refs: usize,
+}
+
+impl TokenizedRefs {
+    /// The reference streams `refs[k][i]` tokenized; None when a line needs the Python tokenizer or the
+    /// tokens do not fit the 32-bit spans.
+    fn new(tok: Tokenizer, lowercase: bool, refs: &[&[Line<'_>]], n_seg: usize) -> Option<Self> {
+        let n_refs = refs.len();
+        let mut out = TokenizedRefs {
+            buf: String::new(),
+            spans: Vec::new(),
+            lines: Vec::with_capacity(n_seg * n_refs),
+            n_refs,
+        };
+        let (mut buf, mut spans) = (String::new(), Vec::new());
+        for i in 0..n_seg {
+            for stream in refs {
+                let text = match stream[i] {
+                    Line::Text(text) => text,
+                    Line::Missing => {
+                        out.lines.push(None);
+                        continue;
+                    }
+                    Line::Python => return None,
+                };
+                tok.tokenize(text, lowercase, &mut buf, &mut spans).ok()?;
+                let base = u32::try_from(out.buf.len()).ok()?;
+                u32::try_from(out.buf.len() + buf.len()).ok()?;
+                out.buf.push_str(&buf);
+                let a = out.spans.len();
+                out.spans
+                    .extend(spans.iter().map(|&(s, e)| (s + base, e + base)));
+                out.lines.push(Some((a, out.spans.len())));
+            }
+        }
+        Some(out)
+    }
+
+    /// Segment `i`'s references (None: missing).
+    fn segment(&self, i: usize) -> impl Iterator<Item = Option<TokenSpans<'_>>> {
+        self.lines[i * self.n_refs..(i + 1) * self.n_refs]
+            .iter()
+            .map(|r| {
+                r.map(|(a, b)| TokenSpans {
+                    buf: self.buf.as_bytes(),
+                    spans: &self.spans[a..b],
+                })
+            })
+    }
+}
+
+/// A thread's state in [`count_systems`]: counter, hypothesis tokens, the segment's references.
+type SystemWorker<'a> = (
+    SegmentCounter,
+    String,
+    Vec<(u32, u32)>,
+    Vec<Option<TokenSpans<'a>>>,
+);
+
+/// Statistics rows (`out`, row-major `[K * S, 2 + 2 * order]`, system k's segment i at row `k * S + i`)
+/// of K systems (`hyps[k][i]`, a missing hypothesis counted as empty) against the same reference streams
+/// (`refs[k][i]`), every reference line tokenized once for all systems. False, with `out` partly written,
+/// when a line needs the Python tokenizer (or the references' tokens pass 4 GiB): the caller counts
+/// another way. The rows equal [`count_lines`]'s of each system and do not depend on `threads`.
+pub fn count_systems(
+    tok: Tokenizer,
+    lowercase: bool,
+    order: usize,
+    threads: usize,
+    hyps: &[&[Line<'_>]],
+    refs: &[&[Line<'_>]],
+    out: &mut [i64],
+) -> bool {
+    let n_seg = hyps.first().map_or(0, |h| h.len());
+    let width = row_width(order);
+    assert_eq!(out.len(), hyps.len() * n_seg * width, "output size");
+    assert!(
+        hyps.iter().all(|h| h.len() == n_seg) && refs.iter().all(|r| r.len() == n_seg),
+        "every stream must have one line per segment"
+    );
+    let Some(tokenized) = TokenizedRefs::new(tok, lowercase, refs, n_seg) else {
+        return false;
+    };
+    let tokenized = &tokenized;
+    let failed = fill_rows(
+        out,
+        width,
+        threads,
+        || {
+            (
+                SegmentCounter::new(order),
+                String::new(),
+                Vec::new(),
+                Vec::with_capacity(refs.len()),
+            )
+        },
+        |(counter, buf, spans, seg_refs): &mut SystemWorker<'_>, j, row| {
+            let (k, i) = (j / n_seg, j % n_seg);
+            let text = match hyps[k][i] {
+                Line::Text(text) => text,
+                Line::Missing => "",
+                Line::Python => return false,
+            };
+            if tok.tokenize(text, lowercase, buf, spans).is_err() {
+                return false;
+            }
+            seg_refs.clear();
+            seg_refs.extend(tokenized.segment(i));
+            let hyp = TokenSpans {
+                buf: buf.as_bytes(),
+                spans,
+            };
+            counter.count_text(hyp, seg_refs, row);
+            true
+        },
+    );
+    failed.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines of `text`, every `n`-th one (from the first) missing.
+    fn missing_every(text: &[String], n: usize) -> Vec<Line<'_>> {
+        let mut lines: Vec<Line<'_>> = text.iter().map(|l| Line::Text(l)).collect();
+        lines.iter_mut().step_by(n).for_each(|l| *l = Line::Missing);
+        lines
+    }
 
     #[test]
     fn rows_do_not_depend_on_the_thread_count() {
@@ -232,17 +364,7 @@ mod tests {
             })
             .collect();
         let hyps: Vec<Line<'_>> = lines.iter().map(|l| Line::Text(l)).collect();
-        let refs: Vec<Line<'_>> = refs_text
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                if i % 11 == 0 {
-                    Line::Missing
-                } else {
-                    Line::Text(l)
-                }
-            })
-            .collect();
+        let refs = missing_every(&refs_text, 11);
         let order = 4;
         let mut one = vec![0i64; hyps.len() * row_width(order)];
         let fb1 = count_lines(Tokenizer::None, false, order, &hyps, &[&refs], 1, &mut one);
@@ -254,6 +376,60 @@ mod tests {
         }
         assert!(fb1.is_empty());
         assert!(one.iter().any(|&v| v > 0));
+    }
+
+    #[test]
+    fn systems_count_as_each_system_alone() {
+        let words = ["a", "b", "c", "d", "e", "f"];
+        let text = |seed: usize, n: usize| -> Vec<String> {
+            (0..n)
+                .map(|i| {
+                    (0..((i * seed) % 23))
+                        .map(|j| words[(i * seed + j * j) % 6])
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        };
+        let n = 3000;
+        let (s1, s2, s3, r1, r2) = (text(3, n), text(5, n), text(7, n), text(11, n), text(13, n));
+        fn lines(v: &[String]) -> Vec<Line<'_>> {
+            v.iter().map(|l| Line::Text(l)).collect()
+        }
+        let (h1, h2, h3, a) = (lines(&s1), lines(&s2), lines(&s3), lines(&r1));
+        let b = missing_every(&r2, 7);
+        let width = row_width(4);
+        let mut alone = Vec::new();
+        for h in [&h1, &h2, &h3] {
+            let mut rows = vec![0i64; n * width];
+            assert!(count_lines(Tokenizer::T13a, false, 4, h, &[&a, &b], 1, &mut rows).is_empty());
+            alone.extend(rows);
+        }
+        for threads in [1, 2, 5] {
+            let mut together = vec![0i64; 3 * n * width];
+            let hyps: [&[Line<'_>]; 3] = [&h1, &h2, &h3];
+            assert!(count_systems(
+                Tokenizer::T13a,
+                false,
+                4,
+                threads,
+                &hyps,
+                &[&a, &b],
+                &mut together
+            ));
+            assert_eq!(together, alone, "{threads} threads");
+        }
+        let python = [Line::Text("a"), Line::Python];
+        let mut out = vec![0i64; 2 * width];
+        assert!(!count_systems(
+            Tokenizer::T13a,
+            false,
+            4,
+            1,
+            &[&h1[..2]],
+            &[&python],
+            &mut out
+        ));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use bleuscope_core::files::{count_files, FileCount, LineReader, Samples};
 use bleuscope_core::pairwise::pairwise;
 use bleuscope_core::par::{fed, fill_rows, pick_threads, WORK_UNIT};
 use bleuscope_core::score::{count_padded, score_row, score_rows, PaddedIds, Smoothing};
-use bleuscope_core::text::{Line, Worker};
+use bleuscope_core::text::{count_systems, Line, Worker};
 use bleuscope_core::tok::Tokenizer;
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3,
@@ -69,8 +69,14 @@ struct InputFacts {
 /// `(total row, segments per number of present references, hypotheses ending in " .")`
 type CorpusTotal<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, usize);
 
-/// `(total row, segments, hypotheses ending in " .", samples of the hypotheses)` of files
-type FileTotal<'py> = (Bound<'py, PyArray1<i64>>, usize, usize, Vec<String>);
+/// `(total rows [K, width], segments, each system's hypotheses ending in " .", each system's samples of
+/// its hypotheses)` of K systems' files
+type FileTotals<'py> = (
+    Bound<'py, PyArray2<i64>>,
+    usize,
+    Vec<usize>,
+    Vec<Vec<String>>,
+);
 
 /// Counts text with a built-in tokenizer (``none``, ``13a``, ``intl``, ``char``, ``zh``, ``cjk-char``),
 /// after Python-exact lowercasing if ``lowercase``, into BLEU statistics rows int64 ``[S, 2 + 2 *
@@ -159,37 +165,41 @@ impl TextCounter {
         ))
     }
 
-    /// The corpus total of plain UTF-8 files (hypotheses, then the reference streams, every line a
-    /// present reference), read and counted by the core without Python strings: ``(total, segments,
-    /// tokenized_periods, samples)``. None, when something stops the count (a file that cannot be read, a line
-    /// the reader refuses: not UTF-8, a NUL, longer than ``max_line_bytes``; files of different lengths;
-    /// a line for the Python tokenizer): the caller then reads the files with the Python reader, which
-    /// names the problem. ``block_segments`` (0: the default) caps the segments counted at a time.
-    /// ``strip_line_ends``: a hypothesis ends in ``" ."`` after ``str.rstrip()`` (as sacreBLEU's command
-    /// reads lines), not as read. ``samples``: for every chunk of ``sample_segments`` hypotheses, the
-    /// first ``sample_chars`` characters of its lines joined by ``"\n"``, when they hold a character
-    /// from U+1100 on (the others cannot be mostly CJK); none when ``sample_segments`` is 0.
+    /// The corpus totals of K systems in plain UTF-8 files (one hypothesis file per system, then the
+    /// reference files, every line a present reference), read and counted by the core without Python
+    /// strings, the reference files read once and their lines tokenized once for all systems: ``(totals
+    /// [K, width], segments, tokenized_periods [K], samples [K])``. None, when something stops the count
+    /// (a file that cannot be read, a line the reader refuses: not UTF-8, a NUL, longer than
+    /// ``max_line_bytes``; files of different lengths; a line for the Python tokenizer): the caller then
+    /// reads the files with the Python reader, which names the problem. ``block_segments`` (0: the
+    /// default) caps the segments counted at a time. ``strip_line_ends``: a hypothesis ends in ``" ."``
+    /// after ``str.rstrip()`` (as sacreBLEU's command reads lines), not as read. ``samples``: for every
+    /// chunk of ``sample_segments`` hypotheses, the first ``sample_chars`` characters of its lines joined
+    /// by ``"\n"``, when they hold a character from U+1100 on (the others cannot be mostly CJK); none when
+    /// ``sample_segments`` is 0.
     #[pyo3(signature = (
-        hyp_path, ref_paths, *, max_line_bytes, block_segments = 0, strip_line_ends = false,
+        hyp_paths, ref_paths, *, max_line_bytes, block_segments = 0, strip_line_ends = false,
         sample_segments = 0, sample_chars = 0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn total_files<'py>(
         &self,
         py: Python<'py>,
-        hyp_path: PathBuf,
+        hyp_paths: Vec<PathBuf>,
         ref_paths: Vec<PathBuf>,
         max_line_bytes: usize,
         block_segments: usize,
         strip_line_ends: bool,
         sample_segments: usize,
         sample_chars: usize,
-    ) -> PyResult<Option<FileTotal<'py>>> {
-        if ref_paths.is_empty() {
-            return Err(invalid("total_files needs at least one reference file"));
+    ) -> PyResult<Option<FileTotals<'py>>> {
+        if hyp_paths.is_empty() || ref_paths.is_empty() {
+            return Err(invalid(
+                "total_files needs at least one hypothesis file and one reference file",
+            ));
         }
-        let mut streams = Vec::with_capacity(ref_paths.len() + 1);
-        for path in std::iter::once(&hyp_path).chain(&ref_paths) {
+        let mut streams = Vec::with_capacity(hyp_paths.len() + ref_paths.len());
+        for path in hyp_paths.iter().chain(&ref_paths) {
             match File::open(path) {
                 Ok(f) => streams.push(LineReader::new(f, max_line_bytes)),
                 Err(_) => return Ok(None),
@@ -201,6 +211,7 @@ impl TextCounter {
             block_segments
         };
         let how = FileCount {
+            systems: hyp_paths.len(),
             tok: self.tok,
             lowercase: self.lowercase,
             order: self.order,
@@ -214,15 +225,25 @@ impl TextCounter {
             },
         };
         let counted = detached(py, move || count_files(how, &mut streams))?;
-        Ok(match counted {
-            Ok(t) => Some((
-                PyArray1::from_vec(py, t.total),
-                t.segments,
-                t.tokenized_periods,
-                t.samples,
-            )),
-            Err(_) => None,
-        })
+        let Ok(systems) = counted else {
+            return Ok(None);
+        };
+        let width = row_width(self.order);
+        let segments = systems.first().map_or(0, |t| t.segments);
+        let mut rows = Vec::with_capacity(systems.len() * width);
+        let (mut periods, mut samples) = (Vec::new(), Vec::new());
+        for t in systems {
+            rows.extend(t.total);
+            periods.push(t.tokenized_periods);
+            samples.push(t.samples);
+        }
+        let n = periods.len();
+        Ok(Some((
+            matrix(py, rows, n, width)?,
+            segments,
+            periods,
+            samples,
+        )))
     }
 
     /// Statistics rows int64 ``[K * S, 2 + 2 * order]`` (system k's segment i at row ``k * S + i``) of K
@@ -246,22 +267,14 @@ impl TextCounter {
         let reads = std::iter::once(first.read_all())
             .chain(inputs[1..].iter().map(TextInput::read_hyps))
             .collect::<PyResult<Vec<_>>>()?;
-        let mut hyps = Vec::with_capacity(reads.len());
-        let mut refs = Vec::new();
-        for (k, read) in reads.iter().enumerate() {
-            let Some((lines, ref_lines)) = read.utf8_texts() else {
-                return Ok(None);
-            };
-            hyps.push(lines);
-            if k == 0 {
-                refs = ref_lines;
-            }
-        }
+        let lines: Vec<_> = reads.iter().map(ReadLines::lines).collect();
         let (tok, lowercase, order, threads) = (self.tok, self.lowercase, self.order, self.threads);
         let width = row_width(order);
         let n_rows = inputs.len() * n_seg;
         let mut out = vec![0i64; n_rows * width];
         let counted = detached(py, || {
+            let hyps: Vec<&[Line<'_>]> = lines.iter().map(|(h, _)| h.as_slice()).collect();
+            let refs: Vec<&[Line<'_>]> = lines[0].1.iter().map(Vec::as_slice).collect();
             count_systems(tok, lowercase, order, threads, &hyps, &refs, &mut out)
         })?;
         Ok(if counted {
@@ -560,92 +573,6 @@ impl ChunkCounter {
             rows,
         })
     }
-}
-
-/// A thread's state in [`count_systems`]: counter, hypothesis tokens, the segment's references.
-type SystemWorker<'a> = (
-    SegmentCounter,
-    String,
-    Vec<(u32, u32)>,
-    Vec<Option<TokenSpans<'a>>>,
-);
-
-/// Rows of every system's segments, every reference tokenized once; false if a line needs the Python
-/// tokenizer.
-fn count_systems(
-    tok: Tokenizer,
-    lowercase: bool,
-    order: usize,
-    threads: usize,
-    hyps: &[Vec<&str>],
-    refs: &[Vec<Option<&str>>],
-    out: &mut [i64],
-) -> bool {
-    let n_seg = hyps.first().map_or(0, Vec::len);
-    let n_refs = refs.len();
-    let width = row_width(order);
-    // every reference line tokenized once: one buffer, spans per line (segment-major)
-    let mut ref_buf = String::new();
-    let mut ref_spans: Vec<(u32, u32)> = Vec::new();
-    let mut line_spans: Vec<Option<(usize, usize)>> = Vec::with_capacity(n_seg * n_refs);
-    let (mut buf, mut spans) = (String::new(), Vec::new());
-    for i in 0..n_seg {
-        for stream in refs {
-            let Some(text) = stream[i] else {
-                line_spans.push(None);
-                continue;
-            };
-            if tok.tokenize(text, lowercase, &mut buf, &mut spans).is_err() {
-                return false;
-            }
-            let base = ref_buf.len();
-            if base + buf.len() > u32::MAX as usize {
-                return false;
-            }
-            ref_buf.push_str(&buf);
-            let a = ref_spans.len();
-            ref_spans.extend(
-                spans
-                    .iter()
-                    .map(|&(s, e)| (s + base as u32, e + base as u32)),
-            );
-            line_spans.push(Some((a, ref_spans.len())));
-        }
-    }
-    let (ref_buf, ref_spans, line_spans) = (&ref_buf, &ref_spans, &line_spans);
-    let failed = fill_rows(
-        out,
-        width,
-        threads,
-        || {
-            (
-                SegmentCounter::new(order),
-                String::new(),
-                Vec::new(),
-                Vec::with_capacity(n_refs),
-            )
-        },
-        |(counter, buf, spans, seg_refs): &mut SystemWorker<'_>, j, row| {
-            let (k, i) = (j / n_seg, j % n_seg);
-            if tok.tokenize(hyps[k][i], lowercase, buf, spans).is_err() {
-                return false;
-            }
-            seg_refs.clear();
-            seg_refs.extend(line_spans[i * n_refs..(i + 1) * n_refs].iter().map(|r| {
-                r.map(|(a, b)| TokenSpans {
-                    buf: ref_buf.as_bytes(),
-                    spans: &ref_spans[a..b],
-                })
-            }));
-            let hyp = TokenSpans {
-                buf: buf.as_bytes(),
-                spans,
-            };
-            counter.count_text(hyp, seg_refs, row);
-            true
-        },
-    );
-    failed.is_empty()
 }
 
 /// Counts token ids into BLEU statistics rows int64 ``[S, 2 + 2 * order]``; equal ids are equal tokens.

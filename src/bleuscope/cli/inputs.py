@@ -201,21 +201,23 @@ class InputFiles:
     def plain_text_paths(self) -> tuple[list[str], list[str]] | None:
         """``(hypothesis files, reference files)`` when every input is a plain text file read as UTF-8 (one
         segment a line: no TSV or JSON Lines, no standard input, uncompressed, a regular file, no byte order
-        mark): what a metric's own file reader may count (``Counter.files``); None otherwise."""
+        mark): what a metric's own file reader may count (:func:`bleuscope.core.chunks.count_files`); None
+        otherwise."""
         sources = (*self.hyps, *self.refs)
         if not self.refs or any(src.kind != "text" for src in sources):
             return None
         from pathlib import Path
 
-        refs = [src.path for src in self.refs]
-        for src in self.hyps:
-            if core_chunks.plain_text_paths(Path(src.path), [Path(r) for r in refs], self.args.encoding) is None:
-                return None
+        paths = core_chunks.plain_text_paths(
+            [Path(src.path) for src in self.hyps], [Path(src.path) for src in self.refs], self.args.encoding
+        )
+        if paths is None:
+            return None
         for src in sources:  # the reader warns about a byte order mark: leave such files to it
             head = _head_bytes(src.path, len(codecs.BOM_UTF8))
             if head is None or head.startswith(codecs.BOM_UTF8):
                 return None
-        return [src.path for src in self.hyps], refs
+        return paths
 
     def counted_elsewhere(self, segments: int, tokenized_lines: list[int]) -> None:
         """Records what a count of :meth:`plain_text_paths` made without this reader learnt (the segments and

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..core import chunks as core_chunks
 from ..core import files as bio
 from ..core.checks import warn_if_mostly_cjk
 from ..core.files import InputError
@@ -165,39 +166,33 @@ def score_systems(
 def count_files_in_core(
     scorer: Metric, streams: InputFiles, args: argparse.Namespace, chunk_segments: int
 ) -> list[np.ndarray] | None:
-    """Each system's summed statistics row ``[1, columns]``, counted by the metric's own file reader (the
-    compiled core's for BLEU: no Python string per line) when every input is a plain UTF-8 text file, with
-    the warnings the chunk loop gives; None when the metric has no such reader, or it stopped at a problem:
-    the chunk loop then reads the files, and names the problem as it always does."""
-    counter = scorer.counter
-    if not counter.reads_files:
+    """Each system's summed statistics row ``[1, columns]``, counted by the metric's own file reader
+    (:func:`bleuscope.core.chunks.count_files`, the library's: BLEU's compiled core reads the reference
+    files once for all systems, without a Python string per line) when every input is a plain UTF-8 text
+    file, with the warnings the chunk loop gives; None when the metric has no such reader, or it stopped
+    at a problem: the chunk loop then reads the files, and names the problem as it always does."""
+    if not scorer.counter.reads_files:
         return None
     paths = streams.plain_text_paths()
     if paths is None:
         return None
-    hyp_paths, ref_paths = paths
     name = scorer.input_warning_tokenizer
     # the CJK check the chunk loop makes on every chunk of every system, on the samples the reader kept
     sample_segments = chunk_segments if name in CJK_BLIND_TOKENIZERS else 0
-    rows, tokenized, samples, segments = [], [], [], None
-    for path in hyp_paths:
-        counted = counter.files(
-            path, ref_paths, max_line_bytes=args.max_line_bytes, strip_line_ends=True, sample_segments=sample_segments
-        )
-        if counted is None or counted[1] == 0 or segments not in (None, counted[1]):
-            return None
-        total, segments, periods, system_samples = counted
-        rows.append(np.asarray(total, dtype=np.int64).reshape(1, -1))
-        tokenized.append(periods)
-        samples.extend(system_samples)
-    for sample in samples:
-        warn_if_mostly_cjk(name, [sample])
+    counted = core_chunks.count_files(
+        scorer, *paths, max_line_bytes=args.max_line_bytes, strip_line_ends=True, sample_segments=sample_segments
+    )
+    if counted is None:
+        return None
+    for system_samples in counted.samples:
+        for sample in system_samples:
+            warn_if_mostly_cjk(name, [sample])
     heads = [  # the first chunk of each reference file
-        ReadWhenAsked(lambda path=path: file_head(path, chunk_segments, args.max_line_bytes)) for path in ref_paths
+        ReadWhenAsked(lambda path=path: file_head(path, chunk_segments, args.max_line_bytes)) for path in paths[1]
     ]
     give_input_notes(scorer, heads, args, streams.warn)
-    streams.counted_elsewhere(segments, tokenized)
-    return rows
+    streams.counted_elsewhere(counted.segments, counted.tokenized_periods)
+    return [row.reshape(1, -1) for row in counted.totals]
 
 
 def score_metrics(

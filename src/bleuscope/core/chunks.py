@@ -4,6 +4,9 @@
 of different lengths are an error naming the stream that ended first and where); :func:`iter_statistics`
 counts each chunk with a metric's counter (in this process or in a pool of worker processes) and
 :func:`sum_statistics` adds the chunks' totals up. Any :class:`~bleuscope.metrics.base.Metric` works (its ``counter``).
+Plain text files take one path for the library and the command: :func:`plain_text_paths` says whether the
+inputs are such files, :func:`count_files` has the metric's counter read them itself (for several systems
+at once, the references read once).
 
 This is the library's one stream type. Two other readers hand the metrics the same chunks (hypotheses and
 reference streams ``refs[k][i]``) from sources of their own, which is why they are separate:
@@ -20,13 +23,14 @@ import codecs
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import islice
 
 import numpy as np
 
 from . import pool
 from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
-from .files import STDIN, compression_of, read_lines
+from .files import MAX_LINE_BYTES, STDIN, compression_of, read_lines
 from .pool import CHUNK_SEGMENTS
 from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
@@ -234,11 +238,17 @@ def sum_statistics(
     metric, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
 ) -> Totals:
     """The summed statistics (:class:`~bleuscope.core.stats.Totals`) of streamed input (see
-    :func:`iter_statistics`), in bounded memory. Counted in this process, each chunk is summed by the
-    metric's ``counter.total`` (BLEU's compiled counter builds no per-segment rows); the chunks are read and
-    checked, and the input warnings given, exactly as :func:`iter_statistics` does."""
+    :func:`iter_statistics`), in bounded memory. Counted in this process, plain text files are read by the
+    metric's counter when it reads files (:func:`count_files`: BLEU's compiled counter, without a Python
+    string per line), and each chunk of other input is summed by its ``counter.total`` (BLEU's builds no
+    per-segment rows); the score, the warnings and the errors are those of the chunks, read and checked
+    as :func:`iter_statistics` reads them (which they are when the counter stops at a problem)."""
     size = check_chunk_size(chunk_size)
     jobs = pool.resolve_n_jobs(n_jobs)
+    if jobs == 1:
+        counted = _file_totals(metric, hypotheses, references, size, encoding)
+        if counted is not None:
+            return counted
     if jobs > 1:
         parts = (
             Totals.of(seg)
@@ -258,28 +268,80 @@ def sum_statistics(
     return total
 
 
-def plain_text_paths(hypotheses, references, encoding: str = "utf-8") -> tuple[str, list[str]] | None:
-    """``(hypothesis file, reference files)`` when every input stream is a path (:class:`os.PathLike`) to
-    a plain, uncompressed regular file read as UTF-8: the input the compiled core can read by itself; None
-    otherwise (compressed files, standard input, other encodings and other streams stay on this reader)."""
+def plain_text_paths(hypotheses: Sequence, references, encoding: str = "utf-8") -> tuple[list[str], list[str]] | None:
+    """``(hypothesis files, reference files)`` when every hypothesis stream (one per system) and every
+    reference stream is a path (:class:`os.PathLike`) to a plain, uncompressed regular file read as UTF-8:
+    the input a counter that reads files (:attr:`~bleuscope.metrics.base.Counter.reads_files`) counts by
+    itself; None otherwise (compressed files, standard input, other encodings and other streams stay on
+    this reader)."""
     try:
         if codecs.lookup(encoding).name != "utf-8":
             return None
     except (LookupError, TypeError):
         return None
-    if not isinstance(references, (list, tuple)) or not references:
+    if not isinstance(references, (list, tuple)) or not references or not hypotheses:
         return None
-    paths = [hypotheses, *references]
+    paths = [*hypotheses, *references]
     if not all(isinstance(p, os.PathLike) for p in paths):
         return None
     names = [os.fspath(p) for p in paths]
     if not all(isinstance(n, str) and n != STDIN and compression_of(n) is None for n in names):
         return None
     # regular files only: a pipe (a FIFO, /dev/stdin, a shell's <(...)) cannot be read a second time by
-    # the Python reader when the core stops at a problem
+    # the Python reader when the counter stops at a problem
     if not all(os.path.isfile(n) for n in names):
         return None
-    return names[0], names[1:]
+    return names[: len(hypotheses)], names[len(hypotheses) :]
+
+
+@dataclass(frozen=True)
+class FileCounts:
+    """What a counter that reads files learnt of K systems' plain UTF-8 files (:func:`count_files`)."""
+
+    totals: np.ndarray  # int64 [K, stats_width]: each system's summed row
+    segments: int  # lines per file
+    tokenized_periods: list[int]  # each system's hypotheses ending in " ."
+    samples: list[list[str]]  # each system's samples of its hypotheses for the CJK check (see Counter.files)
+
+
+def count_files(
+    metric, hyp_paths: list[str], ref_paths: list[str], *, max_line_bytes: int = MAX_LINE_BYTES,
+    strip_line_ends: bool = False, sample_segments: int = 0,
+) -> FileCounts | None:
+    """The summed rows of K systems' plain text files (:func:`plain_text_paths`) against the same reference
+    files, read and counted by the metric's counter itself (``counter.files``: BLEU's compiled counter
+    reads the reference files once and tokenizes their lines once for all systems, without a Python
+    string per line). None when the counter does not read files, or stopped at a problem or found the files
+    empty: the caller's reader then reads them, and names the problem as it always does. No warning is
+    given here: the library's stream (:func:`sum_statistics`) and the command each give their own."""
+    counter = metric.counter
+    if not counter.reads_files:
+        return None
+    counted = counter.files(
+        hyp_paths, ref_paths, max_line_bytes=max_line_bytes, strip_line_ends=strip_line_ends,
+        sample_segments=sample_segments,
+    )
+    if counted is None or counted.segments == 0:
+        return None
+    return counted
+
+
+def _file_totals(metric, hypotheses, references, size: int, encoding: str) -> Totals | None:
+    """:func:`sum_statistics` of plain text files counted by the metric's counter (:func:`count_files`),
+    with the input warnings :func:`iter_chunks` gives; None when the counter does not count this input."""
+    if not metric.counter.reads_files:
+        return None
+    paths = plain_text_paths([hypotheses], references, encoding)
+    if paths is None:
+        return None
+    counted = count_files(metric, *paths)
+    if counted is None:
+        return None
+    give_input_warnings(
+        paths[0][0], size, metric.input_warning_tokenizer, not metric.warns_if_tokenized,
+        counted.tokenized_periods[0],
+    )
+    return Totals.of_sum(counted.totals[0], len(paths[1]), counted.segments)
 
 
 def give_input_warnings(
@@ -315,7 +377,9 @@ def is_streaming_input(hypotheses, references) -> bool:
 
 __all__ = [
     "CHUNK_SEGMENTS",
+    "FileCounts",
     "check_chunk_size",
+    "count_files",
     "give_input_warnings",
     "is_streaming_input",
     "iter_chunks",

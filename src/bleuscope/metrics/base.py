@@ -65,6 +65,7 @@ from ..core.stats import SegmentStatistics
 from ..core.validation import check_reference_presence, check_references, check_text_list
 
 if TYPE_CHECKING:
+    from ..core.chunks import FileCounts
     from ..tokenizers.base import BaseTokenizer
 
 
@@ -310,12 +311,13 @@ class Counter:
         return [self.rows(hyps, streams, present) for hyps in systems]
 
     def files(
-        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
+        self, hyp_paths: list[str], ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
         sample_segments: int = 0,
-    ) -> tuple[np.ndarray, int, int, list[str]] | None:
-        """Only when :attr:`reads_files`: the summed row of plain UTF-8 files (one segment a line, every
-        reference line present) ``(total row, segments, hypotheses ending in " .", samples)``, or None when
-        it stopped at a problem (the caller's reader then reads them and names it)."""
+    ) -> FileCounts | None:
+        """Only when :attr:`reads_files`: the summed rows of K systems' plain UTF-8 files (one hypothesis
+        file per system, one segment a line, every reference line present) against the same reference
+        files, or None when it stopped at a problem (the caller's reader then reads them and names it).
+        Called through :func:`bleuscope.core.chunks.count_files`, by the library and the command alike."""
         raise NotImplementedError
 
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...core import native
-from ...core.chunks import CHUNK_SEGMENTS
+from ...core.chunks import CHUNK_SEGMENTS, FileCounts
 from ...core.native import bleu as native_bleu
 from ...core.validation import reference_presence
 from ...tokenizers.base import BaseTokenizer
@@ -238,20 +238,21 @@ class BLEUCounter(Counter):
         return [rows[k * n_seg : (k + 1) * n_seg] for k in range(len(systems))]
 
     def files(
-        self, hyp_path: str, ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
+        self, hyp_paths: list[str], ref_paths: list[str], *, max_line_bytes: int, strip_line_ends: bool = False,
         sample_segments: int = 0,
-    ) -> tuple[np.ndarray, int, int, list[str]] | None:
-        """The summed row of plain UTF-8 files (hypotheses and reference streams, one segment a line), read
-        and counted by the compiled core without Python strings: ``(total row, segments, tokenized_periods,
-        samples)`` (``strip_line_ends``: hypotheses ending in " ." after ``str.rstrip()``, as sacreBLEU's
-        command reads them; ``samples``: of every chunk of ``sample_segments`` hypotheses, the first
-        characters of its lines joined by "\\n", kept when one is U+1100 or above, what the CJK input check
-        samples). None when the core stopped at something the Python reader reports (a file that cannot be
-        read, a line that is not UTF-8, holds a NUL or is longer than ``max_line_bytes``, files of different
+    ) -> FileCounts | None:
+        """The summed rows of K systems' plain UTF-8 files (one hypothesis file per system, then the
+        reference streams, one segment a line) read and counted by the compiled core without Python
+        strings, the reference files read once and their lines tokenized once for all systems
+        (``strip_line_ends``: hypotheses ending in " ." after ``str.rstrip()``, as sacreBLEU's command
+        reads them; ``samples``: of every chunk of ``sample_segments`` hypotheses, the first characters of
+        its lines joined by "\\n", kept when one is U+1100 or above, what the CJK input check samples).
+        None when the core stopped at something the Python reader reports (a file that cannot be read, a
+        line that is not UTF-8, holds a NUL or is longer than ``max_line_bytes``, files of different
         lengths): the caller then reads the files, and its reader names the problem."""
         try:
-            return self.compiled.total_files(
-                hyp_path,
+            counted = self.compiled.total_files(
+                list(hyp_paths),
                 list(ref_paths),
                 max_line_bytes=max_line_bytes,
                 strip_line_ends=strip_line_ends,
@@ -260,6 +261,10 @@ class BLEUCounter(Counter):
             )
         except (TypeError, ValueError):
             return None  # the Python reader raises it, after what it raises first
+        if counted is None:
+            return None
+        totals, segments, tokenized_periods, samples = counted
+        return FileCounts(totals, segments, list(tokenized_periods), [list(s) for s in samples])
 
     # -- sending to worker processes --------------------------------------------------------------------
     def spec(self) -> tuple:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...core import chunks, native, pool
+from ...core import chunks, native
 from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_tokenized: public here)
     TOKENIZED_PERIOD_LINES,
     TokenizedInputWarning,
@@ -22,9 +22,8 @@ from ...core.checks import (  # noqa: F401 (TokenizedInputWarning, warn_if_token
     warn_if_tokenized,
     warn_tokenized,
 )
-from ...core.files import MAX_LINE_BYTES
 from ...core.signature import nrefs_field, nrefs_value, version_field
-from ...core.stats import Totals, check_statistics
+from ...core.stats import check_statistics
 from ...core.validation import check_references, check_text_list
 from ...tokenizers import get_tokenizer
 from ...tokenizers.base import BaseTokenizer
@@ -306,42 +305,6 @@ class BLEU(Metric):
                 return self.score_from_statistics(*counted)
         seg = self.segment_statistics(hypotheses, references, n_jobs=n_jobs)
         return self.score_from_statistics(seg.stats, nrefs_field(seg.nrefs))
-
-    def score_stream(
-        self, hypotheses, references, *, chunk_size: int | None = None, encoding: str = "utf-8", n_jobs=None
-    ) -> BLEUScore:
-        """Corpus BLEU of streamed input (see :meth:`Metric.score_stream`). Paths to plain UTF-8 files are
-        read and counted by the compiled core, without a Python string per line; the score, the warnings
-        and the errors are those of the Python reader (which reads the files when the core stops at a
-        problem, and names it)."""
-        totals = self._file_totals(hypotheses, references, chunk_size, encoding, n_jobs)
-        if totals is not None:
-            return totals.score(self)
-        return super().score_stream(hypotheses, references, chunk_size=chunk_size, encoding=encoding, n_jobs=n_jobs)
-
-    def _file_totals(self, hypotheses, references, chunk_size, encoding, n_jobs) -> Totals | None:
-        """The totals of files read and counted by the compiled core, with the stream reader's input
-        warnings; None when the core does not read this input (see
-        :func:`bleuscope.core.chunks.plain_text_paths`) or stopped at a problem."""
-        if not self.counter.reads_files:
-            return None
-        paths = chunks.plain_text_paths(hypotheses, references, encoding)
-        if paths is None:
-            return None
-        try:
-            size = chunks.check_chunk_size(chunk_size)
-            if pool.resolve_n_jobs(n_jobs) != 1:
-                return None
-        except (TypeError, ValueError):
-            return None  # the stream reader raises it, after what it raises first
-        counted = self.counter.files(paths[0], paths[1], max_line_bytes=MAX_LINE_BYTES)
-        if counted is None or counted[1] == 0:
-            return None
-        total, segments, tokenized_periods, _samples = counted
-        chunks.give_input_warnings(
-            paths[0], size, self.input_warning_tokenizer, not self.warns_if_tokenized, tokenized_periods
-        )
-        return Totals.of_sum(total, len(paths[1]), segments)
 
     def _counted_unchecked(self, hypotheses, references, *, per_segment: bool) -> tuple[np.ndarray, str] | None:
         """The summed statistics row (``per_segment``: the rows) and the ``nrefs`` field of lists in memory,
