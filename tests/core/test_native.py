@@ -586,7 +586,10 @@ def _constructions(monkeypatch, name: str) -> list:
 
 
 @requires_core
-@pytest.mark.parametrize(("metric", "compiled"), [("BLEU", "TextCounter"), ("CHRF", "ChrfCounter"), ("TER", "TerCounter")])
+@pytest.mark.parametrize(
+    ("metric", "compiled"),
+    [("BLEU", "TextCounter"), ("CHRF", "ChrfCounter"), ("TER", "TerCounter"), ("ROUGE", "RougeCounter")],
+)
 def test_a_metric_builds_its_compiled_counter_once(monkeypatch, tmp_path, metric, compiled):
     import bleuscope
 
@@ -609,6 +612,24 @@ def test_a_metric_builds_its_compiled_counter_once(monkeypatch, tmp_path, metric
     scorer.corpus_score(hyps, refs)
     scorer.corpus_score(hyps, refs)
     assert len(built) == 2 and built[1][1]["threads"] == 2
+
+
+@requires_core
+def test_meteor_builds_its_compiled_word_table_once(monkeypatch):
+    # METEOR's compiled word table (stems and WordNet's synonym sets) is built on first use, once: its
+    # threads are the alignment's, given per call, so setting them builds nothing
+    from bleuscope import METEOR
+
+    built = _constructions(monkeypatch, "MeteorTable")
+    scorer = METEOR()
+    hyps = [f"the cats sat on mat {i % 7}" for i in range(100)]
+    refs = [[f"a cat sits on the mat {i % 5}" for i in range(100)]]
+    streamed = scorer.score_stream(iter(hyps), [iter(refs[0])], chunk_size=10)
+    assert streamed.score == scorer.corpus_score(hyps, refs).score
+    scorer.sentence_scores(hyps, refs)
+    scorer.threads = 2
+    scorer.corpus_score(hyps, refs)
+    assert len(built) == 1
 
 
 @requires_core

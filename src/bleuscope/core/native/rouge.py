@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-
 from . import core, core_threads
 
 
@@ -12,17 +10,12 @@ def rouge_counter(types: tuple[str, ...], *, stem: bool, pretokenized: bool, thr
     built. ``rows(hyps, ref_streams)``: int64 ``[S, K, T, 3]`` (matches, hyp_count, ref_count per type);
     ``best(...)``: per segment and type the counts of the reference with the best F, their (P, R, F) and
     each segment's number of references. ``pretokenized``: tokens separated by spaces and sentences by
-    newlines (already stemmed)."""
-    if core() is None:
+    newlines (already stemmed). ``threads`` as the thread policy says (None: the core picks a count for
+    the input size)."""
+    module = core()
+    if module is None:
         return None
-    return _rouge_counter(tuple(types), stem, pretokenized, core_threads(threads))
-
-
-@functools.lru_cache(maxsize=64)
-def _rouge_counter(types: tuple[str, ...], stem: bool, pretokenized: bool, threads: int):
-    """Shared by every scorer of the same settings (a counter keeps no state between calls; the drop-in
-    builds a scorer per call of its own)."""
-    return core().RougeCounter(list(types), stem=stem, pretokenized=pretokenized, threads=threads)
+    return module.RougeCounter(list(types), stem=stem, pretokenized=pretokenized, threads=core_threads(threads))
 
 
 def porter_stem(word: str) -> str | None:

@@ -7,14 +7,9 @@ its tokens joined by spaces, line by line, which it splits back exactly (those t
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from .tokenize import tokenize
-
-#: segments from which the default thread policy uses several threads
-MIN_SEGMENTS_PER_THREAD = 2000
 
 
 def _pretokenized(text: str | None, tokenizer: str, stem: bool) -> str | None:
@@ -32,25 +27,19 @@ def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np
     tokenizer the core checks the items (a TypeError for one that is not a str, or None in a reference
     stream)."""
     from ...core import native
-    from ...core.native import rouge as native_rouge
 
-    pretokenized = metric.tokenizer != "default"
-    if pretokenized:
+    counter = metric.compiled_counter()
+    if counter is None:
+        if required:
+            raise native.NativeEngineUnavailableError(
+                "engine='native' was asked for, but the compiled core (bleuscope._core) is not built or has no "
+                "ROUGE counter in this installation; use engine='auto' or 'numpy'"
+            )
+        return None
+    if metric.tokenizer != "default":
         hyps = [_pretokenized(h, metric.tokenizer, metric.use_stemmer) for h in hyps]
         streams = [[_pretokenized(r, metric.tokenizer, metric.use_stemmer) for r in s] for s in streams]
-    threads = metric.threads
-    if threads is None:
-        threads = max(1, min(8, os.cpu_count() or 1)) if len(hyps) >= MIN_SEGMENTS_PER_THREAD else 1
-    counter = native_rouge.rouge_counter(tuple(metric.types), stem=metric.use_stemmer and not pretokenized,
-                                         pretokenized=pretokenized, threads=threads)
-    if counter is not None:
-        return counter.best(hyps, streams) if best else counter.rows(hyps, streams)
-    if required:
-        raise native.NativeEngineUnavailableError(
-            "engine='native' was asked for, but the compiled core (bleuscope._core) is not built or has no "
-            "ROUGE counter in this installation; use engine='auto' or 'numpy'"
-        )
-    return None
+    return counter.best(hyps, streams) if best else counter.rows(hyps, streams)
 
 
 __all__ = ["native_pair_counts"]

@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...core import native
 from ...core.chunks import CHUNK_SEGMENTS
+from ...core.native import rouge as native_rouge
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ...core.validation import (
@@ -165,11 +167,14 @@ class ROUGE(Metric):
     ``tokenizer``: ``"default"`` (rouge-score's: ``[a-z0-9]`` runs after lowercasing), ``"unicode"`` or
     ``"unicode-cjk"`` (see :mod:`bleuscope.metrics.rouge.tokenize`; recorded in the signature, and not
     comparable with rouge-score). ``engine``: ``"auto"`` (the compiled core when built), ``"native"`` or
-    ``"numpy"`` (the reference implementation in Python, as for every metric). ``threads``: threads of the compiled core (None: one
-    below 2,000 segments, else every core up to 8); the counts do not depend on it.
+    ``"numpy"`` (the reference implementation in Python, as for every metric). ``threads``: threads of the
+    compiled core (None: it picks a count for the input size, one below 2,000 segments); the counts do not
+    depend on it.
     """
 
     higher_is_better = True
+    #: threads of the compiled core (None: it picks a count for the input size); also settable later
+    threads = native.ThreadsOption()
 
     def __init__(
         self,
@@ -185,11 +190,22 @@ class ROUGE(Metric):
         if tokenizer not in TOKENIZERS:
             raise ValueError(f"unknown ROUGE tokenizer {tokenizer!r}; expected one of {', '.join(TOKENIZERS)}")
         self.tokenizer = tokenizer
-        from ...core.native import check_engine, check_threads
-
-        self.engine = check_engine(engine)
-        self.threads = check_threads(threads)
+        self.engine = native.check_engine(engine)
+        self.threads = threads
         self._ngram = np.array([t[5:].isdigit() for t in self.types])
+        self.compiled_counter()  # built once, with the settings (again only when threads are set)
+
+    def compiled_counter(self):
+        """The compiled ROUGE counter of these settings (None: the reference engine, or no compiled core);
+        with a tokenizer other than rouge-score's, Python tokenizes (and stems) and the counter reads the
+        tokens."""
+        if "_counter" not in self.__dict__:
+            pretokenized = self.tokenizer != "default"
+            build = native.resolve_engine(self.engine) == "native"
+            self.__dict__["_counter"] = native_rouge.rouge_counter(
+                self.types, stem=self.use_stemmer and not pretokenized, pretokenized=pretokenized,
+                threads=self.threads) if build else None
+        return self.__dict__["_counter"]
 
     @property
     def name(self) -> str:
