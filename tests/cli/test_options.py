@@ -130,3 +130,55 @@ def test_progress_line_is_cleared_before_a_warning(monkeypatch):
     assert terminal.getvalue().endswith("\x1b[K") and terminal.getvalue().count("\rbleuscope:") == 2
     progress.close()
     assert terminal.getvalue().endswith("\r\x1b[K")
+
+
+@pytest.mark.parametrize(
+    ("build", "arguments", "library", "option"),
+    [
+        (lambda: BLEU(max_ngram_order=0), ("max_ngram_order",), "max_ngram_order must be >= 1, got 0",
+         "--max-ngram-order must be >= 1, got 0"),
+        (lambda: BLEU(smooth_method="add-k", smooth_value=-1), ("smooth_value",), "smooth_value must be >= 0.0",
+         "-sv/--smooth-value must be >= 0.0"),
+        (lambda: BLEU(tokenize="13a", spm_model="x.model"), ("spm_model", "tokenize"),
+         "spm_model is only used by the SentencePiece", "--spm-model is only used by the SentencePiece"),
+    ],
+)
+def test_library_errors_carry_their_arguments_the_command_names_its_options(build, arguments, library, option):
+    # the library names its arguments in the message and as fields; the command says the same with its
+    # option names (no message is rewritten)
+    from bleuscope.cli.metrics import BLEU_OPTION_NAMES
+    from bleuscope.core.validation import named_message
+
+    with pytest.raises(ValueError) as caught:
+        build()
+    assert caught.value.arguments == arguments and caught.value.arguments[0] == arguments[0]
+    assert str(caught.value).startswith(library)
+    assert named_message(caught.value, BLEU_OPTION_NAMES).startswith(option)
+
+
+def test_chrf_and_gleu_errors_name_their_arguments(run_main, example):
+    from bleuscope.metrics.chrf import CHRF
+    from bleuscope.metrics.gleu import GLEU
+
+    with pytest.raises(ValueError) as caught:
+        CHRF(char_order=0, word_order=0)
+    assert caught.value.argument == "char_order" and caught.value.arguments == ("char_order", "word_order")
+    with pytest.raises(ValueError) as caught:
+        GLEU(min_len=3, max_len=2)
+    assert caught.value.argument == "max_len"
+    code, _, err = run_main([REF, "-i", HYP, "-m", "gleu", "--gleu-min-len", "3", "--gleu-max-len", "2"])
+    one_line_error(code, err, 2, "--gleu-max-len must be >= --gleu-min-len, got --gleu-min-len=3 and --gleu-max-len=2")
+    code, _, err = run_main([REF, "-i", HYP, "-m", "chrf", "-cc", "0", "-cw", "0"])
+    one_line_error(code, err, 2, "-cc/--chrf-char-order + -cw/--chrf-word-order must be >= 1")
+
+
+def test_a_missing_sentencepiece_model_names_the_option(run_main, example, tmp_path):
+    pytest.importorskip("sentencepiece")
+    from bleuscope.tokenizers.spm import resolve_model
+
+    with pytest.raises(FileNotFoundError) as caught:
+        resolve_model("flores101", tmp_path / "none.model")
+    assert caught.value.arguments == ("spm_model", "tokenize")
+    code, _, err = run_main([REF, "-i", HYP, "-tok", "flores101", "--spm-model", str(tmp_path / "none.model")])
+    one_line_error(code, err, 1, "tokenizer 'flores101' is not usable: --spm-model: no SentencePiece model at",
+                   "for -tok='flores101'")

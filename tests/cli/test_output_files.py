@@ -1,5 +1,5 @@
 """``-o`` of the main command: an output that is one of the inputs is refused however it is named, and
-SIGTERM while the output is being written removes the temporary file as Ctrl-C does."""
+SIGTERM while the output is being written removes the temporary file as Ctrl-C does; --encoding is checked."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import bleuscope
-from bleuscope.cli import main
+from bleuscope.cli import main, output
+from bleuscope.cli.output import UsageError
 
 EXAMPLE = Path(bleuscope.__file__).parent / "data" / "example"
 
@@ -97,3 +98,11 @@ def test_sigterm_as_the_temporary_file_is_created_leaves_nothing_behind(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == (["out.txt"] if existing else [])
     if existing:
         assert out.read_text(encoding="utf-8") == "old\n"  # untouched
+
+
+def test_unknown_encoding_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown encoding 'nope'"):
+        output.check_encoding("nope")
+    with pytest.raises(UsageError, match="not a text encoding"):
+        output.check_encoding("rot13")
+    assert output.check_encoding("UTF8") == "utf-8"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bleuscope import BLEU
 from bleuscope.core.native import files as native_files
 from bleuscope.core import files as bio
-from bleuscope.core.files import InputError, UsageError
+from bleuscope.core.files import InputError
 from bleuscope.metrics.base import Metric
 
 from ..conftest import DATA, read_lines, requires_core, requires_wmt
@@ -136,14 +136,6 @@ def test_encoding_override(tmp_path):
     with pytest.raises(InputError, match="invalid UTF-8"):
         list(bio.read_lines(path))
     assert list(bio.read_lines(path, encoding="latin-1")) == ["Grüße", "çà"]
-
-
-def test_unknown_encoding_is_a_usage_error():
-    with pytest.raises(UsageError, match="unknown encoding 'nope'"):
-        bio.check_encoding("nope")
-    with pytest.raises(UsageError, match="not a text encoding"):
-        bio.check_encoding("rot13")
-    assert bio.check_encoding("UTF8") == "utf-8"
 
 
 def test_byte_order_mark_is_kept_with_a_warning(tmp_path):

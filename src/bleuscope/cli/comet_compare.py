@@ -8,7 +8,8 @@ import argparse
 import sys
 
 from ..core import files as bio
-from ..core.files import CLIError, UsageError
+from . import output
+from .output import USER_ERRORS, UsageError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,13 +43,13 @@ def run(argv: list[str]) -> int:
     scores = check_segment_scores(merged, names, n, ", ".join(bio.display_name(p) for p in args.scores))
     results = comet_compare(scores, num_splits=args.num_splits, sample_ratio=args.sample_ratio,
                             alternative=args.t_test_alternative)
-    return bio.write_output(format_report(results, names), args.output)
+    return output.write_output(format_report(results, names), args.output)
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         return run(sys.argv[1:] if argv is None else list(argv))
-    except CLIError as e:
+    except USER_ERRORS as e:
         print(f"bleuscope comet-compare: error: {e}", file=sys.stderr)
         return e.exit_code
     except ImportError as e:

@@ -22,7 +22,8 @@ from ..core import chunks as core_chunks
 from ..core import files as bio
 from ..core.checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods
 from ..core.chunks import CHUNK_SEGMENTS
-from ..core.files import InputError, UsageError
+from ..core.files import InputError
+from .output import UsageError
 from .progress import isatty
 
 #: sacreBLEU warns when at least this many hypothesis lines end in " ."

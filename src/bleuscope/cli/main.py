@@ -22,12 +22,12 @@ import sys
 import warnings
 
 from ..core import files as bio
-from ..core.files import CLIError, UsageError
+from . import output, sharded
 from . import scores as cli_scores
-from . import sharded
 from . import significance as cli_significance
 from .argtypes import non_negative_number, whole_number
 from .metrics import add_metric_arguments, build_requested, check_metric_names, metric_names, requested_metrics
+from .output import USER_ERRORS, UsageError
 from .progress import clear_line
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
@@ -364,7 +364,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def check_options(args: argparse.Namespace) -> None:
     """Options that do not go together: :class:`UsageError` (exit 2)."""
-    args.encoding = bio.check_encoding(args.encoding)
+    args.encoding = output.check_encoding(args.encoding)
     if args.smooth_value is not None and args.smooth_method not in SMOOTH_VALUE_METHODS:
         raise UsageError(
             f"-sv/--smooth-value is not used by -s {args.smooth_method}; it goes with -s "
@@ -418,7 +418,7 @@ def check_options(args: argparse.Namespace) -> None:
         seen.add(path)
     if bio.STDIN in args.ref_paths and (bio.STDIN in args.hyp_paths):
         raise UsageError("stdin ('-') cannot be both the hypotheses and a reference")
-    bio.check_output_not_input(args.output, [*args.hyp_paths, *args.ref_paths])
+    output.check_output_not_input(args.output, [*args.hyp_paths, *args.ref_paths])
     check_metric_names(args.metrics)
 
     n_sys = len(args.hyp_paths)
@@ -482,12 +482,12 @@ def run(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, warn) -> int:
     if args.example_dir:
-        return bio.write_output(example_dir() + "\n", None)
+        return output.write_output(example_dir() + "\n", None)
     if args.list or args.echo is not None or args.test_set is not None:
         from . import testsets
 
         if args.list or args.echo is not None:
-            return bio.write_output(testsets.listing(args) if args.list else testsets.echo(args), args.output)
+            return output.write_output(testsets.listing(args) if args.list else testsets.echo(args), args.output)
         args.ref_paths = testsets.reference_files(args)
     from .render import MetricResults, RenderOptions, render_corpus, render_sentences
     from .scoring import score_metrics
@@ -513,16 +513,16 @@ def _run(args: argparse.Namespace, warn) -> int:
         if args.scores:
             raise UsageError("--scores reads whole systems' scores; it does not go with shards")
         table = [MetricResults(spec, scorer, sharded.score(args, scorer, warn)) for spec, scorer in zip(specs, scorers)]
-        return bio.write_output(render_corpus(table, options), args.output)
+        return output.write_output(render_corpus(table, options), args.output)
     cli_scores.check(args)
     if cli_significance.requested(args):  # resampling needs every segment's statistics (not the text)
         table = score_metrics(specs, scorers, args, warn, keep_segments=True)
         table += cli_scores.table_rows(args, table, keep_segments=True)
-        return bio.write_output(cli_significance.run(args, table, options), args.output)
+        return output.write_output(cli_significance.run(args, table, options), args.output)
     table = score_metrics(specs, scorers, args, warn)
     table += cli_scores.table_rows(args, table, keep_segments=False)
     text = render_sentences(table[0], options) if args.sentence_level else render_corpus(table, options)
-    return bio.write_output(text, args.output)
+    return output.write_output(text, args.output)
 
 
 def _run_subcommand(module_name: str, argv: list[str]) -> int | None:
@@ -551,7 +551,7 @@ def main(argv: list[str] | None = None) -> int:
                 return code
             # no such module: `report` is then an ordinary file name
         return run(argv)
-    except CLIError as e:
+    except USER_ERRORS as e:
         print(f"bleuscope: error: {e}", file=sys.stderr)
         return e.exit_code
     except SystemExit as e:  # --help, --version
@@ -559,8 +559,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("bleuscope: interrupted", file=sys.stderr)
         return 130
-    except bio.StdoutClosed:  # `bleuscope ... | head -1` and `| true` alike: the reader needs no more
+    except output.StdoutClosed:  # `bleuscope ... | head -1` and `| true` alike: the reader needs no more
         return 0
     except BrokenPipeError:  # --help or --version into a closed pipe
-        bio.silence_stdout()
+        output.silence_stdout()
         return 0

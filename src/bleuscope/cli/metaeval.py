@@ -13,8 +13,10 @@ import json
 import sys
 
 from ..core import files as bio
-from ..core.files import CLIError, InputError, UsageError
+from ..core.files import InputError
+from . import output
 from .metrics import add_metric_arguments, build_requested, get_metric, metric_names
+from .output import USER_ERRORS, UsageError
 
 FORMATS = ("text", "json", "latex", "tsv")
 
@@ -148,7 +150,7 @@ def run(argv: list[str]) -> int:
     else:
         records = meta_evaluate(human, metrics, names, human_name=human_name, levels=args.level,
                                 groupings=args.grouping)
-    return bio.write_output(render(records, args.format, args.width), args.output)
+    return output.write_output(render(records, args.format, args.width), args.output)
 
 
 def _column(r: dict) -> str:
@@ -192,7 +194,7 @@ def render(records: list[dict], fmt: str, width: int = 4) -> str:
 def main(argv: list[str] | None = None) -> int:
     try:
         return run(sys.argv[1:] if argv is None else list(argv))
-    except CLIError as e:
+    except USER_ERRORS as e:
         print(f"bleuscope meta-eval: error: {e}", file=sys.stderr)
         return e.exit_code
     except SystemExit as e:

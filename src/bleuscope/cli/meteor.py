@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.files import InputError, UsageError
+from ..core.files import InputError
+from .output import UsageError
 
 
 def add_meteor_options(parser: argparse.ArgumentParser) -> None:

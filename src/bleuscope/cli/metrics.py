@@ -10,11 +10,13 @@ Each :class:`MetricSpec` row says how the command treats one metric:
 * ``name``: what ``-m`` takes (lower case); metrics are computed and printed sorted by name, as sacreBLEU does;
 * ``build(args, warn)``: the scorer for the parsed options, or a list of scorers printed as separate columns
   (ROUGE: one per type) (import heavy modules inside; raise
-  :class:`~bleuscope.core.files.UsageError` for bad options: :func:`build_scorers` turns the library's ``ValueError`` /
-  ``TypeError`` into one, with the library's argument names replaced by ``option_names``);
+  :class:`~bleuscope.cli.output.UsageError` for bad options: :func:`build_scorers` turns the library's ``ValueError`` /
+  ``TypeError`` into one, an :class:`~bleuscope.core.validation.ArgumentError` saying its arguments by their
+  ``option_names``);
 * ``add_arguments(parser)``: the metric's own option group (called while the parser is built, also for
   ``--help``: import nothing heavy there);
-* ``option_names``: the library's argument names -> the command's option names, for messages;
+* ``option_names``: the library's argument names -> the command's option names, for the messages of the
+  library's errors that carry the names of their arguments (:func:`bleuscope.core.validation.named_message`);
 * ``keep_segment_rows``: the corpus score needs the per-segment rows (TER adds mean reference lengths
   segment by segment, as sacreBLEU does), not only their sum;
 * ``details``: optional extra output of a metric printed alone (BLEU: counts, precisions, BP, ... in every
@@ -51,8 +53,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.files import InputError, UsageError
+from ..core.files import InputError
 from . import meteor, rouge, strmetrics, wer
+from .output import UsageError
 
 Warn = Callable[[str], None]
 
@@ -68,11 +71,12 @@ class MetricSpec:
     keep_segment_rows: bool = False
     details: object | None = None
 
-    def option_message(self, message: str) -> str:
-        """A library message with the library's argument names replaced by the command's option names."""
-        for api, option in self.option_names.items():
-            message = message.replace(api, option)
-        return message
+    def message(self, error: BaseException) -> str:
+        """A library error as the command says it: the arguments it names (an
+        :class:`~bleuscope.core.validation.ArgumentError`'s) called by their option names."""
+        from ..core.validation import named_message  # numpy's: not for --help
+
+        return named_message(error, self.option_names)
 
 
 _METRICS: dict[str, MetricSpec] = {}
@@ -120,7 +124,7 @@ def build_scorers(spec: MetricSpec, args: argparse.Namespace, warn: Warn | None 
     except (ValueError, TypeError) as e:
         if isinstance(e, InputError):
             raise
-        raise UsageError(spec.option_message(str(e))) from None
+        raise UsageError(spec.message(e)) from None
     except ImportError as e:  # a metric whose optional dependency is not installed
         raise UsageError(f"-m {spec.name}: this metric is not available in this installation ({e})") from None
     return built if isinstance(built, list) else [built]
@@ -147,18 +151,12 @@ def target_language(args: argparse.Namespace) -> str | None:
 
 
 BLEU_OPTION_NAMES = {
-    "spm_model=": "--spm-model ",
     "spm_model": "--spm-model",
     "smooth_value": "-sv/--smooth-value",
-    "smooth_method=": "-s ",
+    "smooth_method": "-s",
     "max_ngram_order": "--max-ngram-order",
-    "tokenize=": "-tok ",
+    "tokenize": "-tok",
 }
-
-
-def option_names(message: str) -> str:
-    """A BLEU message with the library's argument names replaced by the command's option names."""
-    return get_metric("bleu").option_message(message)
 
 
 def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
@@ -194,7 +192,9 @@ def build_bleu(args: argparse.Namespace, warn: Warn | None = None):
             **options,
         )
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
-        raise InputError(f"tokenizer {tokenize!r} is not usable: {option_names(str(e))}") from None
+        from ..core.validation import named_message
+
+        raise InputError(f"tokenizer {tokenize!r} is not usable: {named_message(e, BLEU_OPTION_NAMES)}") from None
     if args.max_ngram_order > 4:  # the compiled core may count fewer orders than the option allows: ask it now
         try:
             bleu.corpus_score(["a"], [["a"]])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.files import UsageError
+from .output import UsageError
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL,rougeLsum"
 

@@ -7,7 +7,7 @@ import argparse
 from dataclasses import dataclass
 
 from ..core import files as bio
-from ..core.files import UsageError
+from .output import UsageError
 
 
 @dataclass(frozen=True)
@@ -18,9 +18,6 @@ class ScoresSpec:
     keep_segment_rows: bool = True
     details: object | None = None
     option_names: tuple = ()
-
-    def option_message(self, message: str) -> str:
-        return message
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

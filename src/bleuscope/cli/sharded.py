@@ -15,6 +15,7 @@ import glob
 import warnings
 
 from ..core import files as bio
+from . import output
 
 SHARD_SUFFIXES = (".parquet", ".pq")
 
@@ -49,12 +50,12 @@ def _input_shards(args: argparse.Namespace) -> list[str] | None:
     if not args.input or args.files or args.references or not getattr(args, "hyp_field_refs", False):
         return None
     if len(args.input) > 1:
-        raise bio.UsageError(
+        raise output.UsageError(
             f"--ray scores one system, and {len(args.input)} -i files are {len(args.input)} systems; give one -i "
             "file, or the shards of one system as FILEs or a quoted glob"
         )
     if args.input == [bio.STDIN]:
-        raise bio.UsageError(
+        raise output.UsageError(
             "--ray reads its shards from files, not from standard input; write the JSON Lines to a file, or drop "
             "--ray (the score is the same)"
         )
@@ -63,14 +64,14 @@ def _input_shards(args: argparse.Namespace) -> list[str] | None:
 
 def check(args: argparse.Namespace) -> None:
     if not args.hyp_field or not args.ref_field:
-        raise bio.UsageError("sharded inputs (Parquet shards, globs or --ray) need --hyp-field and --ref-field")
+        raise output.UsageError("sharded inputs (Parquet shards, globs or --ray) need --hyp-field and --ref-field")
     if _input_shards(args) is None and (args.input or args.references or not args.files):
-        raise bio.UsageError(
+        raise output.UsageError(
             "give the shards as FILEs (paths or quoted globs) with --hyp-field/--ref-field; "
             "-i and -r do not go with them"
         )
     if args.sentence_level:
-        raise bio.UsageError("-sl with shards: use bleuscope.runtime.ray.sentence_scores (a scored Ray Dataset)")
+        raise output.UsageError("-sl with shards: use bleuscope.runtime.ray.sentence_scores (a scored Ray Dataset)")
 
 
 def score(args: argparse.Namespace, scorer, warn):
@@ -92,7 +93,7 @@ def score(args: argparse.Namespace, scorer, warn):
         # chunk of rows, as the chunk loop of text files judges its first chunk; read only if a metric asks
         give_input_notes(scorer, ReadWhenAsked(lambda: _first_reference_streams(args, paths[0])), args, warn)
     except MissingExtraError as e:
-        raise bio.UsageError(str(e)) from None
+        raise output.UsageError(str(e)) from None
     nrefs = totals.nrefs()
     name = paths[0] if len(paths) == 1 else f"{len(paths)} shards"
     return [

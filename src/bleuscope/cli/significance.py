@@ -19,8 +19,9 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.files import InputError, UsageError
+from ..core.files import InputError
 from .argtypes import checked, whole_number
+from .output import UsageError
 
 #: sacreBLEU's defaults (a test keeps them equal to bleuscope.analysis.significance's)
 BOOTSTRAP_SAMPLES = 1000

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 
 from ..core import files as bio
-from ..core.files import CLIError, InputError, UsageError
+from ..core.files import InputError
+from .output import CLIError, UsageError
 
 INSTALL = 'pip install "bleuscope[testsets]"'
 

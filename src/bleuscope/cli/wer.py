@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.files import UsageError
+from .output import UsageError
 
 PROFILE_NAMES = ("jiwer", "hf-evaluate", "hf-evaluate-jiwer3", "torchmetrics", "nemo")
 

@@ -1,11 +1,11 @@
-"""Files: the one line reader, the input errors and atomic output (the library's and the command line's).
+"""Files: the one line reader, the input errors and atomic output.
 
 :func:`read_lines` is the one reader of text files: plain or compressed (``.gz``, ``.xz``, ``.bz2``), or
 standard input (``"-"``), read in blocks with bounded memory. It returns whole lines exactly as stored: lines are split on ``"\\n"`` only (never
 ``str.splitlines``, which also splits on U+001C-U+001E, U+0085, U+2028, ... found inside real segments), a final
 ``"\\n"`` ends the last line rather than starting an empty one, and nothing is stripped or normalised.
-Problems are :class:`InputError` (bad data, exit code 1) or :class:`UsageError` (bad options, exit code 2)
-with a one-line message naming the file and the line.
+Problems are :class:`InputError` (a ``ValueError``) with a one-line message naming the file and the line.
+The command line's own concerns (usage errors, standard output) are in :mod:`bleuscope.cli.output`.
 """
 
 from __future__ import annotations
@@ -44,37 +44,15 @@ BLOCK_BYTES = 1 << 20
 Warn = Callable[[str], None]
 
 
-class CLIError(Exception):
-    """A user error: the command prints the message on one line and exits with ``exit_code``."""
+class InputError(ValueError):
+    """Bad input data or an unreadable file, with a one-line message naming the file (and the line): a
+    ``ValueError`` for library callers; the commands print it and exit with ``exit_code``."""
 
     exit_code = 1
-
-
-class InputError(CLIError, ValueError):
-    """Bad input data or an unreadable file (exit code 1); a ``ValueError`` for library callers."""
-
-    exit_code = 1
-
-
-class UsageError(CLIError):
-    """Bad or incompatible command-line options (exit code 2)."""
-
-    exit_code = 2
 
 
 def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
-
-
-def check_encoding(encoding: str) -> str:
-    """The codec's canonical name; an unknown or non-text encoding is a :class:`UsageError`."""
-    try:
-        info = codecs.lookup(encoding)
-    except LookupError:
-        raise UsageError(f"unknown encoding {encoding!r} (--encoding); try utf-8, utf-8-sig, latin-1, cp1252") from None
-    if not getattr(info, "_is_text_encoding", True):
-        raise UsageError(f"--encoding {encoding!r} is not a text encoding")
-    return info.name
 
 
 def compression_of(path: str) -> str | None:
@@ -105,7 +83,7 @@ def open_binary(path: str):
     except PermissionError:
         raise InputError(f"{name}: permission denied (cannot read the file)") from None
     except OSError as e:
-        raise InputError(f"{name}: cannot read the file ({_reason(e)})") from None
+        raise InputError(f"{name}: cannot read the file ({os_reason(e)})") from None
 
 
 def _read_block(stream, size: int, path: str) -> bytes:
@@ -116,8 +94,8 @@ def _read_block(stream, size: int, path: str) -> bytes:
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
         ext = compression_of(path) if path != STDIN else None
         if ext is not None:
-            raise InputError(f"{path}: not a valid {ext[1:]} file or truncated ({_reason(e)})") from None
-        raise InputError(f"{display_name(path)}: cannot read the file ({_reason(e)})") from None
+            raise InputError(f"{path}: not a valid {ext[1:]} file or truncated ({os_reason(e)})") from None
+        raise InputError(f"{display_name(path)}: cannot read the file ({os_reason(e)})") from None
 
 
 def read_bytes(path: str) -> bytes:
@@ -133,7 +111,7 @@ def read_bytes(path: str) -> bytes:
             stream.close()
 
 
-def _reason(e: BaseException) -> str:
+def os_reason(e: BaseException) -> str:
     return getattr(e, "strerror", None) or str(e) or type(e).__name__
 
 
@@ -506,78 +484,6 @@ def first_row_without_reference(rows: list[list[str | None]]) -> int | None:
     return next((i for i, row in enumerate(rows) if all(x is None for x in row)), None)
 
 
-def check_output_not_input(output: str | None, inputs: Iterable[str], option: str = "-o") -> None:
-    """Refuse (:class:`UsageError`) an output that is one of the inputs: the same file by device and inode, so
-    also when named through a symbolic or hard link (or given on stdin). Replacing it would destroy the input.
-    Outputs that are not regular files (``/dev/null``, a FIFO, a terminal) and new names cannot be an input."""
-    if output is None or output == STDIN:
-        return
-    try:
-        out = os.stat(output)
-    except OSError:
-        return
-    if not stat.S_ISREG(out.st_mode):
-        return
-    for path in inputs:
-        try:
-            st = os.fstat(sys.stdin.fileno()) if path == STDIN else os.stat(path)
-        except (OSError, ValueError, AttributeError):
-            continue
-        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
-            same = "" if path == output else f" ({display_name(path)} is the same file)"
-            raise UsageError(f"{option} {output} would overwrite an input file{same}")
-
-
-class StdoutClosed(Exception):
-    """Standard output was closed by its reader (``| head -1``, ``| true``): nothing more to print."""
-
-
-def write_output(text: str | Iterable[str], path: str | None, encoding: str = "utf-8") -> int:
-    """Print ``text`` (a string, or pieces of it) to standard output (``path=None``) or write it to ``path``
-    (:func:`write_file`); returns 0.
-
-    A reader that closed standard output early raises :class:`StdoutClosed` (the command exits 0 quietly, as
-    after ``| head``); other write failures are :class:`InputError`."""
-    pieces = [text] if isinstance(text, str) else text
-    if path is not None:
-        write_file(path, pieces, encoding)
-        return 0
-    if sys.stdout is None:  # started with standard output closed (``>&-``): Python then has no sys.stdout
-        raise InputError("<stdout>: cannot write the output (standard output is closed)")
-    try:
-        sys.stdout.flush()
-        buffer = getattr(sys.stdout, "buffer", None)
-        for piece in pieces:
-            if buffer is not None:
-                buffer.write(piece.encode(encoding, "surrogateescape"))  # file names may hold undecodable bytes
-            else:
-                sys.stdout.write(piece)
-        if buffer is not None:
-            buffer.flush()
-        sys.stdout.flush()
-    except BrokenPipeError:
-        silence_stdout()
-        raise StdoutClosed() from None
-    except OSError as e:
-        silence_stdout()
-        raise InputError(f"<stdout>: cannot write the output ({_reason(e)})") from None
-    return 0
-
-
-def silence_stdout() -> None:
-    """Point file descriptor 1 at /dev/null so that the interpreter's final flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass
-    try:
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - replaces the broken stream until exit
-    except OSError:
-        pass
-
-
 def write_file(path: str, text: str | Iterable[str], encoding: str = "utf-8") -> None:
     """Write ``text`` (a string, or pieces of it) to ``path`` the way its kind of file needs.
 
@@ -596,7 +502,7 @@ def write_file(path: str, text: str | Iterable[str], encoding: str = "utf-8") ->
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
+        raise InputError(f"{path}: cannot write the output ({os_reason(e)})") from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise InputError(f"{path}: is a directory; -o needs a file name")
     if st is not None and not stat.S_ISREG(st.st_mode):
@@ -622,7 +528,7 @@ def _write_direct(path: str, target: str, text: str | Iterable[str], encoding: s
         with open(target, "w", encoding=encoding, errors="surrogateescape", newline="") as f:
             f.writelines([text] if isinstance(text, str) else text)
     except OSError as e:
-        raise InputError(f"{path}: cannot write the output ({_reason(e)})") from None
+        raise InputError(f"{path}: cannot write the output ({os_reason(e)})") from None
 
 
 def write_atomic(
@@ -661,7 +567,7 @@ def write_atomic(
         os.replace(tmp, path)
         tmp = None
     except OSError as e:
-        raise InputError(f"{name}: cannot write the output ({_reason(e)})") from None
+        raise InputError(f"{name}: cannot write the output ({os_reason(e)})") from None
     finally:
         terminated.armed = False  # an attribute store: no signal handler runs between here and the clean-up
         if fd is not None:

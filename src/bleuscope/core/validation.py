@@ -1,6 +1,7 @@
 """Input checks with messages that name the argument, the stream and the line.
 
-bleuscope never truncates or reinterprets input: a wrong layout is an error, not a guess.
+bleuscope never truncates or reinterprets input: a wrong layout is an error, not a guess. A bad setting of
+a metric is an :class:`ArgumentError`, which carries the names of the arguments it is about.
 """
 
 from __future__ import annotations
@@ -8,6 +9,38 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 
 import numpy as np
+
+from ..tokenizers.language import naming
+
+
+class ArgumentError(ValueError):
+    """A bad argument of a library call, whose message names it: ``arguments`` are the names the message is
+    about (``argument``, the first) and ``template`` the message with a ``{}`` for each, so that a caller
+    knowing them by other names (the command's options) says the same with its names
+    (:func:`named_message`) instead of rewriting the message. Errors of other classes may carry the same
+    two fields (:func:`bleuscope.tokenizers.language.naming`: a tokenizer's missing model file)."""
+
+    def __init__(self, template: str, *arguments: str) -> None:
+        super().__init__(template.format(*arguments))
+        naming(self, template, *arguments)
+
+    @property
+    def argument(self) -> str:
+        return self.arguments[0]
+
+
+def named_message(error: BaseException, names: Mapping[str, str]) -> str:
+    """The message of ``error`` with each argument it carries (:class:`ArgumentError`) called by its name in
+    ``names`` (as the library calls it where ``names`` has none); the message as it is for an error that
+    carries none."""
+    template, arguments = getattr(error, "template", None), getattr(error, "arguments", None)
+    if not isinstance(template, str) or not isinstance(arguments, tuple):
+        return str(error)
+    return template.format(*(names.get(a, a) for a in arguments))
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An :class:`ArgumentError` of an argument of the wrong type (a ``TypeError`` too)."""
 
 
 def check_text_list(
@@ -140,5 +173,5 @@ def check_reference_presence(streams: list[list]) -> np.ndarray:
 
 def check_bool(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise ArgumentTypeError(f"{{}} must be True or False, got {value!r}", name)
     return bool(value)

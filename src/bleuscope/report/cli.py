@@ -10,7 +10,6 @@ BLEU, always the first metric, keeps its own option group here (``-s`` is the so
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import os
 import re
@@ -28,20 +27,11 @@ from ..cli.metrics import (
     metric_names,
     scores_scorers,
 )
+from ..cli.output import USER_ERRORS, StdoutClosed, UsageError, check_output_not_input, write_output
 from ..cli.progress import PROGRESS_MIN_SEGMENTS, Progress, clear_line, isatty
 from ..cli.rouge import DEFAULT_TYPES as ROUGE_DEFAULT_TYPES
 from ..cli.significance import PROGRESS_MIN_RESAMPLED_SEGMENTS
-from ..core.files import (
-    CLIError,
-    InputError,
-    StdoutClosed,
-    UsageError,
-    check_output_not_input,
-    display_name,
-    read_lines,
-    write_file,
-    write_output,
-)
+from ..core.files import InputError, display_name, read_lines, write_file
 
 PROG = "bleuscope report"
 
@@ -302,7 +292,12 @@ def _check_counts(kind: str, name: str, n: int, ref_name: str, n_ref: int, compl
 
 def _make_bleu(args):
     from .. import BLEU
+    from ..metrics.bleu.scoring import SMOOTH_DEFAULTS
 
+    if args.smooth_value is not None and SMOOTH_DEFAULTS.get(args.smooth_method, 0) is None:
+        takes = ", ".join(method for method, default in SMOOTH_DEFAULTS.items() if default is not None)
+        raise UsageError(f"-sv/--smooth-value is not used by --smooth-method {args.smooth_method!r}; it goes with "
+                         f"--smooth-method {takes}")
     trg_lang = None
     if args.language_pair:
         parts = args.language_pair.split("-")
@@ -316,23 +311,18 @@ def _make_bleu(args):
                     max_ngram_order=args.max_ngram_order, effective_order=args.effective_order,
                     force=args.force, **options)
     except (ValueError, TypeError) as e:
-        raise UsageError(_bleu_option_names(str(e))) from None
+        from ..core.validation import named_message  # numpy's: not for --help
+
+        raise UsageError(named_message(e, _BLEU_OPTION_NAMES)) from None
     except (ImportError, RuntimeError, OSError) as e:  # an optional tokenizer dependency is missing
-        raise InputError(f"the tokenizer is not usable: {_bleu_option_names(str(e))}") from None
+        from ..core.validation import named_message
+
+        raise InputError(f"the tokenizer is not usable: {named_message(e, _BLEU_OPTION_NAMES)}") from None
 
 
 #: the main command's names for BLEU's library arguments, except smoothing: the report has no -s (its -s is the
 #: source file)
-_BLEU_OPTION_NAMES = {
-    **BLEU_OPTION_NAMES,
-    "smooth_method=": "--smooth-method ",
-    "smooth_method": "--smooth-method",
-    "; leave it None": "",
-}
-
-
-def _bleu_option_names(message: str) -> str:
-    return dataclasses.replace(get_metric("bleu"), option_names=_BLEU_OPTION_NAMES).option_message(message)
+_BLEU_OPTION_NAMES = {**BLEU_OPTION_NAMES, "smooth_method": "--smooth-method"}
 
 
 def _further_metrics(names: list[str], args, warn) -> list:
@@ -537,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
             warnings.simplefilter("ignore" if quiet else "default")
             warnings.showwarning = lambda message, *_args, **_kw: warn(str(message))
             return run(argv, warn)
-    except CLIError as e:
+    except USER_ERRORS as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return e.exit_code
     except SystemExit as e:  # --help

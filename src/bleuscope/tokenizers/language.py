@@ -22,6 +22,7 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from types import FrameType
+from typing import TypeVar
 
 from .base import BaseTokenizer, Unit
 
@@ -138,19 +139,40 @@ def warn_if_mostly_cjk(tokenizer_name: str, lines: Iterable[str]) -> bool:
 
 
 # -- optional extras -----------------------------------------------------------------------------------------
+E = TypeVar("E", bound=BaseException)
+
+
+def naming(error: E, template: str, *arguments: str) -> E:
+    """``error`` carrying the names of the arguments its message is about: ``arguments``, and ``template``,
+    its message with a ``{}`` for each name (any exception class: a missing model file stays a
+    ``FileNotFoundError``), so that a caller knowing them by other names (the command's options) says the
+    same with its names (:func:`bleuscope.core.validation.named_message`) instead of rewriting the message."""
+    error.template = template  # type: ignore[attr-defined]
+    error.arguments = arguments  # type: ignore[attr-defined]
+    return error
+
+
+def named_error(error_type: type[E], template: str, *arguments: str) -> E:
+    """An ``error_type`` whose message is ``template`` with the argument names, carrying them (:func:`naming`)."""
+    return naming(error_type(template.format(*arguments)), template, *arguments)
+
+
 class MissingExtraError(ImportError):
     """An optional dependency of a tokenizer is not installed."""
 
 
-def import_extra(modules: Sequence[str], extra: str, what: str):
-    """Import ``modules`` (returned as a tuple) or raise one :class:`MissingExtraError` naming the extra."""
+def import_extra(modules: Sequence[str], extra: str, what: str, *arguments: str):
+    """Import ``modules`` (returned as a tuple) or raise one :class:`MissingExtraError` naming the extra and
+    ``what`` needs them (a template of ``arguments`` when they are given, see :func:`naming`)."""
     try:
         return tuple(importlib.import_module(m) for m in modules)
     except ImportError as exc:
-        raise MissingExtraError(
-            f"{what} needs optional dependencies that are not installed ({exc.name or exc}). "
+        detail = (
+            f"{'' if arguments else what} needs optional dependencies that are not installed ({exc.name or exc}). "
             f'Install them with:  pip install "bleuscope[{extra}]"'
-        ) from exc
+        )
+        template = (what if arguments else "") + detail.replace("{", "{{").replace("}", "}}")
+        raise named_error(MissingExtraError, template, *arguments) from exc
 
 
 # -- whole-line tokenizers with a line cache ----------------------------------------------------------------

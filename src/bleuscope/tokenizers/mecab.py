@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 
-from .language import LineCachedTokenizer, import_extra
+from .language import LineCachedTokenizer, import_extra, named_error
 
 
 class _MecabTokenizer(LineCachedTokenizer):
@@ -27,16 +27,20 @@ class _MecabTokenizer(LineCachedTokenizer):
 
     def __init__(self) -> None:
         super().__init__()
-        mecab, dic = import_extra(self._modules, self._extra, f"tokenize={self.name!r}")
+        mecab, dic = import_extra(self._modules, self._extra, f"{{}}={self.name!r}", "tokenize")
         self._tagger = mecab.Tagger(dic.MECAB_ARGS + " -Owakati")
         info = self._tagger.dictionary_info()
         if info.size != self._dictionary_size:
-            raise RuntimeError(
-                f"tokenize={self.name!r} needs the {self._dictionary} dictionary ({self._dictionary_size} "
-                f"entries) as sacreBLEU uses it; the loaded dictionary has {info.size} entries"
+            raise named_error(
+                RuntimeError,
+                f"{{}}={self.name!r} needs the {self._dictionary} dictionary ({self._dictionary_size} "
+                f"entries) as sacreBLEU uses it; the loaded dictionary has {info.size} entries",
+                "tokenize",
             )
         if info.next is not None:
-            raise RuntimeError(f"tokenize={self.name!r}: a MeCab user dictionary is loaded; sacreBLEU uses none")
+            raise named_error(
+                RuntimeError, f"{{}}={self.name!r}: a MeCab user dictionary is loaded; sacreBLEU uses none", "tokenize"
+            )
         self._signature = f"{self.name}-{self._tagger.version()}-{self._suffix}"
         self._parse = self._tagger.parse
         self._lock = threading.Lock()

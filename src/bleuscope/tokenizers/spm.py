@@ -23,7 +23,7 @@ import warnings
 from pathlib import Path
 from typing import cast
 
-from .language import LineCachedTokenizer, caller_stacklevel, import_extra
+from .language import LineCachedTokenizer, caller_stacklevel, import_extra, named_error
 
 #: tokenizer name -> (signature, file name in sacreBLEU's model folder, URL sacreBLEU downloads it from)
 SPM_MODELS = {
@@ -69,14 +69,17 @@ def resolve_model(name: str, model: str | os.PathLike | None = None) -> Path:
     url = SPM_MODELS[name][2]
     if model is not None:
         if not isinstance(model, (str, os.PathLike)):
-            raise TypeError(f"spm_model must be a path (str or os.PathLike), got {type(model).__name__}")
+            raise named_error(TypeError, f"{{}} must be a path (str or os.PathLike), got {type(model).__name__}", "spm_model")
         path = Path(model).expanduser()
         if path.is_dir():
             path = path / fname
         if not path.is_file():
-            raise FileNotFoundError(
-                f"spm_model: no SentencePiece model at {str(path)!r} for tokenize={name!r}. Give the path of "
-                f"the .model file, or a folder holding {fname!r} (sacreBLEU downloads it from {url})."
+            raise named_error(
+                FileNotFoundError,
+                f"{{}}: no SentencePiece model at {_brace(str(path))!r} for {{}}={name!r}. Give the path of "
+                f"the .model file, or a folder holding {fname!r} (sacreBLEU downloads it from {url}).",
+                "spm_model",
+                "tokenize",
             )
         return path
     default = DEFAULT_CACHE_DIR.expanduser() / fname
@@ -84,10 +87,13 @@ def resolve_model(name: str, model: str | os.PathLike | None = None) -> Path:
     for path in (default, sacre):
         if path.is_file():
             return path
-    raise FileNotFoundError(
-        f"tokenize={name!r} needs its SentencePiece model, and bleuscope never downloads one. Put the file at "
-        f"{str(default)!r} or pass spm_model='path/to/model' (a file, or a folder holding {fname!r}). "
-        f"sacreBLEU downloads this model from {url}."
+    raise named_error(
+        FileNotFoundError,
+        f"{{}}={name!r} needs its SentencePiece model, and bleuscope never downloads one. Put the file at "
+        f"{_brace(str(default))!r} or pass {{}}='path/to/model' (a file, or a folder holding {fname!r}). "
+        f"sacreBLEU downloads this model from {url}.",
+        "tokenize",
+        "spm_model",
     )
 
 
@@ -103,7 +109,7 @@ class TokenizerSPM(LineCachedTokenizer):
                 FutureWarning,
                 stacklevel=caller_stacklevel(),
             )
-        (spm,) = import_extra(("sentencepiece",), "spm", f"tokenize={name!r}")
+        (spm,) = import_extra(("sentencepiece",), "spm", f"{{}}={name!r}", "tokenize")
         self.key = name
         self.name = SPM_MODELS[name][0]
         self.model_path = resolve_model(name, model)
@@ -111,9 +117,12 @@ class TokenizerSPM(LineCachedTokenizer):
         try:
             ok = self._sp.Load(str(self.model_path))
         except (OSError, RuntimeError) as exc:
-            raise ValueError(f"spm_model: {str(self.model_path)!r} is not a SentencePiece model: {exc}") from exc
+            raise named_error(
+                ValueError, f"{{}}: {_brace(str(self.model_path))!r} is not a SentencePiece model: {_brace(str(exc))}",
+                "spm_model",
+            ) from exc
         if ok is False:  # pragma: no cover - older sentencepiece versions return False instead of raising
-            raise ValueError(f"spm_model: {str(self.model_path)!r} is not a SentencePiece model")
+            raise named_error(ValueError, f"{{}}: {_brace(str(self.model_path))!r} is not a SentencePiece model", "spm_model")
         self._encode_pieces = self._sp.EncodeAsPieces
 
     def __call__(self, line: str) -> str:
@@ -161,9 +170,12 @@ def get_spm_tokenizer(name: str, model: str | os.PathLike | None = None) -> Toke
         _check_name(name)
         return cast(TokenizerSPM, get_tokenizer(name))  # the registry's SentencePiece names
     if not isinstance(name, str) or name not in SPM_MODELS:
-        raise ValueError(
-            f"spm_model is only used by the SentencePiece tokenizers ({', '.join(SPM_MODELS)}), "
-            f"not by tokenize={name!r}"
+        raise named_error(
+            ValueError,
+            f"{{}} is only used by the SentencePiece tokenizers ({', '.join(SPM_MODELS)}), not by {{}}="
+            f"{_brace(repr(name))}",
+            "spm_model",
+            "tokenize",
         )
     path = resolve_model(name, model)
     st = path.stat()
@@ -175,3 +187,8 @@ def get_spm_tokenizer(name: str, model: str | os.PathLike | None = None) -> Toke
             if inst is None:
                 inst = _INSTANCES[key] = TokenizerSPM(name, path)
     return inst
+
+
+def _brace(text: str) -> str:
+    """``text`` inside a message template (:func:`~.language.named_error`): its braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")

@@ -12,7 +12,7 @@ from typing import cast
 import numpy as np
 
 from ...core import native
-from ...core.validation import check_bool
+from ...core.validation import ArgumentError, ArgumentTypeError, check_bool
 from .scoring import SMOOTH_DEFAULTS, ScoringConfig
 from .smoothing import check_value as check_chen_cherry_value
 from .smoothing import is_chen_cherry, stats_order
@@ -31,26 +31,26 @@ def default_tokenizer(trg_lang: str | None) -> str:
 
 def _check_number(value, name: str, *, minimum: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a finite number, got {value!r}")
+        raise ArgumentTypeError(f"{{}} must be a finite number, got {value!r}", name)
     number = cast(float, value)  # any real number, kept as given (an int stays an int)
     if not math.isfinite(number):  # a number, out of range: ValueError, as Python's own functions raise
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ArgumentError(f"{{}} must be a finite number, got {value!r}", name)
     if number < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+        raise ArgumentError(f"{{}} must be >= {minimum}, got {value!r}", name)
     return number
 
 
 def _check_weights(weights, max_ngram_order) -> tuple[tuple[float, ...] | None, int | None]:
     """``(weights or None when uniform, the order they set)``."""
     if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray)):
-        raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__}")
+        raise ArgumentTypeError(f"{{}} must be a sequence of numbers, got {type(weights).__name__}", "weights")
     weights_t = tuple(float(_check_number(w, f"weights[{i}]")) for i, w in enumerate(weights))
     if not weights_t:
-        raise ValueError("weights is empty")
+        raise ArgumentError("{} is empty", "weights")
     if abs(math.fsum(weights_t) - 1.0) > 1e-9:
-        raise ValueError(f"weights must sum to 1, they sum to {math.fsum(weights_t)!r}")
+        raise ArgumentError(f"{{}} must sum to 1, they sum to {math.fsum(weights_t)!r}", "weights")
     if max_ngram_order is not None and max_ngram_order != len(weights_t):
-        raise ValueError(f"max_ngram_order={max_ngram_order} does not match {len(weights_t)} weights")
+        raise ArgumentError(f"{{}}={max_ngram_order} does not match {len(weights_t)} {{}}", "max_ngram_order", "weights")
     return (None if len(set(weights_t)) == 1 else weights_t), len(weights_t)  # uniform: sacreBLEU's formula
 
 
@@ -58,18 +58,22 @@ def _check_order(max_ngram_order) -> int:
     if max_ngram_order is None:
         return 4
     if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral):
-        raise TypeError(f"max_ngram_order must be an integer, got {max_ngram_order!r}")
+        raise ArgumentTypeError(f"{{}} must be an integer, got {max_ngram_order!r}", "max_ngram_order")
     if max_ngram_order < 1:
-        raise ValueError(f"max_ngram_order must be >= 1, got {max_ngram_order}")
+        raise ArgumentError(f"{{}} must be >= 1, got {max_ngram_order}", "max_ngram_order")
     return int(max_ngram_order)
 
 
 def _check_smoothing(smooth_method, smooth_value) -> None:
     if not isinstance(smooth_method, str) or smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"unknown smooth_method {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}")
+        raise ArgumentError(
+            f"unknown {{}} {smooth_method!r}; choose one of: {', '.join(SMOOTH_DEFAULTS)}", "smooth_method"
+        )
     if smooth_value is not None:
         if SMOOTH_DEFAULTS[smooth_method] is None:
-            raise ValueError(f"smooth_value is not used by smooth_method={smooth_method!r}; leave it None")
+            raise ArgumentError(
+                f"{{}} is not used by {{}}={smooth_method!r}; leave it None", "smooth_value", "smooth_method"
+            )
         _check_number(smooth_value, "smooth_value")
         if is_chen_cherry(smooth_method):
             check_chen_cherry_value(smooth_method, smooth_value)
@@ -117,7 +121,7 @@ class BLEUOptions:
         force = check_bool(force, "force")  # sacreBLEU's switch for the "looks tokenized" warning
         effective_order = check_bool(effective_order, "effective_order")
         if trg_lang is not None and not isinstance(trg_lang, str):
-            raise TypeError(f"trg_lang must be a language code string, got {trg_lang!r}")
+            raise ArgumentTypeError(f"{{}} must be a language code string, got {trg_lang!r}", "trg_lang")
         if tokenize is None:
             tokenize = default_tokenizer(trg_lang)
         _check_smoothing(smooth_method, smooth_value)
@@ -128,8 +132,9 @@ class BLEUOptions:
         counted = stats_order(smooth_method, order)  # one more for chen-cherry-5/7
         if counted > MAX_NGRAM_ORDER:
             most = MAX_NGRAM_ORDER - (counted - order)
-            extra = "" if most == MAX_NGRAM_ORDER else f" with smooth_method={smooth_method!r} (it counts one order more)"
-            raise ValueError(f"max_ngram_order must be at most {most:,}{extra}, got {max_ngram_order}")
+            names = ("max_ngram_order",) if most == MAX_NGRAM_ORDER else ("max_ngram_order", "smooth_method")
+            extra = "" if most == MAX_NGRAM_ORDER else f" with {{}}={smooth_method!r} (it counts one order more)"
+            raise ArgumentError(f"{{}} must be at most {most:,}{extra}, got {max_ngram_order}", *names)
         return cls(
             tokenize=tokenize,
             lowercase=lowercase,

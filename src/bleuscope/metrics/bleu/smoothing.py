@@ -39,6 +39,7 @@ import math
 
 import numpy as np
 
+from ...core.validation import ArgumentError
 from .layout import layout, order_of_width
 
 #: method -> default parameter (None: the method takes none)
@@ -67,7 +68,7 @@ def stats_order(method: str, max_order: int) -> int:
 def check_value(method: str, value: float) -> None:
     """Parameter ranges beyond ``>= 0``: K must be positive (it divides)."""
     if PARAMETER_NAMES.get(method) == "K" and value <= 0:
-        raise ValueError(f"smooth_value (K of {method}) must be > 0, got {value!r}")
+        raise ArgumentError(f"{{}} (K of {method}) must be > 0, got {value!r}", "smooth_value")
 
 
 def signature_value(value: float) -> str:

@@ -21,7 +21,7 @@ from ...core.chunks import CHUNK_SEGMENTS
 from ...core.native import chrf_ter as native_chrf_ter
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
-from ...core.validation import check_bool, check_reference_presence
+from ...core.validation import ArgumentError, ArgumentTypeError, check_bool, check_reference_presence
 from ..base import Metric, SacreBLEUArithmetic, ScoreBatch, ScoreText
 from .arithmetic import Mixed, binary, select
 from .counting import match_row, ngram_counters
@@ -71,14 +71,14 @@ MAX_WORD_ORDER = 16
 
 def _check_order(value, name: str, maximum: int | None = None) -> int:
     if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral) and not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite integer, got {value!r}")
+        raise ArgumentError(f"{{}} must be a finite integer, got {value!r}", name)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+        raise ArgumentTypeError(f"{{}} must be an integer, got {value!r}", name)
     order = int(value)
     if order < 0:
-        raise ValueError(f"{name} must be >= 0, got {order}")
+        raise ArgumentError(f"{{}} must be >= 0, got {order}", name)
     if maximum is not None and order > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {order}")
+        raise ArgumentError(f"{{}} must be at most {maximum}, got {order}", name)
     return order
 
 
@@ -161,7 +161,7 @@ class CHRF(Metric):
         self.char_order = _check_order(char_order, "char_order", MAX_CHAR_ORDER)
         self.word_order = _check_order(word_order, "word_order", MAX_WORD_ORDER)
         if self.char_order + self.word_order == 0:
-            raise ValueError("char_order + word_order must be >= 1 (there is nothing to count)")
+            raise ArgumentError("{} + {} must be >= 1 (there is nothing to count)", "char_order", "word_order")
         self.beta = _check_order(beta, "beta")
         self.lowercase = check_bool(lowercase, "lowercase")
         self.whitespace = check_bool(whitespace, "whitespace")

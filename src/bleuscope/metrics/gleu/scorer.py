@@ -21,7 +21,7 @@ from ...core.native import strmetrics as native_strmetrics
 from ...core.native import tok as native_tok
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
-from ...core.validation import check_bool, check_reference_presence, check_references
+from ...core.validation import ArgumentError, check_bool, check_reference_presence, check_references
 from ...tokenizers import get_tokenizer
 from ..base import Metric, ScoreBatch, ScoreText, one_segment
 from .reference import segment_row
@@ -70,7 +70,7 @@ class GLEUScores(ScoreBatch):
 
 def _order(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        raise ArgumentError(f"{{}} must be an integer >= 1, got {value!r}", name)
     return int(value)
 
 
@@ -109,7 +109,7 @@ class GLEU(Metric):
         self.min_len = _order(min_len, "min_len")
         self.max_len = _order(max_len, "max_len")
         if self.max_len < self.min_len:
-            raise ValueError(f"max_len must be >= min_len, got min_len={min_len} and max_len={max_len}")
+            raise ArgumentError(f"{{}} must be >= {{}}, got {{}}={min_len} and {{}}={max_len}", "max_len", "min_len", "min_len", "max_len")
         self.engine = native.check_engine(engine)
         self.threads = threads
 
