@@ -34,7 +34,7 @@ const MAX_SMALL_ORDER: usize = 64;
 const SEGMENTS_PER_CHUNK: usize = 1 << 10;
 /// The same with one counting thread, which reads a chunk and counts it.
 const SEGMENTS_PER_BLOCK_ONE_THREAD: usize = 1 << 13;
-/// Segments of files read and counted at a time by [`TextCounter::total_files`].
+/// Segments of files read and counted at a time by [`TextCounter::total_files`] (divided among the systems).
 const FILE_SEGMENTS_PER_BLOCK: usize = 1 << 17;
 /// Bytes of complete lines a file stream of [`TextCounter::total_files`] buffers at most (besides one
 /// line): bounds the memory of reading files.
@@ -205,8 +205,9 @@ impl TextCounter {
                 Err(_) => return Ok(None),
             }
         }
+        // the rows of a block are every system's: a block of as many rows as one system's
         let block = if block_segments == 0 {
-            FILE_SEGMENTS_PER_BLOCK
+            (FILE_SEGMENTS_PER_BLOCK / hyp_paths.len()).max(1 << 10)
         } else {
             block_segments
         };
