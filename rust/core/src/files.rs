@@ -14,8 +14,13 @@ use crate::text::{count_lines, count_systems, Line};
 use crate::tok::unicode::py_rstrip;
 use crate::tok::Tokenizer;
 
-/// Bytes asked of the file per read.
+/// Bytes asked of the file per read, at most; the buffer grows to it from [`FIRST_READ_BYTES`] (a small
+/// file is read into a buffer of its size, whatever the number of files read side by side).
 const READ_BYTES: usize = 1 << 20;
+const FIRST_READ_BYTES: usize = 1 << 16;
+
+/// Segments of a block that several systems are counted on at a time ([`count_files`]).
+const SYSTEMS_PART: usize = 1 << 12;
 
 /// Why a line is refused (line and column count from 1, columns in bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,8 +146,9 @@ impl<R: Read> LineReader<R> {
             && !self.tail_too_long
             && (self.ends.is_empty() || self.end < budget)
         {
-            if self.buf.len() - self.end < READ_BYTES / 2 {
-                self.buf.resize(self.end + READ_BYTES, 0);
+            let step = READ_BYTES.min(self.buf.len().max(FIRST_READ_BYTES));
+            if self.buf.len() - self.end < step / 2 {
+                self.buf.resize(self.end + step, 0);
             }
             let got = loop {
                 match self.src.read(&mut self.buf[self.end..]) {
@@ -532,28 +538,41 @@ pub fn count_files<R: Read + Send + Sync>(
             lines.push(result.map_err(|problem| CountFilesError::Line { stream: s, problem })?);
         }
         let (hyps, refs) = lines.split_at(systems);
-        let refs: Vec<&[Line<'_>]> = refs.iter().map(Vec::as_slice).collect();
-        rows.clear();
-        rows.resize(systems * k * width, 0i64);
-        let counted = if systems == 1 {
-            count_lines(tok, lowercase, order, &hyps[0], &refs, threads, &mut rows).is_empty()
-        } else {
-            let hyps: Vec<&[Line<'_>]> = hyps.iter().map(Vec::as_slice).collect();
-            count_systems(tok, lowercase, order, threads, &hyps, &refs, &mut rows)
-        };
-        if !counted {
-            return Err(CountFilesError::Fallback);
-        }
-        for ((total, system_rows), (system_lines, sampler)) in totals
-            .iter_mut()
-            .zip(rows.chunks_exact(k * width))
-            .zip(hyps.iter().zip(&mut samplers))
-        {
-            for row in system_rows.chunks_exact(width) {
-                for (t, v) in total.total.iter_mut().zip(row) {
-                    *t += v;
+        // the systems are counted a part of the block at a time: their rows and the references' tokens
+        // stay small beside the lines read
+        let part = if systems == 1 { k } else { SYSTEMS_PART };
+        for a in (0..k).step_by(part) {
+            let b = (a + part).min(k);
+            let refs: Vec<&[Line<'_>]> = refs.iter().map(|r| &r[a..b]).collect();
+            rows.clear();
+            rows.resize(systems * (b - a) * width, 0i64);
+            let counted = if systems == 1 {
+                count_lines(
+                    tok,
+                    lowercase,
+                    order,
+                    &hyps[0][a..b],
+                    &refs,
+                    threads,
+                    &mut rows,
+                )
+                .is_empty()
+            } else {
+                let hyps: Vec<&[Line<'_>]> = hyps.iter().map(|h| &h[a..b]).collect();
+                count_systems(tok, lowercase, order, threads, &hyps, &refs, &mut rows)
+            };
+            if !counted {
+                return Err(CountFilesError::Fallback);
+            }
+            for (total, system_rows) in totals.iter_mut().zip(rows.chunks_exact((b - a) * width)) {
+                for row in system_rows.chunks_exact(width) {
+                    for (t, v) in total.total.iter_mut().zip(row) {
+                        *t += v;
+                    }
                 }
             }
+        }
+        for ((total, system_lines), sampler) in totals.iter_mut().zip(hyps).zip(&mut samplers) {
             total.tokenized_periods += system_lines
                 .iter()
                 .filter(|l| match l {
@@ -829,6 +848,24 @@ mod tests {
                 }
             }
         }
+        // a block of several parts
+        let text = |seed: usize| -> Vec<u8> {
+            let lines: Vec<String> = (0..2 * SYSTEMS_PART + 808)
+                .map(|i| format!("w{} x{} the {}", (i * seed) % 13, i % 7, (i + seed) % 5))
+                .collect();
+            (lines.join("\n") + "\n").into_bytes()
+        };
+        let (s1, s2, r1) = (text(3), text(5), text(11));
+        let together = count_systems_of(&[&s1, &s2], &[&r1], 1 << 20, 1 << 20, 2).unwrap();
+        let alone: Vec<FileTotal> = [&s1, &s2]
+            .iter()
+            .map(|h| {
+                count_systems_of(&[h], &[&r1], 1 << 20, 1 << 20, 2)
+                    .unwrap()
+                    .remove(0)
+            })
+            .collect();
+        assert_eq!(together, alone);
         // a problem names its stream among all of them: system 3's extra line, a reference's bad byte
         let longer: &[u8] = b"a\nb\nc\n";
         match count_systems_of(&[b"a\nb\n", b"a\nb\n", longer], &[b"a\nb\n"], 1, 2, 1) {
