@@ -20,6 +20,9 @@ class ArgumentError(ValueError):
     (:func:`named_message`) instead of rewriting the message. Errors of other classes may carry the same
     two fields (:func:`bleuscope.tokenizers.language.naming`: a tokenizer's missing model file)."""
 
+    template: str
+    arguments: tuple[str, ...]
+
     def __init__(self, template: str, *arguments: str) -> None:
         super().__init__(template.format(*arguments))
         naming(self, template, *arguments)
