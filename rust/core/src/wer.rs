@@ -59,6 +59,8 @@ pub(crate) struct Aligner {
     vp: Vec<u64>,
     vn: Vec<u64>,
     pm: Vec<u64>,
+    /// the single-word pattern of [`Aligner::distance`], kept all zero between calls
+    bits: Vec<u64>,
     last_vp: Vec<u64>,
     last_vn: Vec<u64>,
     row: Vec<u32>,
@@ -90,6 +92,42 @@ impl Aligner {
         }
         let (n1, n2) = (s1.len() as i64, s2.len() as i64);
         [n1 - s - d, s, d, i, n1, n2]
+    }
+
+    /// The Levenshtein distance of `s1` and `s2` (every id below `alphabet`): S + D + I of every optimal
+    /// alignment, so no traceback is needed. Common affixes are stripped, the shorter side becomes the bit
+    /// pattern: one u64 for up to 64 tokens (Hyyrö's recurrence), blocks with carries beyond.
+    pub(crate) fn distance(&mut self, s1: &[u32], s2: &[u32], alphabet: usize) -> usize {
+        let (_, s1, s2) = strip_affixes(s1, s2);
+        let (short, long) = if s1.len() <= s2.len() {
+            (s1, s2)
+        } else {
+            (s2, s1)
+        };
+        if short.is_empty() {
+            return long.len();
+        }
+        if short.len() > 64 {
+            self.block_rows(short, long, alphabet, false);
+            let ones = |v: &[u64]| v.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+            return long.len() + ones(&self.last_vp) - ones(&self.last_vn);
+        }
+        // `bits` is all zero between calls: only the pattern's own entries are set, then cleared
+        if self.bits.len() < alphabet {
+            self.bits.resize(alphabet, 0);
+        }
+        for (i, &c) in short.iter().enumerate() {
+            self.bits[c as usize] |= 1u64 << i;
+        }
+        let mut state = Hyyro::new(short.len());
+        for &c in long {
+            state.step(self.bits[c as usize]);
+        }
+        let dist = state.dist;
+        for &c in short {
+            self.bits[c as usize] = 0;
+        }
+        dist
     }
 
     /// rapidfuzz's opcodes (runs of equal, replace, delete and insert) of `s1` against `s2`, appended to
@@ -167,15 +205,7 @@ impl Aligner {
         max: usize,
         alphabet: usize,
     ) {
-        let prefix = s1.iter().zip(s2).take_while(|(a, b)| a == b).count();
-        let (s1, s2) = (&s1[prefix..], &s2[prefix..]);
-        let suffix = s1
-            .iter()
-            .rev()
-            .zip(s2.iter().rev())
-            .take_while(|(a, b)| a == b)
-            .count();
-        let (s1, s2) = (&s1[..s1.len() - suffix], &s2[..s2.len() - suffix]);
+        let (prefix, s1, s2) = strip_affixes(s1, s2);
         let (src_pos, dest_pos) = (src_pos + prefix, dest_pos + prefix);
         let max = max.min(s1.len().max(s2.len()));
         let full_band = s1.len().min(2 * max + 1);
@@ -404,6 +434,52 @@ impl Aligner {
             }
             out.push(d);
         }
+    }
+}
+
+/// The common prefix's length and what is left of `s1` and `s2` without their common prefix and suffix.
+fn strip_affixes<'a>(s1: &'a [u32], s2: &'a [u32]) -> (usize, &'a [u32], &'a [u32]) {
+    let prefix = s1.iter().zip(s2).take_while(|(a, b)| a == b).count();
+    let (s1, s2) = (&s1[prefix..], &s2[prefix..]);
+    let suffix = s1
+        .iter()
+        .rev()
+        .zip(s2.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (prefix, &s1[..s1.len() - suffix], &s2[..s2.len() - suffix])
+}
+
+/// Hyyrö's bit-parallel recurrence of a pattern of 1 to 64 tokens (a bit per position) against a text fed
+/// a token at a time, keeping only the distance of the whole pattern.
+struct Hyyro {
+    vp: u64,
+    vn: u64,
+    last: u64,
+    dist: usize,
+}
+
+impl Hyyro {
+    fn new(pattern_len: usize) -> Self {
+        Hyyro {
+            vp: u64::MAX,
+            vn: 0,
+            last: 1u64 << (pattern_len - 1),
+            dist: pattern_len,
+        }
+    }
+
+    /// One text token, given by the pattern positions it equals.
+    #[inline(always)]
+    fn step(&mut self, x: u64) {
+        let (vp, vn) = (self.vp, self.vn);
+        let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
+        let hp = vn | !(d0 | vp);
+        let hn = d0 & vp;
+        self.dist = self.dist + usize::from(hp & self.last != 0) - usize::from(hn & self.last != 0);
+        let hp = (hp << 1) | 1;
+        self.vp = (hn << 1) | !(d0 | hp);
+        self.vn = hp & d0;
     }
 }
 
@@ -702,12 +778,320 @@ impl Interner {
     }
 }
 
+/// Dense ids of one pair's words, keyed by their bytes: a word of up to 16 bytes is its own key (no
+/// hash collision to resolve), a longer one is keyed by a hash and its first bytes and compared in full on
+/// a match. Slots carry the number of the pair that filled them, so nothing is cleared between pairs.
+#[derive(Default)]
+struct WordTable {
+    slots: Vec<WordSlot>,
+    pair: u32,
+    mask: usize,
+    ids: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct WordSlot {
+    key: u128,
+    len: u32,
+    pair: u32,
+    id: u32,
+    /// the text (top bit) and start of the word's first occurrence
+    at: u32,
+    /// the positions of the word in the reference, for [`PairWorker::plain_word_distance`]
+    bits: u64,
+}
+
+const SIDE_BIT: u32 = 1 << 31;
+
+/// A word's key: a word of up to 16 bytes is its bytes (sixteen read from its start, or up to its end, the
+/// others masked off: no copy of a variable length unless the whole text is shorter), a longer one a hash
+/// and its first eight bytes.
+#[inline(always)]
+fn word_key(bytes: &[u8], start: usize, end: usize) -> u128 {
+    let len = end - start;
+    if len > 16 {
+        let word = &bytes[start..end];
+        let head = u64::from_le_bytes(word[..8].try_into().expect("8 bytes"));
+        return u128::from(hash_bytes(word)) | u128::from(head) << 64;
+    }
+    if start + 16 <= bytes.len() {
+        let v = u128::from_le_bytes(bytes[start..start + 16].try_into().expect("16 bytes"));
+        if len == 16 {
+            v
+        } else {
+            v & ((1u128 << (8 * len)) - 1)
+        }
+    } else if end >= 16 {
+        let v = u128::from_le_bytes(bytes[end - 16..end].try_into().expect("16 bytes"));
+        if len == 0 {
+            0
+        } else {
+            v >> (8 * (16 - len))
+        }
+    } else {
+        let mut buf = [0u8; 16];
+        buf[..len].copy_from_slice(&bytes[start..end]);
+        u128::from_le_bytes(buf)
+    }
+}
+
+impl WordTable {
+    /// An empty table for a pair of `words` words in all: at least four slots a word.
+    fn reset(&mut self, words: usize) {
+        let cap = (4 * words).next_power_of_two().max(32);
+        if self.slots.len() < cap {
+            self.slots.resize(cap, WordSlot::default());
+        }
+        self.pair = self.pair.wrapping_add(1);
+        if self.pair == 0 {
+            self.slots.fill(WordSlot::default());
+            self.pair = 1;
+        }
+        self.mask = cap - 1;
+        self.ids = 0;
+    }
+
+    #[inline(always)]
+    fn first_slot(&self, key: u128, len: usize) -> usize {
+        let mixed = (key as u64 ^ ((key >> 64) as u64).rotate_left(29) ^ len as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> 32) as usize & self.mask
+    }
+
+    /// Whether slot `s` holds the word `bytes[start..end]` of key `key`.
+    #[inline(always)]
+    fn holds(
+        &self,
+        s: &WordSlot,
+        texts: [&[u8]; 2],
+        key: u128,
+        start: usize,
+        end: usize,
+        side: usize,
+    ) -> bool {
+        let len = end - start;
+        s.key == key
+            && s.len == len as u32
+            && (len <= 16 || {
+                let first = (s.at & !SIDE_BIT) as usize;
+                let other = texts[usize::from(s.at & SIDE_BIT != 0)];
+                other[first..first + len] == texts[side][start..end]
+            })
+    }
+
+    /// The slot of the word `texts[side][start..end]`, filled (with the next id) if it was new.
+    #[inline(always)]
+    fn slot(&mut self, texts: [&[u8]; 2], side: usize, start: usize, end: usize) -> &mut WordSlot {
+        let key = word_key(texts[side], start, end);
+        let mut slot = self.first_slot(key, end - start);
+        loop {
+            let s = &self.slots[slot];
+            if s.pair != self.pair {
+                self.slots[slot] = WordSlot {
+                    key,
+                    len: (end - start) as u32,
+                    pair: self.pair,
+                    id: self.ids,
+                    at: start as u32 | if side == 1 { SIDE_BIT } else { 0 },
+                    bits: 0,
+                };
+                self.ids += 1;
+                return &mut self.slots[slot];
+            }
+            if self.holds(s, texts, key, start, end, side) {
+                return &mut self.slots[slot];
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+
+    /// The id of the word `texts[side][start..end]`.
+    #[inline(always)]
+    fn id(&mut self, texts: [&[u8]; 2], side: usize, start: usize, end: usize) -> u32 {
+        self.slot(texts, side, start, end).id
+    }
+
+    /// The bits of the word `texts[1][start..end]` (set by the reference's words, `texts[0]`), 0 for a word
+    /// the table does not hold; nothing is added.
+    #[inline(always)]
+    fn bits_of(&self, texts: [&[u8]; 2], start: usize, end: usize) -> u64 {
+        let key = word_key(texts[1], start, end);
+        let mut slot = self.first_slot(key, end - start);
+        loop {
+            let s = &self.slots[slot];
+            let filled = s.pair == self.pair;
+            if !filled || self.holds(s, texts, key, start, end, 1) {
+                return if filled { s.bits } else { 0 };
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+}
+
+/// What [`classify16`] finds in sixteen bytes: a bit per byte.
+struct Chunk16 {
+    spaces: u32,
+    /// bytes below 0x20 (ASCII whitespace and other control characters)
+    controls: u32,
+    /// 0xC2 and 0xE0..=0xE3: the lead bytes of every whitespace character beyond ASCII (and of others)
+    leads: u32,
+}
+
+/// [`Chunk16`] of sixteen bytes, with SSE2 (in every x86-64 processor).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify16(b: &[u8; 16]) -> Chunk16 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is in the x86-64 baseline; the load reads exactly the 16 bytes of `b`
+    unsafe {
+        let x = _mm_loadu_si128(b.as_ptr().cast());
+        let mask = |v: __m128i| _mm_movemask_epi8(v) as u32;
+        let splat = |c: u8| _mm_set1_epi8(c as i8);
+        let spaces = mask(_mm_cmpeq_epi8(x, splat(b' ')));
+        // x <= 0x1f exactly where max(x, 0x1f) == 0x1f (unsigned)
+        let controls = mask(_mm_cmpeq_epi8(_mm_max_epu8(x, splat(0x1f)), splat(0x1f)));
+        let leads = if mask(x) == 0 {
+            0
+        } else {
+            mask(_mm_or_si128(
+                _mm_cmpeq_epi8(x, splat(0xc2)),
+                _mm_cmpeq_epi8(_mm_and_si128(x, splat(0xfc)), splat(0xe0)),
+            ))
+        };
+        Chunk16 {
+            spaces,
+            controls,
+            leads,
+        }
+    }
+}
+
+/// [`Chunk16`] of sixteen bytes, byte by byte (where SSE2 is not at hand; the tests compare the two).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn classify16_bytes(b: &[u8; 16]) -> Chunk16 {
+    let bits = |f: &dyn Fn(u8) -> bool| {
+        b.iter()
+            .enumerate()
+            .fold(0u32, |m, (k, &c)| m | u32::from(f(c)) << k)
+    };
+    Chunk16 {
+        spaces: bits(&|c| c == b' '),
+        controls: bits(&|c| c < 0x20),
+        leads: bits(&|c| c == 0xc2 || (0xe0..=0xe3).contains(&c)),
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn classify16(b: &[u8; 16]) -> Chunk16 {
+    classify16_bytes(b)
+}
+
+/// A bit per byte of `bytes`, set at its spaces, into `bits` (and every bit past its end set, at least
+/// one), when the text's only whitespace is the space: then every word unit splits it at them, dropping
+/// empty pieces. False when it holds another whitespace character, an ASCII one (a byte below 0x20) or
+/// one beyond ASCII (looked for at the lead bytes that [`classify16`] marks only).
+fn space_bits(bytes: &[u8], bits: &mut Vec<u64>) -> bool {
+    let n = bytes.len();
+    bits.clear();
+    bits.resize(n / 64 + 1, u64::MAX);
+    let mut i = 0;
+    while i < n {
+        let chunk: [u8; 16] = if i + 16 <= n {
+            bytes[i..i + 16].try_into().expect("16 bytes")
+        } else {
+            let mut buf = [b' '; 16];
+            buf[..n - i].copy_from_slice(&bytes[i..]);
+            buf
+        };
+        let c = classify16(&chunk);
+        if c.controls != 0 {
+            return false;
+        }
+        let mut leads = c.leads;
+        while leads != 0 {
+            let at = i + leads.trailing_zeros() as usize;
+            if has_unicode_space(&bytes[at..(at + 3).min(n)]) {
+                return false;
+            }
+            leads &= leads - 1;
+        }
+        let shift = i % 64;
+        let word = &mut bits[i / 64];
+        *word = *word & !(0xffff << shift) | u64::from(c.spaces) << shift;
+        i += 16;
+    }
+    true
+}
+
+/// Calls `f(start, end)` for each word (run of clear bits) of a text of `n` bytes whose spaces are the set
+/// bits of `bits` (from [`space_bits`]), in order.
+#[inline(always)]
+fn for_each_word(bits: &[u64], n: usize, mut f: impl FnMut(usize, usize)) {
+    let mut pos = 0;
+    loop {
+        // the next clear bit from pos: a word's start
+        let mut w = pos / 64;
+        let mut rest = !bits[w] >> (pos % 64);
+        while rest == 0 {
+            w += 1;
+            if w >= bits.len() {
+                return;
+            }
+            pos = w * 64;
+            rest = !bits[w];
+        }
+        let start = pos + rest.trailing_zeros() as usize;
+        if start >= n {
+            return;
+        }
+        // the next set bit from start: its end (bits past the text are set)
+        let mut w = start / 64;
+        let mut rest = bits[w] >> (start % 64);
+        pos = start;
+        while rest == 0 {
+            w += 1;
+            pos = w * 64;
+            rest = bits[w];
+        }
+        let end = pos + rest.trailing_zeros() as usize;
+        f(start, end);
+        pos = end;
+    }
+}
+
+/// The number of words (runs of clear bits) of space bits from [`space_bits`].
+fn count_words(bits: &[u64]) -> usize {
+    // a word starts at a clear bit after a set one (or at the text's start)
+    let mut before = 1u64;
+    let mut count = 0;
+    for &b in bits {
+        count += (!b & (b << 1 | before)).count_ones() as usize;
+        before = b >> 63;
+    }
+    count
+}
+
+/// The byte ranges of the words of `bytes` appended to `out` when it splits at spaces alone (see
+/// [`space_bits`]), else false (`out` as it was).
+fn plain_space_spans(bytes: &[u8], bits: &mut Vec<u64>, out: &mut Vec<(u32, u32)>) -> bool {
+    if !space_bits(bytes, bits) {
+        return false;
+    }
+    for_each_word(bits, bytes.len(), |a, b| out.push((a as u32, b as u32)));
+    true
+}
+
 /// One thread's buffers for pairs of texts: token ids, the interner, the aligner.
 #[derive(Default)]
 pub struct PairWorker {
     pub(crate) aligner: Aligner,
     interner: Interner,
+    words: WordTable,
     spans: [Vec<(u32, u32)>; 2],
+    /// space bits of the reference and the hypothesis
+    bits: [Vec<u64>; 2],
     codes: [Vec<u32>; 2],
     ids1: Vec<u32>,
     ids2: Vec<u32>,
@@ -720,27 +1104,24 @@ impl PairWorker {
         self.ids2.clear();
         let texts = [reference, hypothesis];
         if units.is_words() {
-            for (spans, &text) in self.spans.iter_mut().zip(&texts) {
+            for (side, spans) in self.spans.iter_mut().enumerate() {
+                let text = texts[side];
                 spans.clear();
-                word_spans(text, units, spans);
-            }
-            self.interner
-                .reset(self.spans[0].len() + self.spans[1].len());
-            let text_of = |k: &(u64, u8, u32, u32)| {
-                &texts[k.1 as usize].as_bytes()[k.2 as usize..k.3 as usize]
-            };
-            for (side, text) in texts.iter().enumerate() {
-                for &(start, end) in &self.spans[side] {
-                    let bytes = &text.as_bytes()[start as usize..end as usize];
-                    let key = (hash_bytes(bytes), side as u8, start, end);
-                    let id = self.interner.id(key, |a, b| text_of(a) == text_of(b));
-                    if side == 0 {
-                        self.ids1.push(id)
-                    } else {
-                        self.ids2.push(id)
-                    }
+                if !plain_space_spans(text.as_bytes(), &mut self.bits[side], spans) {
+                    word_spans(text, units, spans);
                 }
             }
+            self.words.reset(self.spans[0].len() + self.spans[1].len());
+            let bytes = [reference.as_bytes(), hypothesis.as_bytes()];
+            for &(start, end) in &self.spans[0] {
+                let id = self.words.id(bytes, 0, start as usize, end as usize);
+                self.ids1.push(id);
+            }
+            for &(start, end) in &self.spans[1] {
+                let id = self.words.id(bytes, 1, start as usize, end as usize);
+                self.ids2.push(id);
+            }
+            self.words.ids as usize
         } else {
             for (codes, text) in self.codes.iter_mut().zip(texts) {
                 codes.clear();
@@ -760,8 +1141,8 @@ impl PairWorker {
                     }
                 }
             }
+            self.interner.keys.len()
         }
-        self.interner.keys.len()
     }
 
     /// The tokens of the last pair's reference (`side` 0) or hypothesis (1) from [`PairWorker::align_text`]:
@@ -783,6 +1164,57 @@ impl PairWorker {
     ) -> [i64; ROW_WIDTH] {
         let alphabet = self.tokenize(reference, hypothesis, units);
         self.aligner.counts(&self.ids1, &self.ids2, alphabet)
+    }
+
+    /// The edit distance of one pair of texts and its token counts, `[distance, reference length,
+    /// hypothesis length]`.
+    pub(crate) fn distance_text(
+        &mut self,
+        reference: &str,
+        hypothesis: &str,
+        units: Units,
+    ) -> [i64; 3] {
+        if units.is_words() {
+            if let Some(row) = self.plain_word_distance(reference, hypothesis) {
+                return row;
+            }
+        }
+        let alphabet = self.tokenize(reference, hypothesis, units);
+        let d = self.aligner.distance(&self.ids1, &self.ids2, alphabet);
+        [d as i64, self.ids1.len() as i64, self.ids2.len() as i64]
+    }
+
+    /// [`PairWorker::distance_text`] of words, when both texts split at spaces alone and the reference
+    /// has at most 64 words (else None): the reference's words are the table's keys with their positions
+    /// as bits, and each hypothesis word looked up (without adding it) feeds one step of Hyyrö's
+    /// recurrence, without ids.
+    fn plain_word_distance(&mut self, reference: &str, hypothesis: &str) -> Option<[i64; 3]> {
+        let texts = [reference.as_bytes(), hypothesis.as_bytes()];
+        if !space_bits(texts[0], &mut self.bits[0]) || !space_bits(texts[1], &mut self.bits[1]) {
+            return None;
+        }
+        let m = count_words(&self.bits[0]);
+        if m > 64 {
+            return None;
+        }
+        let mut n = 0usize;
+        if m == 0 {
+            n = count_words(&self.bits[1]);
+            return Some([n as i64, 0, n as i64]);
+        }
+        self.words.reset(m);
+        let words = &mut self.words;
+        let mut i = 0;
+        for_each_word(&self.bits[0], texts[0].len(), |start, end| {
+            words.slot(texts, 0, start, end).bits |= 1u64 << i;
+            i += 1;
+        });
+        let mut state = Hyyro::new(m);
+        for_each_word(&self.bits[1], texts[1].len(), |start, end| {
+            state.step(words.bits_of(texts, start, end));
+            n += 1;
+        });
+        Some([state.dist as i64, m as i64, n as i64])
     }
 
     /// The opcodes (appended to `out`) and statistics row of one pair of texts.
@@ -807,6 +1239,40 @@ pub enum LastTokens<'a> {
 /// Segments per unit of work of [`count_pairs`] and [`align_pairs`].
 const PAIR_UNIT: usize = 256;
 
+/// Pairs between the one aligned and the one whose texts are prefetched.
+const PAIR_AHEAD: usize = 4;
+
+/// Asks the processor for the bytes of a pair of texts aligned soon (up to 256 of each): a Python
+/// string's text lies wherever its allocator put it, which the hardware prefetcher cannot guess, and
+/// short pairs spend as long waiting for their text as aligning it.
+#[inline(always)]
+fn prefetch_pair((reference, hypothesis): (&str, &str)) {
+    #[cfg(target_arch = "x86_64")]
+    for text in [reference, hypothesis] {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        for offset in (0..text.len().min(256)).step_by(64) {
+            // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has; a prefetch is a hint
+            // that reads nothing and never faults (the address is inside the text anyway)
+            unsafe { _mm_prefetch(text.as_ptr().wrapping_add(offset).cast::<i8>(), _MM_HINT_T0) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (reference, hypothesis);
+}
+
+/// `pair(i)` after prefetching pair `i + PAIR_AHEAD` (when there is one, below `n`).
+#[inline(always)]
+fn next_pair<'a, P: Fn(usize) -> (&'a str, &'a str)>(
+    pair: &P,
+    i: usize,
+    n: usize,
+) -> (&'a str, &'a str) {
+    if i + PAIR_AHEAD < n {
+        prefetch_pair(pair(i + PAIR_AHEAD));
+    }
+    pair(i)
+}
+
 /// Statistics rows (`ROW_WIDTH` each, into `out`) of `n` pairs of texts `(reference, hypothesis)` given
 /// by `pair(i)`, on `threads` threads (0: by the input size).
 pub fn count_pairs<'a, P>(n: usize, pair: P, units: Units, threads: usize, out: &mut [i64])
@@ -822,11 +1288,43 @@ where
         PairWorker::default,
         |w, unit, rows| {
             for (j, row) in rows.chunks_mut(ROW_WIDTH).enumerate() {
-                let (r, h) = pair(unit * PAIR_UNIT + j);
+                let (r, h) = next_pair(&pair, unit * PAIR_UNIT + j, n);
                 row.copy_from_slice(&w.count_text(r, h, units));
             }
         },
     );
+}
+
+/// The summed `[edit distance, reference length, hypothesis length]` of `n` pairs of texts given by
+/// `pair(i)`, on `threads` threads as [`count_pairs`]: what a corpus WER or CER needs (S + D + I is the
+/// distance whichever optimal alignment is taken, H + S + D the reference length).
+pub fn distance_pairs<'a, P>(n: usize, pair: P, units: Units, threads: usize) -> [i64; 3]
+where
+    P: Fn(usize) -> (&'a str, &'a str) + Sync,
+{
+    let threads = pick_threads(threads, n, 4000, n.div_ceil(PAIR_UNIT));
+    let mut units_of_work = vec![(); n.div_ceil(PAIR_UNIT)];
+    let states = for_each_unit(
+        &mut units_of_work,
+        1,
+        threads,
+        || (PairWorker::default(), [0i64; 3]),
+        |(w, total), unit, _| {
+            for i in unit * PAIR_UNIT..n.min((unit + 1) * PAIR_UNIT) {
+                let (r, h) = next_pair(&pair, i, n);
+                for (t, x) in total.iter_mut().zip(w.distance_text(r, h, units)) {
+                    *t += x;
+                }
+            }
+        },
+    );
+    let mut total = [0i64; 3];
+    for (_, part) in states {
+        for (t, x) in total.iter_mut().zip(part) {
+            *t += x;
+        }
+    }
+    total
 }
 
 /// What [`align_pairs`] gives: every pair's opcodes in order, the number of opcodes of each pair, and
@@ -848,7 +1346,7 @@ where
         |w, unit, slot| {
             let (ops, counts, rows) = &mut slot[0];
             for i in unit * PAIR_UNIT..n.min((unit + 1) * PAIR_UNIT) {
-                let (r, h) = pair(i);
+                let (r, h) = next_pair(&pair, i, n);
                 let before = ops.len();
                 rows.extend(w.align_text(r, h, units, ops));
                 counts.push((ops.len() - before) as u32);
@@ -900,6 +1398,13 @@ pub fn align_id_pairs(
 mod tests {
     use super::*;
 
+    /// A step of a linear congruential generator (the tests' reproducible input).
+    fn next_random(seed: &mut u64) {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+    }
+
     /// The textbook Levenshtein distance.
     fn distance(a: &[u32], b: &[u32]) -> usize {
         let mut row = Vec::new();
@@ -938,9 +1443,7 @@ mod tests {
                 let mut gen = |n: usize| -> Vec<u32> {
                     (0..n)
                         .map(|_| {
-                            seed = seed
-                                .wrapping_mul(6364136223846793005)
-                                .wrapping_add(1442695040888963407);
+                            next_random(&mut seed);
                             ((seed >> 33) % 4) as u32
                         })
                         .collect()
@@ -954,6 +1457,145 @@ mod tests {
         }
         let (x, y) = (ids("kitten"), ids("sitting"));
         assert_eq!(a.counts(&x, &y, 256)[1..4].iter().sum::<i64>(), 3);
+    }
+
+    #[test]
+    fn distance_is_the_textbook_distance() {
+        let mut a = Aligner::default();
+        let mut seed = 5u64;
+        for len in [0usize, 1, 2, 7, 63, 64, 65, 100, 128, 129, 200] {
+            for extra in [0usize, 1, 3, 40, 70] {
+                for alphabet in [2u32, 5, 300] {
+                    let mut gen = |n: usize| -> Vec<u32> {
+                        (0..n)
+                            .map(|_| {
+                                next_random(&mut seed);
+                                ((seed >> 33) % u64::from(alphabet)) as u32
+                            })
+                            .collect()
+                    };
+                    let (x, y) = (gen(len), gen(len + extra));
+                    let want = distance(&x, &y);
+                    assert_eq!(a.distance(&x, &y, alphabet as usize), want);
+                    assert_eq!(a.distance(&y, &x, alphabet as usize), want);
+                    let row = a.counts(&x, &y, alphabet as usize);
+                    assert_eq!((row[1] + row[2] + row[3]) as usize, want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chunk_classes_with_sse2_equal_the_byte_by_byte_ones() {
+        let mut seed = 9u64;
+        for _ in 0..20_000 {
+            let mut b = [0u8; 16];
+            for x in &mut b {
+                next_random(&mut seed);
+                // spaces, controls and lead bytes often
+                *x = [
+                    b' ', 0x09, 0x1f, 0x20, 0x21, 0xc2, 0xe0, 0xe3, 0xe4, 0xc3, 0x7f, 0x80,
+                ][(seed >> 40) as usize % 12]
+                    .wrapping_add(if (seed >> 20).is_multiple_of(3) {
+                        (seed >> 50) as u8
+                    } else {
+                        0
+                    });
+            }
+            let (a, e) = (classify16(&b), classify16_bytes(&b));
+            assert_eq!(
+                (a.spaces, a.controls, a.leads),
+                (e.spaces, e.controls, e.leads),
+                "{b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn plain_word_distance_equals_the_distance_of_ids() {
+        let pieces = [
+            "a",
+            "bb",
+            "a",
+            "ccc",
+            "abcdefghijklmnopqrs",
+            "abcdefghijklmnopqrt",
+            " ",
+            " ",
+            "  ",
+            "é",
+            "\t",
+            "\u{a0}",
+        ];
+        let mut w = PairWorker::default();
+        let mut seed = 1u64;
+        let mut plain = 0;
+        for round in 0..3000u32 {
+            let mut sides = [String::new(), String::new()];
+            for side in &mut sides {
+                for _ in 0..(seed % if round.is_multiple_of(10) { 160 } else { 40 }) {
+                    next_random(&mut seed);
+                    side.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+                }
+            }
+            let alphabet = w.tokenize(&sides[0], &sides[1], Units::JiwerWords);
+            let d = distance(&w.ids1, &w.ids2);
+            let want = [d as i64, w.ids1.len() as i64, w.ids2.len() as i64];
+            if let Some(got) = w.plain_word_distance(&sides[0], &sides[1]) {
+                assert_eq!(got, want, "{sides:?}");
+                plain += 1;
+            }
+            assert!(alphabet <= w.ids1.len() + w.ids2.len());
+            assert_eq!(
+                w.distance_text(&sides[0], &sides[1], Units::JiwerWords),
+                want
+            );
+        }
+        assert!(plain > 300, "{plain}");
+    }
+
+    #[test]
+    fn word_ids_are_equal_exactly_for_equal_words() {
+        let mut w = PairWorker::default();
+        let long = "abcdefghijklmnopqrstuvwxyz";
+        let pieces = [
+            "a",
+            "ab",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+            long,
+            "zbcdefghijklmnopqrstuvwxyz",
+            "abcdefghijklmnopqrstuvwxyZ",
+            "é",
+            "\u{e9}x",
+            "x",
+        ];
+        let mut seed = 3u64;
+        for _ in 0..500 {
+            let mut sides = [String::new(), String::new()];
+            for side in &mut sides {
+                for _ in 0..(seed % 9) {
+                    next_random(&mut seed);
+                    side.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+                    side.push(' ');
+                }
+            }
+            let alphabet = w.tokenize(&sides[0], &sides[1], Units::JiwerWords);
+            let words: Vec<&str> = sides[0]
+                .split_whitespace()
+                .chain(sides[1].split_whitespace())
+                .collect();
+            let ids: Vec<u32> = w.ids1.iter().chain(&w.ids2).copied().collect();
+            assert_eq!(ids.len(), words.len());
+            for (i, a) in words.iter().enumerate() {
+                assert!((ids[i] as usize) < alphabet);
+                for (j, b) in words.iter().enumerate() {
+                    assert_eq!(a == b, ids[i] == ids[j], "{a:?} {b:?}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -979,21 +1621,30 @@ mod tests {
         for _ in 0..3000 {
             let mut text = String::new();
             for _ in 0..(seed % 23) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                next_random(&mut seed);
                 text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
             }
+            let mut plain = vec![(0, 0)];
+            let mut bits = Vec::new();
+            let is_plain = plain_space_spans(text.as_bytes(), &mut bits, &mut plain);
+            let only_spaces = !text.chars().any(|c| py_isspace(c) && c != ' ');
+            assert_eq!(is_plain, only_spaces, "{text:?}");
+            assert_eq!(plain[0], (0, 0), "{text:?}");
             for units in [Units::JiwerWords, Units::SplitWords] {
                 let mut words = Vec::new();
                 words_into(&text, units, &mut words);
                 let mut spans = Vec::new();
                 word_spans(&text, units, &mut spans);
-                let scanned: Vec<&str> = spans
-                    .iter()
-                    .map(|&(a, b)| &text[a as usize..b as usize])
-                    .collect();
-                assert_eq!(scanned, words, "{text:?}");
+                let of = |spans: &[(u32, u32)]| -> Vec<String> {
+                    spans
+                        .iter()
+                        .map(|&(a, b)| text[a as usize..b as usize].to_string())
+                        .collect()
+                };
+                assert_eq!(of(&spans), words, "{text:?}");
+                if is_plain {
+                    assert_eq!(of(&plain[1..]), words, "{text:?}");
+                }
             }
         }
     }

@@ -2,13 +2,13 @@
 //! opcodes, as rapidfuzz aligns.
 
 use bleuscope_core::wer::{
-    align_id_pairs, align_pairs, count_pairs, Alignments, LastTokens, Opcode, PairWorker, Units,
-    ROW_WIDTH,
+    align_id_pairs, align_pairs, count_pairs, distance_pairs, Alignments, LastTokens, Opcode,
+    PairWorker, Units, ROW_WIDTH,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::errors::{detached, invalid};
 use crate::input::TextInput;
@@ -100,6 +100,37 @@ impl EditAligner {
             count_pairs(n, |i| (refs[i], hyps[i]), units, threads, &mut out)
         })?;
         Ok(Some(PyArray1::from_vec(py, out).reshape([n, ROW_WIDTH])?))
+    }
+
+    /// The summed ``(edit distance, reference tokens, hypothesis tokens)`` of every (reference,
+    /// hypothesis) pair: a corpus WER or CER without the alignments. None unless both are lists of the same
+    /// length of exact ``str`` that are valid UTF-8 (the caller then takes its general path, whose errors
+    /// are its own).
+    fn distance_totals<'py>(
+        &self,
+        py: Python<'py>,
+        references: &Bound<'py, PyAny>,
+        hypotheses: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<(i64, i64, i64)>> {
+        let (Some(refs), Some(hyps)) = (plain_strings(references), plain_strings(hypotheses))
+        else {
+            return Ok(None);
+        };
+        if refs.len() != hyps.len() {
+            return Ok(None);
+        }
+        let input = read(refs.as_any(), hyps.as_any())?;
+        let lines = input.read_all()?;
+        let Some((hyp_texts, ref_texts)) = lines.utf8_texts() else {
+            return Ok(None);
+        };
+        let ref_texts = present(&ref_texts[0])?;
+        let (units, threads) = (self.parsed, self.threads);
+        let n = hyp_texts.len();
+        let [d, r, h] = detached(py, || {
+            distance_pairs(n, |i| (ref_texts[i], hyp_texts[i]), units, threads)
+        })?;
+        Ok(Some((d, r, h)))
     }
 
     /// The opcodes of every pair, their number per pair and the statistics rows (see the module
@@ -219,6 +250,16 @@ impl EditAligner {
         obj.setattr(intern!(py, "__dict__"), d)?;
         Ok(obj)
     }
+}
+
+/// The items of a list as a tuple (nothing can change it while the core reads its strings without the
+/// GIL), or None when `obj` is not a list or an item is not an exact `str`.
+fn plain_strings<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyTuple>> {
+    let items = obj.cast_exact::<PyList>().ok()?.to_tuple();
+    let plain = items
+        .iter_borrowed()
+        .all(|item| item.cast_exact::<PyString>().is_ok());
+    plain.then_some(items)
 }
 
 fn present<'a>(refs: &[Option<&'a str>]) -> PyResult<Vec<&'a str>> {

@@ -59,6 +59,26 @@ def test_native_rows_equal_the_python_reference(pairs):
     for units in UNITS:
         expected = [reference.counts(tokens(r, units), tokens(h, units)) for r, h in pairs]
         assert native_wer.edit_counts(refs, hyps, units).tolist() == expected
+        distance = sum(s + d + i for _, s, d, i, _, _ in expected)
+        lengths = [sum(row[k] for row in expected) for k in (4, 5)]
+        assert native_wer.edit_distance_totals(refs, hyps, units) == (distance, *lengths)
+
+
+@requires_core
+@requires_wmt
+def test_native_distances_equal_the_alignments_on_wmt():
+    """The summed edit distances (what ``bleuscope.jiwer.wer`` and ``cer`` read) equal S + D + I of the
+    alignments, on WMT pairs and on runs of three lines joined (past 64 words: the multi-word recurrence)."""
+    from bleuscope.core.native import wer as native_wer
+
+    for refs, hyps in first_pairs(300):
+        joined = ([" ".join(refs[k:k + 3]) for k in range(0, len(refs), 3)],
+                  [" ".join(hyps[k:k + 3]) for k in range(0, len(hyps), 3)])
+        for r, h in ((refs, hyps), joined, (hyps, refs)):
+            for units in UNITS:
+                rows = native_wer.edit_counts(r, h, units)
+                want = (int(rows[:, 1:4].sum()), int(rows[:, 4].sum()), int(rows[:, 5].sum()))
+                assert native_wer.edit_distance_totals(r, h, units) == want
 
 
 @requires_wmt

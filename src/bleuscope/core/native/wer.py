@@ -17,6 +17,17 @@ def edit_counts(references: list[str], hypotheses: list[str], units: str, *, thr
     return _edit_aligner(units, core_threads(threads)).counts(references, hypotheses)
 
 
+def edit_distance_totals(references: list, hypotheses: list, units: str, *, threads: int | None = None):
+    """The summed ``(edit distance, reference tokens, hypothesis tokens)`` of every (reference, hypothesis)
+    pair tokenized by ``units``; None when the compiled core is not built, or unless both are lists of the
+    same length of exact ``str`` that are valid UTF-8."""
+    check_threads(threads)
+    module = _edit_core()
+    if module is None or not hasattr(module.EditAligner, "distance_totals"):
+        return None
+    return _edit_aligner(units, core_threads(threads)).distance_totals(references, hypotheses)
+
+
 def edit_alignments(references: list[str], hypotheses: list[str], units: str, *, threads: int | None = None):
     """``(opcodes int64 [M, 5], opcodes per pair int64 [S], rows int64 [S, 6])`` of every pair (opcode kinds
     0 equal, 1 replace, 2 delete, 3 insert, then ``i1, i2, j1, j2``); None as :func:`edit_counts`."""
@@ -61,4 +72,4 @@ def _edit_aligner(units: str, threads: int):
     return _edit_core().EditAligner(units, threads=threads)
 
 
-__all__ = ["edit_alignment_objects", "edit_alignments", "edit_alignments_of_ids", "edit_counts"]
+__all__ = ["edit_alignment_objects", "edit_alignments", "edit_alignments_of_ids", "edit_counts", "edit_distance_totals"]

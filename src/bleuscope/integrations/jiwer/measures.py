@@ -4,7 +4,7 @@ compiled core tokenizes and counts without building the alignment chunks."""
 
 from __future__ import annotations
 
-from .process import _measures, process_characters, process_words, summed_counts
+from .process import _measures, error_rate, process_characters, process_words, summed_counts
 from .transformations import cer_default, wer_default
 
 __all__ = ["wer", "mer", "wil", "wip", "cer"]
@@ -20,7 +20,10 @@ def _word_measures(reference, hypothesis, reference_transform, hypothesis_transf
 
 def wer(reference=None, hypothesis=None, reference_transform=wer_default, hypothesis_transform=wer_default):
     """Word error rate (S + D + I) / (H + S + D); all-empty references give the number of insertions."""
-    return _word_measures(reference, hypothesis, reference_transform, hypothesis_transform)[0]
+    rate = error_rate(reference, hypothesis, reference_transform, hypothesis_transform)
+    if rate is None:
+        return _word_measures(reference, hypothesis, reference_transform, hypothesis_transform)[0]
+    return rate
 
 
 def mer(reference=None, hypothesis=None, reference_transform=wer_default, hypothesis_transform=wer_default):
@@ -40,7 +43,7 @@ def wip(reference=None, hypothesis=None, reference_transform=wer_default, hypoth
 
 def cer(reference=None, hypothesis=None, reference_transform=cer_default, hypothesis_transform=cer_default):
     """Character error rate: WER over characters (``cer_default``: ends stripped, inner spaces kept)."""
-    counts = summed_counts(reference, hypothesis, reference_transform, hypothesis_transform)
-    if counts is None:
+    rate = error_rate(reference, hypothesis, reference_transform, hypothesis_transform)
+    if rate is None:
         return process_characters(reference, hypothesis, reference_transform, hypothesis_transform).cer
-    return _measures(*counts)[0]
+    return rate

@@ -200,6 +200,25 @@ def summed_counts(reference, hypothesis, reference_transform, hypothesis_transfo
     return None if rows is None else tuple(int(x) for x in rows.sum(axis=0))
 
 
+def error_rate(reference, hypothesis, reference_transform, hypothesis_transform):
+    """jiwer's WER (CER with the character transforms) from the summed edit distances alone, when both
+    transforms are the defaults, the input is plain strings and the compiled core is built; else None (the
+    caller runs :func:`process_words`). S + D + I is the edit distance whichever optimal alignment is taken,
+    and H + S + D the reference length, so no alignment is traced."""
+    units = _default_units(reference_transform, hypothesis_transform)
+    if units is None:
+        return None
+    reference, hypothesis = _as_list(reference), _as_list(hypothesis)
+    if type(reference) is not list or type(hypothesis) is not list:
+        return None
+    totals = native_wer.edit_distance_totals(reference or [""], hypothesis or [""], units)
+    if totals is None:
+        return None
+    distance, n_ref, n_hyp = totals
+    # all-empty references: jiwer 4 gives the number of insertions, every hypothesis token
+    return n_hyp if n_ref == 0 else float(distance) / float(n_ref)
+
+
 def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     """(transformed references, hypotheses, chunk lists, summed counts)."""
     units = _default_units(reference_transform, hypothesis_transform)
