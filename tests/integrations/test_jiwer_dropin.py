@@ -185,3 +185,22 @@ def test_wmt_every_system_word_and_character_level():
         assert char_view(mine) == char_view(theirs), name
         n += 2 * len(refs)
     assert n >= 200_000
+
+
+def test_alignment_chunks_are_dataclasses_as_jiwer_s():
+    """The chunks the compiled core makes (slotted, without ``__init__``) compare, print, convert, copy and
+    pickle as jiwer's dataclass does."""
+    import copy
+    import dataclasses
+    import pickle
+
+    mine = bj.process_words(["a b c d", "x y"], ["a c d e", "y x"]).alignments
+    theirs = jiwer.process_words(["a b c d", "x y"], ["a c d e", "y x"]).alignments
+    assert [[dataclasses.asdict(c) for c in s] for s in mine] == [[dataclasses.asdict(c) for c in s] for s in theirs]
+    assert [[repr(c) for c in s] for s in mine] == [[repr(c) for c in s] for s in theirs]
+    chunk = mine[0][1]
+    assert chunk == bj.AlignmentChunk(**dataclasses.asdict(chunk))
+    assert pickle.loads(pickle.dumps(chunk)) == chunk == copy.deepcopy(chunk)
+    assert dataclasses.replace(chunk, type="replace").type == "substitute"
+    with pytest.raises(ValueError, match="larger than"):
+        bj.AlignmentChunk("equal", 2, 1, 0, 0)

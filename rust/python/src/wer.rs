@@ -5,10 +5,13 @@ use bleuscope_core::wer::{
     align_id_pairs, align_pairs, count_pairs, distance_pairs, Alignments, LastTokens, Opcode,
     PairWorker, Units, ROW_WIDTH,
 };
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
 use crate::errors::{detached, invalid};
 use crate::input::TextInput;
@@ -157,7 +160,7 @@ impl EditAligner {
 
     /// The tokens, alignment chunks and summed statistics row of every pair as Python objects (see the
     /// type above; a chunk's ``type`` is ``equal``, ``substitute``, ``delete`` or ``insert``, its
-    /// ``__dict__`` set without calling ``chunk_type``'s ``__init__``); None when a string is not valid
+    /// fields set as attributes without calling ``chunk_type``'s ``__init__``); None when a string is not valid
     /// UTF-8. One thread: it builds Python objects as it goes.
     fn objects<'py>(
         &self,
@@ -173,8 +176,13 @@ impl EditAligner {
         };
         let refs = present(&refs[0])?;
         let kinds = ["equal", "substitute", "delete", "insert"].map(|k| PyString::new(py, k));
-        let (ref_lists, hyp_lists, chunk_lists) =
-            (PyList::empty(py), PyList::empty(py), PyList::empty(py));
+        let new = chunk_type.getattr(intern!(py, "__new__"))?;
+        let mut strings = StringCache::default();
+        let (mut ref_lists, mut hyp_lists, mut chunk_lists) = (
+            Vec::with_capacity(refs.len()),
+            Vec::with_capacity(refs.len()),
+            Vec::with_capacity(refs.len()),
+        );
         let mut worker = PairWorker::default();
         let mut ops = Vec::new();
         let mut total = [0i64; ROW_WIDTH];
@@ -184,14 +192,19 @@ impl EditAligner {
             for (t, x) in total.iter_mut().zip(row) {
                 *t += x;
             }
-            ref_lists.append(token_list(py, r, worker.last_tokens(0, self.parsed))?)?;
-            hyp_lists.append(token_list(py, h, worker.last_tokens(1, self.parsed))?)?;
-            let chunks = PyList::empty(py);
-            for op in &ops {
-                chunks.append(Self::chunk(py, chunk_type, &kinds, op)?)?;
-            }
-            chunk_lists.append(chunks)?;
+            ref_lists.push(strings.list(py, r, worker.last_tokens(0, self.parsed))?);
+            hyp_lists.push(strings.list(py, h, worker.last_tokens(1, self.parsed))?);
+            let chunks = ops
+                .iter()
+                .map(|op| Self::chunk(py, &new, chunk_type, &kinds, op))
+                .collect::<PyResult<Vec<_>>>()?;
+            chunk_lists.push(PyList::new(py, chunks)?);
         }
+        let (ref_lists, hyp_lists, chunk_lists) = (
+            PyList::new(py, ref_lists)?,
+            PyList::new(py, hyp_lists)?,
+            PyList::new(py, chunk_lists)?,
+        );
         Ok(Some((
             ref_lists,
             hyp_lists,
@@ -210,44 +223,96 @@ type AlignmentObjects<'py> = (
     Bound<'py, PyArray1<i64>>,
 );
 
-fn token_list<'py>(
-    py: Python<'py>,
-    text: &str,
-    tokens: LastTokens<'_>,
-) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    match tokens {
-        LastTokens::Spans(spans) => {
-            for &(a, b) in spans {
-                list.append(PyString::new(py, &text[a as usize..b as usize]))?;
-            }
-        }
-        LastTokens::Codes(codes) => {
-            let mut buf = [0u8; 4];
-            for &c in codes {
-                let ch = char::from_u32(c).unwrap_or('\u{fffd}');
-                list.append(PyString::new(py, ch.encode_utf8(&mut buf)))?;
-            }
+/// One `str` object for every distinct token of a call: a word that recurs (in a pair or across pairs)
+/// is the same object in every list, made and later freed once.
+#[derive(Default)]
+struct StringCache<'a, 'py> {
+    words: HashMap<&'a str, Bound<'py, PyString>, BuildHasherDefault<TokenHasher>>,
+    chars: HashMap<u32, Bound<'py, PyString>, BuildHasherDefault<TokenHasher>>,
+}
+
+impl<'a, 'py> StringCache<'a, 'py> {
+    /// The tokens of `text` (byte ranges of it, or code points) as a list of `str`.
+    fn list(
+        &mut self,
+        py: Python<'py>,
+        text: &'a str,
+        tokens: LastTokens<'_>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        match tokens {
+            LastTokens::Spans(spans) => PyList::new(
+                py,
+                spans.iter().map(|&(a, b)| {
+                    let word = &text[a as usize..b as usize];
+                    self.words
+                        .entry(word)
+                        .or_insert_with(|| PyString::new(py, word))
+                        .clone()
+                }),
+            ),
+            LastTokens::Codes(codes) => PyList::new(
+                py,
+                codes.iter().map(|&c| {
+                    self.chars
+                        .entry(c)
+                        .or_insert_with(|| {
+                            let ch = char::from_u32(c).unwrap_or('\u{fffd}');
+                            PyString::new(py, ch.encode_utf8(&mut [0u8; 4]))
+                        })
+                        .clone()
+                }),
+            ),
         }
     }
-    Ok(list)
+}
+
+/// A hash for [`StringCache`]'s keys (short words and code points, all of one call's input: no
+/// adversary to fear): eight bytes at a time, multiplied and rotated.
+#[derive(Default)]
+struct TokenHasher(u64);
+
+impl Hasher for TokenHasher {
+    fn finish(&self) -> u64 {
+        (self.0 ^ (self.0 >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut buf = [0u8; 8];
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0 ^ u64::from_le_bytes(buf))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(31);
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(31);
+    }
 }
 
 impl EditAligner {
+    /// A `chunk_type` object of `op`, made by `new` (`chunk_type.__new__`, without `__init__`) with its
+    /// five fields set as attributes (slots or its `__dict__`).
     fn chunk<'py>(
         py: Python<'py>,
+        new: &Bound<'py, PyAny>,
         chunk_type: &Bound<'py, PyType>,
         kinds: &[Bound<'py, PyString>; 4],
         op: &Opcode,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let obj = chunk_type.call_method1(intern!(py, "__new__"), (chunk_type,))?;
-        let d = PyDict::new(py);
-        d.set_item(intern!(py, "type"), &kinds[op.kind as usize])?;
-        d.set_item(intern!(py, "ref_start_idx"), op.i1)?;
-        d.set_item(intern!(py, "ref_end_idx"), op.i2)?;
-        d.set_item(intern!(py, "hyp_start_idx"), op.j1)?;
-        d.set_item(intern!(py, "hyp_end_idx"), op.j2)?;
-        obj.setattr(intern!(py, "__dict__"), d)?;
+        let obj = new.call1((chunk_type,))?;
+        obj.setattr(intern!(py, "type"), &kinds[op.kind as usize])?;
+        obj.setattr(intern!(py, "ref_start_idx"), op.i1)?;
+        obj.setattr(intern!(py, "ref_end_idx"), op.i2)?;
+        obj.setattr(intern!(py, "hyp_start_idx"), op.j1)?;
+        obj.setattr(intern!(py, "hyp_end_idx"), op.j2)?;
         Ok(obj)
     }
 }

@@ -39,8 +39,8 @@ def edit_alignments(references: list[str], hypotheses: list[str], units: str, *,
 
 def edit_alignment_objects(references: list[str], hypotheses: list[str], units: str, chunk_type: type):
     """``(reference tokens, hypothesis tokens, alignment chunks, summed row)`` of every pair as Python objects:
-    lists of str per pair, lists of ``chunk_type`` objects per pair (their ``__dict__`` set to ``type``,
-    ``ref_start_idx``, ``ref_end_idx``, ``hyp_start_idx``, ``hyp_end_idx``), int64 ``[6]``; one thread; None
+    lists of str per pair, lists of ``chunk_type`` objects per pair (made by ``chunk_type.__new__``, then
+    ``type``, ``ref_start_idx``, ``ref_end_idx``, ``hyp_start_idx``, ``hyp_end_idx`` set as attributes), int64 ``[6]``; one thread; None
     as :func:`edit_counts` (and when the module predates this call: the caller's Python path then builds
     the same objects)."""
     module = _edit_core()
