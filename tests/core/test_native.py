@@ -588,7 +588,8 @@ def _constructions(monkeypatch, name: str) -> list:
 @requires_core
 @pytest.mark.parametrize(
     ("metric", "compiled"),
-    [("BLEU", "TextCounter"), ("CHRF", "ChrfCounter"), ("TER", "TerCounter"), ("ROUGE", "RougeCounter")],
+    [("BLEU", "TextCounter"), ("CHRF", "ChrfCounter"), ("TER", "TerCounter"), ("ROUGE", "RougeCounter"),
+     ("WER", "EditAligner")],
 )
 def test_a_metric_builds_its_compiled_counter_once(monkeypatch, tmp_path, metric, compiled):
     import bleuscope

@@ -58,10 +58,11 @@ def test_native_rows_equal_the_python_reference(pairs):
     refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
     for units in UNITS:
         expected = [reference.counts(tokens(r, units), tokens(h, units)) for r, h in pairs]
-        assert native_wer.edit_counts(refs, hyps, units).tolist() == expected
+        aligner = native_wer.edit_aligner(units, None)
+        assert aligner.counts(refs, hyps).tolist() == expected
         distance = sum(s + d + i for _, s, d, i, _, _ in expected)
         lengths = [sum(row[k] for row in expected) for k in (4, 5)]
-        assert native_wer.edit_distance_totals(refs, hyps, units) == (distance, *lengths)
+        assert aligner.distance_totals(refs, hyps) == (distance, *lengths)
 
 
 @requires_core
@@ -76,9 +77,10 @@ def test_native_distances_equal_the_alignments_on_wmt():
                   [" ".join(hyps[k:k + 3]) for k in range(0, len(hyps), 3)])
         for r, h in ((refs, hyps), joined, (hyps, refs)):
             for units in UNITS:
-                rows = native_wer.edit_counts(r, h, units)
+                aligner = native_wer.edit_aligner(units, 2)
+                rows = aligner.counts(r, h)
                 want = (int(rows[:, 1:4].sum()), int(rows[:, 4].sum()), int(rows[:, 5].sum()))
-                assert native_wer.edit_distance_totals(r, h, units) == want
+                assert aligner.distance_totals(r, h) == want
 
 
 @requires_wmt

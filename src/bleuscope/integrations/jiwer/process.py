@@ -9,11 +9,13 @@ tokenizes them itself; any other transform runs in Python, as in jiwer, and the 
 
 from __future__ import annotations
 
+import functools
 import gc
 from dataclasses import dataclass
 
 import numpy as np
 
+from ...core import native
 from ...core.native import wer as native_wer
 from ...metrics.wer import alignment as reference_alignment
 from .transformations import cer_default, wer_default
@@ -189,6 +191,17 @@ def _plain_strings(reference, hypothesis):
     return reference or [""], hypothesis or [""]
 
 
+def _aligner(units: str):
+    """The compiled aligner of ``units`` at the process's thread policy (None: no compiled core)."""
+    return _aligner_for(units, native.core_threads(None))
+
+
+@functools.lru_cache(maxsize=16)
+def _aligner_for(units: str, threads: int):
+    # built once per units and thread count (0: the core picks one for the input size)
+    return native_wer.edit_aligner(units, threads or None)
+
+
 def summed_counts(reference, hypothesis, reference_transform, hypothesis_transform) -> tuple[int, ...] | None:
     """The summed ``(H, S, D, I, reference tokens, hypothesis tokens)`` from the compiled core when both
     transforms are the defaults and the input is plain strings, else None (the caller runs
@@ -199,7 +212,8 @@ def summed_counts(reference, hypothesis, reference_transform, hypothesis_transfo
         return None
     refs, hyps = plain
     _check_lengths(len(refs), len(hyps))
-    rows = native_wer.edit_counts(refs, hyps, units)
+    aligner = _aligner(units)
+    rows = None if aligner is None else aligner.counts(refs, hyps)
     return None if rows is None else tuple(int(x) for x in rows.sum(axis=0))
 
 
@@ -214,7 +228,8 @@ def error_rate(reference, hypothesis, reference_transform, hypothesis_transform)
     reference, hypothesis = _as_list(reference), _as_list(hypothesis)
     if type(reference) is not list or type(hypothesis) is not list:
         return None
-    totals = native_wer.edit_distance_totals(reference or [""], hypothesis or [""], units)
+    aligner = _aligner(units)
+    totals = None if aligner is None else aligner.distance_totals(reference or [""], hypothesis or [""])
     if totals is None:
         return None
     distance, n_ref, n_hyp = totals
@@ -229,7 +244,8 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     if plain is not None:
         refs, hyps = plain
         _check_lengths(len(refs), len(hyps))
-        result = _without_gc(native_wer.edit_alignment_objects, refs, hyps, units, AlignmentChunk)
+        aligner = _aligner(units)
+        result = None if aligner is None else _without_gc(aligner.objects, refs, hyps, AlignmentChunk)
         if result is not None:
             return result
     ref_t = _apply_transform(_as_list(reference), reference_transform, is_reference=True)
@@ -238,7 +254,8 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     ids: dict = {}
     ref_ids = [[ids.setdefault(w, len(ids)) for w in s] for s in ref_t]
     hyp_ids = [[ids.setdefault(w, len(ids)) for w in s] for s in hyp_t]
-    result = native_wer.edit_alignments_of_ids(*_flat(ref_ids), *_flat(hyp_ids), max(len(ids), 1))
+    align_ids = native_wer.token_id_aligner(None)
+    result = None if align_ids is None else align_ids(*_flat(ref_ids), *_flat(hyp_ids), max(len(ids), 1))
     if result is not None:
         ops, per_pair, rows = result
         return ref_t, hyp_t, _without_gc(_chunks, ops.tolist(), per_pair.tolist()), rows.sum(axis=0)

@@ -166,6 +166,14 @@ class EditRate(Metric):
         self.engine = native.check_engine(engine)
         self.threads = threads
         self.units = self.profile.char_units if self.characters else self.profile.word_units
+        self._compiled()  # built once (again only when threads are set)
+
+    def _compiled(self):
+        """The compiled aligner (None: the plain-Python engine, or no compiled core)."""
+        if "_counter" not in self.__dict__:
+            build = native.resolve_engine(self.engine) == "native"
+            self.__dict__["_counter"] = native_wer.edit_aligner(self.units, self.threads) if build else None
+        return self.__dict__["_counter"]
 
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|profile:jiwer|tok:jiwer-words|avg:corpus|version:bleuscope-...``: ``avg:corpus`` says the
@@ -183,9 +191,8 @@ class EditRate(Metric):
     def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
         """Statistics rows ``[H, S, D, I, reference length, hypothesis length]`` of validated input."""
         refs = streams[0]
-        rows = None
-        if len(hyps) and native.resolve_engine(self.engine) == "native":
-            rows = native_wer.edit_counts(refs, hyps, self.units, threads=self.threads)
+        aligner = self._compiled()
+        rows = aligner.counts(refs, hyps) if aligner is not None and len(hyps) else None
         if rows is None:
             rows = np.array([alignment.counts(tokens(r, self.units), tokens(h, self.units)) for r, h in zip(refs, hyps)],
                             dtype=np.int64).reshape(-1, 6)
