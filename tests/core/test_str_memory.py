@@ -118,6 +118,7 @@ def test_text_of_every_width_reads_as_the_python_engines(pairs, tokenize):
 
 def _readers():
     """Every way a list of str reaches the compiled core's reader."""
+    import bleuscope.jiwer
     from bleuscope import CER, TER, WER
     from bleuscope.analysis.significance.inputs import system_statistics
     from bleuscope.metrics.rouge import ROUGE
@@ -132,6 +133,9 @@ def _readers():
         "TER": lambda h, r: TER(engine="native").corpus_score(h, [r]),
         "WER": lambda h, r: WER().corpus_score(h, [r]),
         "CER": lambda h, r: CER().corpus_score(h, [r]),
+        "jiwer drop-in wer": lambda h, r: bleuscope.jiwer.wer(r, h),
+        "jiwer drop-in wer, exact str": lambda h, r: bleuscope.jiwer.wer([str(x) for x in r], [str(x) for x in h]),
+        "jiwer drop-in process_words": lambda h, r: bleuscope.jiwer.process_words(r, h),
         "ROUGE": lambda h, r: ROUGE(["rouge1", "rougeL"], engine="native").corpus_score(h, [r]),
     }
 
