@@ -34,8 +34,7 @@ __all__ = [
     "resample_sums_f32",
     "masked_sums_i64",
     "libm_map",
-    "gleu_rows",
-    "gleu_list_rows",
+    "GleuCounter",
     "character_values",
     "eed_values",
     "self_bleu",
@@ -314,14 +313,35 @@ def libm_map(func: str, values: npt.NDArray[np.float64]) -> npt.NDArray[np.float
 # -- the string metrics: items are str (split as str.split() does) or token lists of str; None when an item
 # needs the Python implementation
 _Segment = str | Sequence[str]
-def gleu_rows(
-    hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], min_len: int, max_len: int,
-    *, threads: int = 0,
-) -> npt.NDArray[np.int64] | None: ...
-def gleu_list_rows(
-    hypotheses: Sequence[_Segment], list_of_references: Sequence[Sequence[_Segment]], min_len: int,
-    max_len: int, *, threads: int = 0,
-) -> npt.NDArray[np.int64] | None: ...
+@final
+class GleuCounter:
+    """GLEU's ``(tp, n_all)`` rows of the best reference of every segment, built once with its orders and how
+    raw strings become words (``tokenizer`` None: ``str.split()``; else a compiled tokenizer's name)."""
+
+    def __new__(
+        cls, min_len: int = 1, max_len: int = 4, tokenizer: str | None = None, lowercase: bool = False, *,
+        threads: int = 0,
+    ) -> GleuCounter: ...
+    @property
+    def min_len(self) -> int: ...
+    @property
+    def max_len(self) -> int: ...
+    @property
+    def tokenizer(self) -> str | None: ...
+    @property
+    def lowercase(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    def rows(
+        self, hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]]
+    ) -> npt.NDArray[np.int64] | None: ...
+    def list_rows(
+        self, hypotheses: Sequence[Sequence[str]], list_of_references: Sequence[Sequence[Sequence[str]]]
+    ) -> npt.NDArray[np.int64] | None: ...
+    def list_total(
+        self, hypotheses: Sequence[Sequence[str]], list_of_references: Sequence[Sequence[Sequence[str]]]
+    ) -> tuple[int, int] | None: ...
+
 def character_values(
     hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], *, float64: bool = False,
     threads: int = 0,

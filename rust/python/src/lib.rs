@@ -107,8 +107,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resample::resample_sums_f32, m)?)?;
     m.add_function(wrap_pyfunction!(resample::masked_sums_i64, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
-    m.add_function(wrap_pyfunction!(strmetrics::gleu_rows, m)?)?;
-    m.add_function(wrap_pyfunction!(strmetrics::gleu_list_rows, m)?)?;
+    m.add_class::<strmetrics::GleuCounter>()?;
     m.add_function(wrap_pyfunction!(strmetrics::character_values, m)?)?;
     m.add_function(wrap_pyfunction!(strmetrics::eed_values, m)?)?;
     m.add_function(wrap_pyfunction!(strmetrics::self_bleu, m)?)?;

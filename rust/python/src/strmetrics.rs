@@ -5,10 +5,12 @@
 
 use bleuscope_core::character::{self, character_values as core_character};
 use bleuscope_core::eed::{self, eed_values as core_eed, Parameters};
-use bleuscope_core::gleu::{self, gleu_rows as core_gleu};
+use bleuscope_core::gleu::{self, gleu_rows_by};
 use bleuscope_core::selfbleu::{leave_one_out_counts, self_bleu_scores, Smoothing};
+use bleuscope_core::tok::Tokenizer;
 use bleuscope_core::words::split_python;
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -126,12 +128,175 @@ fn corpus_of_streams(
     Ok(Some(c))
 }
 
-/// A corpus from NLTK's layout: hypotheses and, per hypothesis, a list of references.
-fn corpus_of_lists(
+/// A segment's item as gathered: raw text (a byte range of [`Gathered::buf`], split or tokenized when it
+/// is counted) or tokens (a range of [`Gathered::spans`]).
+#[derive(Clone, Copy)]
+enum Piece {
+    Text(u32, u32),
+    Tokens(u32, u32),
+}
+
+/// Every segment's items copied out of the Python objects (hypothesis first, then the references
+/// present), so that counting runs without the GIL.
+#[derive(Default)]
+struct Gathered {
+    tokens: Tokens,
+    pieces: Vec<Piece>,
+    /// segment `i`'s pieces are `pieces[bounds[i]..bounds[i + 1]]`
+    bounds: Vec<u32>,
+}
+
+/// The text of `obj` when it is an exact `str` of valid UTF-8 (None otherwise, the error of a string that
+/// is not UTF-8 cleared). The caller holds the GIL and keeps `obj` alive while it reads the text.
+#[inline]
+unsafe fn exact_str<'a>(obj: *mut ffi::PyObject) -> Option<&'a str> {
+    // SAFETY: the caller's contract: `obj` is a live object and the GIL is held
+    unsafe {
+        if ffi::Py_TYPE(obj) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
+            return None;
+        }
+        let mut len: ffi::Py_ssize_t = 0;
+        let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut len);
+        if data.is_null() {
+            ffi::PyErr_Clear();
+            return None;
+        }
+        // Python's UTF-8 of a str is valid UTF-8
+        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+            data.cast::<u8>(),
+            len as usize,
+        )))
+    }
+}
+
+impl Gathered {
+    /// Appends `item`: a `str` (unless `strings` is false) as text, a list or tuple of exact `str`s as
+    /// tokens; false when it is neither (or not UTF-8).
+    fn push(&mut self, item: &Bound<'_, PyAny>, strings: bool) -> PyResult<bool> {
+        let obj = item.as_ptr();
+        // SAFETY: `item` is alive and the GIL held; a list's items are read by borrowed references
+        // while no Python code runs
+        unsafe {
+            if let Some(text) = exact_str(obj) {
+                if !strings {
+                    return Ok(false);
+                }
+                let start = self.tokens.buf.len();
+                self.tokens.buf.push_str(text);
+                self.check_size()?;
+                self.pieces
+                    .push(Piece::Text(start as u32, self.tokens.buf.len() as u32));
+                return Ok(true);
+            }
+            let first = self.tokens.spans.len();
+            let ty = ffi::Py_TYPE(obj);
+            let (len, get): (ffi::Py_ssize_t, unsafe extern "C" fn(_, _) -> _) =
+                if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+                    (ffi::PyList_Size(obj), ffi::PyList_GetItem)
+                } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
+                    (ffi::PyTuple_Size(obj), ffi::PyTuple_GetItem)
+                } else {
+                    return Ok(false);
+                };
+            for j in 0..len {
+                let Some(text) = exact_str(get(obj, j)) else {
+                    return Ok(false);
+                };
+                self.tokens.add(text)?;
+            }
+            self.pieces
+                .push(Piece::Tokens(first as u32, self.tokens.spans.len() as u32));
+        }
+        Ok(true)
+    }
+
+    fn check_size(&self) -> PyResult<()> {
+        if self.tokens.buf.len() > u32::MAX as usize {
+            return Err(invalid("the text of the segments is longer than 4 GiB"));
+        }
+        Ok(())
+    }
+
+    fn end_segment(&mut self) {
+        if self.bounds.is_empty() {
+            self.bounds.push(0);
+        }
+        self.bounds.push(self.pieces.len() as u32);
+    }
+
+    fn len(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    /// Segment `i`'s words into `out` (over this buffer), a part per piece: tokens as they are, text
+    /// split like `str.split()` or, with `tok`, as the compiled tokenizer gives them; false when the
+    /// tokenizer leaves a line to Python.
+    fn fill(
+        &self,
+        i: usize,
+        tok: Option<(Tokenizer, bool)>,
+        out: &mut gleu::SegmentWords<'_>,
+    ) -> bool {
+        for piece in &self.pieces[self.bounds[i] as usize..self.bounds[i + 1] as usize] {
+            match (*piece, tok) {
+                (Piece::Tokens(a, b), _) => out.push_tokens(a, b),
+                (Piece::Text(a, b), None) => out.push_split(a, b),
+                (Piece::Text(a, b), Some((tok, lowercase))) => {
+                    let text = &self.tokens.buf[a as usize..b as usize];
+                    let ok = TOK_SCRATCH.with(|cell| {
+                        let (buf, spans) = &mut *cell.borrow_mut();
+                        let ok = tok.tokenize(text, lowercase, buf, spans).is_ok();
+                        if ok {
+                            out.push_words_of(buf, spans);
+                        }
+                        ok
+                    });
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+thread_local! {
+    /// The compiled tokenizer's output buffers of this thread.
+    static TOK_SCRATCH: std::cell::RefCell<(String, Vec<(u32, u32)>)> = Default::default();
+}
+
+/// Hypotheses and reference streams (`ref_streams[k][i]`, None: absent) gathered; None when an item
+/// needs the Python implementation.
+fn gather_streams(
     hyps: &Bound<'_, PyAny>,
+    ref_streams: &Bound<'_, PyAny>,
+) -> PyResult<Option<Gathered>> {
+    let input = TextInput::new(hyps, ref_streams)?;
+    let mut g = Gathered::default();
+    for i in 0..input.hyps.len() {
+        let h = input.hyps.get_borrowed_item(i)?;
+        if !g.push(&h, true)? {
+            return Ok(None);
+        }
+        for stream in &input.refs {
+            let r = stream.get_borrowed_item(i)?;
+            if !r.is_none() && !g.push(&r, true)? {
+                return Ok(None);
+            }
+        }
+        g.end_segment();
+    }
+    Ok(Some(g))
+}
+
+/// NLTK's layout gathered: hypotheses and, per hypothesis, a list of references, all token lists (a
+/// `str` is a sequence of characters to NLTK: None, for the Python implementation).
+fn gather_lists(
+    hypotheses: &Bound<'_, PyAny>,
     list_of_references: &Bound<'_, PyAny>,
-) -> PyResult<Option<Corpus>> {
-    let hyps = items(hyps)?;
+) -> PyResult<Option<Gathered>> {
+    let hyps = items(hypotheses)?;
     let refs = items(list_of_references)?;
     if refs.len() != hyps.len() {
         return Err(invalid(format!(
@@ -140,96 +305,156 @@ fn corpus_of_lists(
             hyps.len()
         )));
     }
-    let mut c = Corpus {
-        tokens: Tokens::default(),
-        hyps: Vec::with_capacity(hyps.len()),
-        refs: Vec::with_capacity(hyps.len()),
-    };
+    let mut g = Gathered::default();
     for (h, rs) in hyps.iter().zip(&refs) {
-        let Some(r) = c.tokens.push(h)? else {
+        if !g.push(h, false)? {
+            return Ok(None);
+        }
+        let ok = if let Ok(list) = rs.cast_exact::<PyList>() {
+            let mut ok = true;
+            for r in list.iter() {
+                ok = ok && g.push(&r, false)?;
+            }
+            ok
+        } else if let Ok(tuple) = rs.cast_exact::<PyTuple>() {
+            let mut ok = true;
+            for r in tuple.iter_borrowed() {
+                ok = ok && g.push(&r, false)?;
+            }
+            ok
+        } else {
+            false
+        };
+        if !ok {
+            return Ok(None);
+        }
+        g.end_segment();
+    }
+    Ok(Some(g))
+}
+
+/// GLEU's counter: ``(tp, n_all)`` rows of the best reference of every segment, built once with the
+/// n-gram orders and how raw strings become words (``tokenizer`` None: split like ``str.split()``; a
+/// compiled tokenizer's name: as ``tokenizer(line.rstrip()).split()``, lowercased first with
+/// ``lowercase``). Token lists are counted as they are. ``threads=0``: a count for the input size.
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct GleuCounter {
+    #[pyo3(get)]
+    min_len: usize,
+    #[pyo3(get)]
+    max_len: usize,
+    #[pyo3(get)]
+    tokenizer: Option<String>,
+    #[pyo3(get)]
+    lowercase: bool,
+    #[pyo3(get)]
+    threads: usize,
+    tok: Option<Tokenizer>,
+}
+
+impl GleuCounter {
+    fn count(&self, py: Python<'_>, g: Gathered) -> PyResult<Option<Vec<i64>>> {
+        let mut out = vec![0i64; 2 * g.len()];
+        let tok = self.tok.map(|t| (t, self.lowercase));
+        let (min_len, max_len, threads) = (self.min_len, self.max_len, self.threads);
+        let done = detached(py, || {
+            let shared = (&g.tokens.buf[..], &g.tokens.spans[..]);
+            gleu_rows_by(
+                shared,
+                g.len(),
+                min_len,
+                max_len,
+                threads,
+                &mut out,
+                |i, words| g.fill(i, tok, words),
+            )
+        })?;
+        Ok(done.then_some(out))
+    }
+}
+
+#[pymethods]
+impl GleuCounter {
+    #[new]
+    #[pyo3(signature = (min_len = 1, max_len = 4, tokenizer = None, lowercase = false, *, threads = 0))]
+    fn new(
+        min_len: usize,
+        max_len: usize,
+        tokenizer: Option<String>,
+        lowercase: bool,
+        threads: usize,
+    ) -> PyResult<Self> {
+        if min_len < 1 || max_len < min_len {
+            return Err(invalid(format!(
+                "GLEU orders must satisfy 1 <= min_len <= max_len, got {min_len} and {max_len}"
+            )));
+        }
+        let tok = match &tokenizer {
+            None => None,
+            Some(name) => Some(
+                Tokenizer::from_name(name)
+                    .ok_or_else(|| invalid(format!("no compiled tokenizer named {name:?}")))?,
+            ),
+        };
+        Ok(GleuCounter {
+            min_len,
+            max_len,
+            tokenizer,
+            lowercase,
+            threads,
+            tok,
+        })
+    }
+
+    /// int64 ``[S, 2]`` of hypotheses against reference streams (None: absent); None when an item
+    /// needs the Python implementation (not a string or token list of ``str``, not UTF-8, a line the
+    /// tokenizer leaves to Python).
+    fn rows<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        ref_streams: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        let Some(g) = gather_streams(hyps, ref_streams)? else {
             return Ok(None);
         };
-        c.hyps.push(r);
-        let mut out = Vec::new();
-        for r in items(rs)? {
-            let Some(r) = c.tokens.push(&r)? else {
-                return Ok(None);
-            };
-            out.push(r);
-        }
-        c.refs.push(out);
+        let n = g.len();
+        self.count(py, g)?
+            .map(|out| PyArray1::from_vec(py, out).reshape([n, 2]))
+            .transpose()
     }
-    Ok(Some(c))
-}
 
-fn gleu_of(
-    py: Python<'_>,
-    c: Corpus,
-    min_len: usize,
-    max_len: usize,
-    threads: usize,
-) -> PyResult<Bound<'_, PyArray1<i64>>> {
-    let mut out = vec![0i64; 2 * c.hyps.len()];
-    detached(py, || {
-        let segments: Vec<gleu::Segment<'_>> = c
-            .hyps
-            .iter()
-            .zip(&c.refs)
-            .map(|(&h, rs)| gleu::Segment {
-                hyp: c.tokens.words(h),
-                refs: rs.iter().map(|&r| c.tokens.words(r)).collect(),
-            })
-            .collect();
-        core_gleu(&segments, min_len, max_len, threads, &mut out);
-    })?;
-    Ok(PyArray1::from_vec(py, out))
-}
-
-fn check_orders(min_len: usize, max_len: usize) -> PyResult<()> {
-    if min_len < 1 || max_len < min_len {
-        return Err(invalid(format!(
-            "GLEU orders must satisfy 1 <= min_len <= max_len, got {min_len} and {max_len}"
-        )));
+    /// :meth:`rows` of NLTK's layout: ``hypotheses`` (token lists) and ``list_of_references`` (a list of
+    /// token lists per hypothesis); None also for a ``str`` item (NLTK takes it as its characters).
+    fn list_rows<'py>(
+        &self,
+        py: Python<'py>,
+        hypotheses: &Bound<'py, PyAny>,
+        list_of_references: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        let Some(g) = gather_lists(hypotheses, list_of_references)? else {
+            return Ok(None);
+        };
+        let n = g.len();
+        self.count(py, g)?
+            .map(|out| PyArray1::from_vec(py, out).reshape([n, 2]))
+            .transpose()
     }
-    Ok(())
-}
 
-/// GLEU ``(tp, n_all)`` rows, int64 ``[2 * S]`` (row-major), of hypotheses against reference streams (None:
-/// absent); None when an item needs the Python implementation.
-#[pyfunction]
-#[pyo3(signature = (hyps, ref_streams, min_len, max_len, *, threads = 0))]
-pub(crate) fn gleu_rows<'py>(
-    py: Python<'py>,
-    hyps: &Bound<'py, PyAny>,
-    ref_streams: &Bound<'py, PyAny>,
-    min_len: usize,
-    max_len: usize,
-    threads: usize,
-) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
-    check_orders(min_len, max_len)?;
-    let Some(c) = corpus_of_streams(hyps, ref_streams)? else {
-        return Ok(None);
-    };
-    gleu_of(py, c, min_len, max_len, threads).map(Some)
-}
-
-/// :func:`gleu_rows` of NLTK's layout: ``hypotheses`` and ``list_of_references`` (a list of references per
-/// hypothesis), token lists or strings.
-#[pyfunction]
-#[pyo3(signature = (hypotheses, list_of_references, min_len, max_len, *, threads = 0))]
-pub(crate) fn gleu_list_rows<'py>(
-    py: Python<'py>,
-    hypotheses: &Bound<'py, PyAny>,
-    list_of_references: &Bound<'py, PyAny>,
-    min_len: usize,
-    max_len: usize,
-    threads: usize,
-) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
-    check_orders(min_len, max_len)?;
-    let Some(c) = corpus_of_lists(hypotheses, list_of_references)? else {
-        return Ok(None);
-    };
-    gleu_of(py, c, min_len, max_len, threads).map(Some)
+    /// ``(sum of tp, sum of n_all)`` of NLTK's layout (:meth:`list_rows` summed), or None likewise.
+    fn list_total(
+        &self,
+        py: Python<'_>,
+        hypotheses: &Bound<'_, PyAny>,
+        list_of_references: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<(i64, i64)>> {
+        let Some(g) = gather_lists(hypotheses, list_of_references)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .count(py, g)?
+            .map(|out| out.chunks(2).fold((0, 0), |(a, b), r| (a + r[0], b + r[1]))))
+    }
 }
 
 /// CharacTER of every segment, float64 ``[S]``, the smallest over the references present (words split

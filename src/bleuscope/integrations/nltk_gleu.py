@@ -13,6 +13,8 @@ definition (:mod:`bleuscope.metrics.gleu.reference`), with the same numbers. Mis
 
 from __future__ import annotations
 
+import functools
+
 from ..core.native import strmetrics as native_strmetrics
 from ..metrics.gleu.reference import corpus_value, segment_row
 
@@ -21,15 +23,19 @@ class GLEUInputError(ValueError, AssertionError):
     """The hypotheses and their references differ in number (NLTK raises an ``AssertionError`` there)."""
 
 
-def _native_rows(list_of_references, hypotheses, min_len: int, max_len: int):
-    if not (isinstance(min_len, int) and isinstance(max_len, int) and 1 <= min_len <= max_len):
+@functools.lru_cache(maxsize=16)
+def _counter(min_len: int, max_len: int):
+    """The compiled counter of these orders, built once (None: the core is not built)."""
+    return native_strmetrics.gleu_counter(min_len, max_len)
+
+
+def _native_total(list_of_references: list, hypotheses: list, min_len, max_len) -> tuple[int, int] | None:
+    """``(sum tp, sum n_all)`` from the compiled core, or None where the Python definition does the job
+    (orders it does not take, items that are not token lists of ``str``)."""
+    if not (type(min_len) is int and type(max_len) is int and 1 <= min_len <= max_len):
         return None
-    if any(type(h) not in (list, tuple) for h in hypotheses):
-        return None
-    if any(type(refs) not in (list, tuple) or any(type(r) not in (list, tuple) for r in refs)
-           for refs in list_of_references):
-        return None
-    return native_strmetrics.gleu_rows(hypotheses, list_of_references, min_len=min_len, max_len=max_len, layout="lists")
+    counter = _counter(min_len, max_len)
+    return None if counter is None else counter.list_total(hypotheses, list_of_references)
 
 
 def corpus_gleu(list_of_references, hypotheses, min_len=1, max_len=4):
@@ -43,10 +49,12 @@ def corpus_gleu(list_of_references, hypotheses, min_len=1, max_len=4):
         )
     if not hypotheses:
         return 0.0
-    rows = _native_rows(list_of_references, hypotheses, min_len, max_len)
-    if rows is None:
+    total = _native_total(list_of_references, hypotheses, min_len, max_len)
+    if total is None:
         rows = [segment_row(h, refs, min_len, max_len) for refs, h in zip(list_of_references, hypotheses)]
-    return corpus_value(rows)
+        return corpus_value(rows)
+    tp, n_all = total
+    return tp / n_all if n_all else 0.0
 
 
 def sentence_gleu(references, hypothesis, min_len=1, max_len=4):

@@ -18,17 +18,17 @@ def _string_metric_core(engine: str):
     return core()
 
 
-def gleu_rows(hyps: list, ref_streams: list, *, min_len: int, max_len: int, engine: str = "auto",
-              threads: int | None = None, layout: str = "streams") -> np.ndarray | None:
-    """GLEU ``(tp, n_all)`` rows int64 ``[S, 2]`` by the compiled core (items: strings split as ``str.split()``
-    or token lists of ``str``; ``layout="lists"``: NLTK's list of references per hypothesis), or None when the
-    Python implementation must do the job."""
-    module = _string_metric_core(engine)
+def gleu_counter(min_len: int, max_len: int, tokenizer: str | None = None, lowercase: bool = False,
+                 threads: int | None = None):
+    """A compiled :class:`bleuscope._core.GleuCounter` of these n-gram orders, whose ``rows(hyps, ref_streams)``
+    gives GLEU's ``(tp, n_all)`` rows int64 ``[S, 2]`` (items: token lists of ``str``, or strings split as
+    ``str.split()`` or, with ``tokenizer``, tokenized by that compiled tokenizer, lowercased first with
+    ``lowercase``) and ``list_rows`` / ``list_total`` the same of NLTK's layout, each None for input it leaves
+    to Python; None when the core is not built."""
+    module = core()
     if module is None:
         return None
-    count = module.gleu_list_rows if layout == "lists" else module.gleu_rows
-    rows = count(hyps, ref_streams, min_len, max_len, threads=core_threads(threads))
-    return None if rows is None else rows.reshape(-1, 2)
+    return module.GleuCounter(min_len, max_len, tokenizer, lowercase, threads=core_threads(threads))
 
 
 def character_values(hyps: list, ref_streams: list, *, float64: bool = False, engine: str = "auto",
@@ -60,4 +60,4 @@ def self_bleu(sentences: list, weights: list, epsilon: float | None, *, engine: 
     return module.self_bleu(sentences, [list(map(float, w)) for w in weights], epsilon)
 
 
-__all__ = ["character_values", "eed_values", "gleu_rows", "self_bleu"]
+__all__ = ["character_values", "eed_values", "gleu_counter", "self_bleu"]

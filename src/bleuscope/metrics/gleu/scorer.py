@@ -29,6 +29,9 @@ from .reference import segment_row
 #: segments tokenized at a time (bounds the memory of the token lists)
 TOKENIZE_SEGMENTS = 10_000
 ROW_NAMES = ["tp", "n_all"]
+#: the item types taken as they are (a faster check than isinstance per item; subclasses take the slow one)
+SEGMENT_TYPES = frozenset({str, list, tuple})
+REFERENCE_TYPES = SEGMENT_TYPES | {type(None)}
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,8 @@ class GLEU(Metric):
         hyps = list(hypotheses)
         if not hyps:
             raise ValueError(f"{name} is empty: give at least one segment")
+        if set(map(type, hyps)) <= SEGMENT_TYPES:
+            return hyps
         for i, h in enumerate(hyps):
             if not isinstance(h, (str, list, tuple)):
                 raise TypeError(f"{name}[{i}] must be a string or a list of token strings, got {type(h).__name__}")
@@ -141,6 +146,8 @@ class GLEU(Metric):
         """Validated ``(reference streams, presence [S, K])``; items are strings, token lists or None."""
         streams = check_references(references, n_segments, check_items=False)
         for k, stream in enumerate(streams):
+            if set(map(type, stream)) <= REFERENCE_TYPES:
+                continue
             for i, r in enumerate(stream):
                 if r is not None and not isinstance(r, (str, list, tuple)):
                     raise TypeError(
@@ -149,32 +156,51 @@ class GLEU(Metric):
         return streams, check_reference_presence(streams)
 
     def token_lists(self, items: list, name: str, offset: int = 0) -> list:
-        """Each segment's tokens: raw strings through the tokenizer (lowercased first if asked), joined by
-        single spaces (the compiled core splits them back); token lists as they are; None stays None."""
+        """Each segment's tokens: raw strings through the (Python) tokenizer, lowercased first if asked; token
+        lists as they are; None stays None."""
         out: list = list(items)
         texts = [i for i, x in enumerate(items) if isinstance(x, str)]
         if not texts:
             return out
-        lines = [items[i].lower() if self.lowercase else items[i] for i in texts]
-        joined = native_tok.tokenize_joined(self.tokenizer, lines) if self.engine != "numpy" else None
-        for j, i in enumerate(texts):
-            line = joined[j] if joined is not None else None
-            out[i] = line if line is not None else self.tokenizer(lines[j].rstrip()).split()
+        for i in texts:
+            line = items[i].lower() if self.lowercase else items[i]
+            out[i] = self.tokenizer(line.rstrip()).split()
         return out
 
     # -- statistics --------------------------------------------------------------------------------------
+    def _compiled(self):
+        """``(counter, tokenizes)``: the compiled GLEU counter of these settings (None: the numpy engine, or
+        no compiled core) and whether it tokenizes raw strings itself (else Python tokenizes them first)."""
+        if "_counter" not in self.__dict__:
+            counter, tokenizes = None, False
+            if native.resolve_engine(self.engine) == "native":
+                name = native_tok.native_tokenizer_name(self.tokenizer, self.lowercase)
+                # sacreBLEU's "none" returns the line: its words are the line's str.split()
+                tokenizes = name is not None
+                if name == "none" and not self.lowercase:
+                    name = None
+                counter = native_strmetrics.gleu_counter(self.min_len, self.max_len, name, self.lowercase,
+                                                         self.threads)
+            self.__dict__["_counter"] = (counter, tokenizes)
+        return self.__dict__["_counter"]
+
     def count_checked(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
         """Statistics rows ``[S, 2]`` of validated input."""
         rows = np.zeros((len(hyps), 2), dtype=np.int64)
+        counter, tokenizes = self._compiled()
         for a in range(0, len(hyps), TOKENIZE_SEGMENTS):
             b = min(len(hyps), a + TOKENIZE_SEGMENTS)
+            hyp_items, ref_items = hyps[a:b], [s[a:b] for s in streams]
+            if counter is not None:
+                if not tokenizes:
+                    hyp_items = self.token_lists(hyp_items, "hypotheses", a)
+                    ref_items = [self.token_lists(s, f"references[{k}]", a) for k, s in enumerate(ref_items)]
+                native_rows = counter.rows(hyp_items, ref_items)
+                if native_rows is not None:
+                    rows[a:b] = native_rows
+                    continue
             hyp_tokens = self.token_lists(hyps[a:b], "hypotheses", a)
             ref_tokens = [self.token_lists(s[a:b], f"references[{k}]", a) for k, s in enumerate(streams)]
-            native = native_strmetrics.gleu_rows(hyp_tokens, ref_tokens, min_len=self.min_len, max_len=self.max_len,
-                                       engine=self.engine, threads=self.threads)
-            if native is not None:
-                rows[a:b] = native
-                continue
             for i, hyp in enumerate(hyp_tokens):
                 refs = [s[i] for s in ref_tokens if s[i] is not None]
                 rows[a + i] = segment_row(_words(hyp), [_words(r) for r in refs], self.min_len, self.max_len)
