@@ -35,9 +35,9 @@ __all__ = [
     "masked_sums_i64",
     "libm_map",
     "GleuCounter",
-    "character_values",
-    "eed_values",
-    "self_bleu",
+    "CharacterScorer",
+    "EedScorer",
+    "SelfBleuScorer",
     "read_file_lines",
     "_panic_for_tests",
 ]
@@ -342,22 +342,61 @@ class GleuCounter:
         self, hypotheses: Sequence[Sequence[str]], list_of_references: Sequence[Sequence[Sequence[str]]]
     ) -> tuple[int, int] | None: ...
 
-def character_values(
-    hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]], *, float64: bool = False,
-    threads: int = 0,
-) -> npt.NDArray[np.float64] | None: ...
-def eed_values(
-    hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]], alpha: float, deletion: float,
-    insertion: float, substitution: float, rho: float, *, threads: int = 0,
-) -> npt.NDArray[np.float64] | None: ...
-def self_bleu(
-    sentences: Sequence[_Segment], weights: Sequence[Sequence[float]], epsilon: float | None
-) -> (
-    tuple[
-        npt.NDArray[np.float64], _Rows, _Rows, _Rows, _Rows, _Rows, _Rows,
-    ]
-    | None
-): ...
+@final
+class CharacterScorer:
+    """CharacTER float64 ``[S]``, the smallest over the references present (``float64``: shifts in float64)."""
+
+    def __new__(cls, float64: bool = False, *, threads: int = 0) -> CharacterScorer: ...
+    @property
+    def float64(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    def values(
+        self, hyps: Sequence[_Segment], ref_streams: Sequence[Sequence[_Segment | None]]
+    ) -> npt.NDArray[np.float64] | None: ...
+
+@final
+class EedScorer:
+    """EED float64 ``[S]`` of preprocessed text, the smallest over the references present."""
+
+    def __new__(
+        cls, alpha: float = 2.0, deletion: float = 0.2, insertion: float = 1.0, substitution: float = 1.0,
+        rho: float = 0.3, *, threads: int = 0,
+    ) -> EedScorer: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def deletion(self) -> float: ...
+    @property
+    def insertion(self) -> float: ...
+    @property
+    def substitution(self) -> float: ...
+    @property
+    def rho(self) -> float: ...
+    @property
+    def threads(self) -> int: ...
+    def values(
+        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+    ) -> npt.NDArray[np.float64] | None: ...
+
+@final
+class SelfBleuScorer:
+    """Self-BLEU of each sentence against the others, for each weight vector (``epsilon`` None: method0)."""
+
+    def __new__(cls, weights: Sequence[Sequence[float]], epsilon: float | None) -> SelfBleuScorer: ...
+    @property
+    def weights(self) -> list[list[float]]: ...
+    @property
+    def epsilon(self) -> float | None: ...
+    def score(
+        self, sentences: Sequence[_Segment]
+    ) -> (
+        tuple[
+            npt.NDArray[np.float64], _Rows, _Rows, _Rows, _Rows, _Rows, _Rows,
+        ]
+        | None
+    ): ...
+
 def read_file_lines(
     path: str | os.PathLike[str], *, max_line_bytes: int
 ) -> tuple[list[str] | None, dict[str, Any] | None]: ...

@@ -41,18 +41,118 @@ impl Default for Parameters {
 /// What one thread keeps between segments.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    hyp: Vec<char>,
-    reference: Vec<char>,
+    hyp: Vec<u32>,
+    reference: Vec<u32>,
     row: Vec<f32>,
-    next: Vec<f32>,
     visits: Vec<i64>,
 }
 
-fn padded(text: &str, out: &mut Vec<char>) {
+fn padded(text: &str, out: &mut Vec<u32>) {
     out.clear();
-    out.push(' ');
-    out.extend(text.chars());
-    out.push(' ');
+    out.push(u32::from(' '));
+    out.extend(text.chars().map(u32::from));
+    out.push(u32::from(' '));
+}
+
+/// The state of each row of a block between two steps of the wavefront.
+struct Wave<const K: usize> {
+    /// each row's last cell, the cell above its last cell (the next diagonal), and the running minimum
+    /// (truncated, as the original's integer) with where it was reached
+    prev: [f32; K],
+    diag: [f32; K],
+    minimum: [f32; K],
+    at: [usize; K],
+}
+
+/// Cell `i` (at least 1) of block row `k`, whose reference character is `rc`, from the cell `up` above.
+#[inline(always)]
+fn cell<const K: usize>(
+    w: &mut Wave<K>,
+    k: usize,
+    i: usize,
+    up: f32,
+    rc: u32,
+    hc: u32,
+    p: &Parameters,
+) -> f32 {
+    let sub = if rc == hc { 0.0 } else { p.substitution };
+    // the smallest of the three, as the original's std::min (one value whichever order)
+    let v = (w.prev[k] + p.deletion).min((w.diag[k] + sub).min(up + p.insertion));
+    if v < w.minimum[k] {
+        w.minimum[k] = (v as i32) as f32;
+        w.at[k] = i;
+    }
+    w.diag[k] = up;
+    w.prev[k] = v;
+    v
+}
+
+/// Rows `refc` (K reference characters, none a space but perhaps the last) of the grid at once, as a
+/// wavefront: row `k` computes cell `t - k` at step `t` from the cells row `k - 1` computed at step
+/// `t - 1`, so the K rows' dependency chains run side by side. `row` holds the row above the block and
+/// receives the block's last row; `at` receives each row's minimum position. The cells are the ones the
+/// row-by-row order computes, operation for operation.
+fn block<const K: usize>(
+    refc: &[u32],
+    hyp: &[u32],
+    row: &mut [f32],
+    at: &mut [usize],
+    p: &Parameters,
+) {
+    let n = hyp.len();
+    let refc: [u32; K] = refc.try_into().expect("block rows");
+    let mut w = Wave::<K> {
+        prev: [0.0; K],
+        diag: [0.0; K],
+        minimum: [0.0; K],
+        at: [0; K],
+    };
+    // what each row computed at the previous step: the cell above for the next row
+    let mut out = [0.0f32; K];
+    let step = |t: usize, w: &mut Wave<K>, out: &mut [f32; K], row: &mut [f32]| {
+        for k in (0..K).rev() {
+            if t < k || t - k > n {
+                continue;
+            }
+            let i = t - k;
+            let up = if k == 0 { row[i] } else { out[k - 1] };
+            let v = if i == 0 {
+                let v = up + 1.0;
+                w.minimum[k] = (v as i32) as f32;
+                w.at[k] = 0;
+                w.diag[k] = up;
+                w.prev[k] = v;
+                v
+            } else {
+                cell(w, k, i, up, refc[k], hyp[i - 1], p)
+            };
+            out[k] = v;
+            if k == K - 1 {
+                row[i] = v;
+            }
+        }
+    };
+    let full = K..n + 1;
+    for t in 0..K.min(n + K) {
+        step(t, &mut w, &mut out, row);
+    }
+    // every row inside the grid, none at its first cell: no checks
+    for t in full.clone() {
+        let mut up = row[t];
+        for k in 0..K {
+            let i = t - k;
+            let v = cell(&mut w, k, i, up, refc[k], hyp[i - 1], p);
+            // the next row reads this row's cell of the previous step
+            up = std::mem::replace(&mut out[k], v);
+            if k == K - 1 {
+                row[i] = v;
+            }
+        }
+    }
+    for t in full.end.max(K)..n + K {
+        step(t, &mut w, &mut out, row);
+    }
+    at.copy_from_slice(&w.at);
 }
 
 /// EED of one (already preprocessed) hypothesis against one reference, as the original's float32 widened.
@@ -60,46 +160,50 @@ pub(crate) fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -
     padded(hyp, &mut s.hyp);
     padded(reference, &mut s.reference);
     let n = s.hyp.len();
+    let m = s.reference.len();
     s.visits.clear();
     s.visits.resize(n + 1, -1);
     s.row.clear();
     s.row.resize(n + 1, 1.0);
     s.row[0] = 0.0;
-    s.next.clear();
-    s.next.resize(n + 1, f32::INFINITY);
-    for &rc in &s.reference {
-        // one pass: the cells of the row, and where the original's running minimum (an integer, so
-        // truncated: the first cell below the truncated minimum so far wins) ends up
-        let mut prev = s.row[0] + 1.0;
-        s.next[0] = prev;
-        let mut minimum = prev as i32;
-        let mut at = 0;
-        for i in 1..=n {
-            let sub = if rc == s.hyp[i - 1] {
-                0.0
-            } else {
-                p.substitution
-            };
-            let v = (prev + p.deletion)
-                .min(s.row[i - 1] + sub)
-                .min(s.row[i] + p.insertion);
-            s.next[i] = v;
-            if v < minimum as f32 {
-                minimum = v as i32;
-                at = i;
-            }
-            prev = v;
+    let space = u32::from(' ');
+    let mut at = [0usize; 8];
+    let mut w = 0;
+    while w < m {
+        // rows up to the next space (included) and at most 8 go in one block
+        let mut len = 1;
+        while len < 8 && w + len < m && s.reference[w + len - 1] != space {
+            len += 1;
         }
-        s.visits[at] += 1;
-        if rc == ' ' {
-            let jump = p.alpha + s.next[at];
-            for v in s.next.iter_mut() {
+        let rows = &s.reference[w..w + len];
+        let (mut done, mut last_at) = (0, 0);
+        for size in [8, 4, 2, 1] {
+            while len - done >= size {
+                let part = &rows[done..done + size];
+                let at = &mut at[..size];
+                match size {
+                    8 => block::<8>(part, &s.hyp, &mut s.row, at, p),
+                    4 => block::<4>(part, &s.hyp, &mut s.row, at, p),
+                    2 => block::<2>(part, &s.hyp, &mut s.row, at, p),
+                    _ => block::<1>(part, &s.hyp, &mut s.row, at, p),
+                }
+                for &a in at.iter() {
+                    s.visits[a] += 1;
+                }
+                last_at = at[size - 1];
+                done += size;
+            }
+        }
+        if rows[len - 1] == space {
+            // a long jump caps every cell at alpha above the row's minimum
+            let jump = p.alpha + s.row[last_at];
+            for v in s.row.iter_mut() {
                 if *v > jump {
                     *v = jump;
                 }
             }
         }
-        std::mem::swap(&mut s.row, &mut s.next);
+        w += len;
     }
     let errors = s.row[n];
     let uncovered: i64 = s.visits[1..]
@@ -107,7 +211,7 @@ pub(crate) fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -
         .map(|&v| if v >= 0 { v } else { 1 })
         .sum();
     let coverage = p.rho * uncovered as f32;
-    let value = (errors + coverage) / (s.reference.len() as f32 + coverage);
+    let value = (errors + coverage) / (m as f32 + coverage);
     f64::from(value).min(1.0)
 }
 
@@ -154,6 +258,90 @@ pub fn eed_values(segments: &[Segment<'_>], p: &Parameters, threads: usize, out:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The grid row by row, cell by cell: the definition the wavefront must equal bit for bit.
+    fn eed_rows(hyp: &str, reference: &str, p: &Parameters) -> f64 {
+        let pad =
+            |t: &str| -> Vec<char> { std::iter::once(' ').chain(t.chars()).chain([' ']).collect() };
+        let (h, r) = (pad(hyp), pad(reference));
+        let n = h.len();
+        let mut visits = vec![-1i64; n + 1];
+        let mut row = vec![1.0f32; n + 1];
+        row[0] = 0.0;
+        let mut next = vec![f32::INFINITY; n + 1];
+        for &rc in &r {
+            let mut prev = row[0] + 1.0;
+            next[0] = prev;
+            let mut minimum = prev as i32;
+            let mut at = 0;
+            for i in 1..=n {
+                let sub = if rc == h[i - 1] { 0.0 } else { p.substitution };
+                let v = (prev + p.deletion)
+                    .min(row[i - 1] + sub)
+                    .min(row[i] + p.insertion);
+                next[i] = v;
+                if v < minimum as f32 {
+                    minimum = v as i32;
+                    at = i;
+                }
+                prev = v;
+            }
+            visits[at] += 1;
+            if rc == ' ' {
+                let jump = p.alpha + next[at];
+                for v in next.iter_mut() {
+                    if *v > jump {
+                        *v = jump;
+                    }
+                }
+            }
+            std::mem::swap(&mut row, &mut next);
+        }
+        let uncovered: i64 = visits[1..]
+            .iter()
+            .map(|&v| if v >= 0 { v } else { 1 })
+            .sum();
+        let coverage = p.rho * uncovered as f32;
+        f64::from((row[n] + coverage) / (r.len() as f32 + coverage)).min(1.0)
+    }
+
+    #[test]
+    fn the_wavefront_equals_the_rows() {
+        let mut seed: u64 = 5;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let alphabet = ['a', 'b', ' ', 'c', 'é', '字', ' '];
+        let mut s = Scratch::default();
+        let params = [
+            Parameters::default(),
+            Parameters {
+                alpha: 0.7,
+                deletion: 0.35,
+                insertion: 0.6,
+                substitution: 1.3,
+                rho: 0.1,
+            },
+        ];
+        for round in 0..3000 {
+            let len = |k: u64| if round % 7 == 0 { k * 8 } else { k };
+            let h: String = (0..next(len(40)))
+                .map(|_| alphabet[next(7) as usize])
+                .collect();
+            let r: String = (0..next(len(40)))
+                .map(|_| alphabet[next(7) as usize])
+                .collect();
+            let p = &params[round % 2];
+            assert_eq!(
+                eed(&h, &r, p, &mut s).to_bits(),
+                eed_rows(&h, &r, p).to_bits(),
+                "{h:?} {r:?}"
+            );
+        }
+    }
 
     #[test]
     fn identical_text_has_no_error_and_values_are_capped() {

@@ -108,9 +108,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resample::masked_sums_i64, m)?)?;
     m.add_function(wrap_pyfunction!(libm_map, m)?)?;
     m.add_class::<strmetrics::GleuCounter>()?;
-    m.add_function(wrap_pyfunction!(strmetrics::character_values, m)?)?;
-    m.add_function(wrap_pyfunction!(strmetrics::eed_values, m)?)?;
-    m.add_function(wrap_pyfunction!(strmetrics::self_bleu, m)?)?;
+    m.add_class::<strmetrics::CharacterScorer>()?;
+    m.add_class::<strmetrics::EedScorer>()?;
+    m.add_class::<strmetrics::SelfBleuScorer>()?;
     m.add_function(wrap_pyfunction!(files::read_file_lines, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())

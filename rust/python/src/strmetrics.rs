@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::errors::{detached, invalid};
-use crate::input::{items, TextInput};
+use crate::input::{items, utf8_texts, TextInput};
 
 /// Token spans of many segments in one buffer.
 #[derive(Default)]
@@ -457,138 +457,204 @@ impl GleuCounter {
     }
 }
 
-/// CharacTER of every segment, float64 ``[S]``, the smallest over the references present (words split
-/// like ``str.split()``, or token lists; ``float64``: shifts scored in float64, as PyPI ``cer`` 1.2.0);
-/// None when an item needs the Python implementation.
-#[pyfunction]
-#[pyo3(signature = (hyps, ref_streams, *, float64 = false, threads = 0))]
-pub(crate) fn character_values<'py>(
-    py: Python<'py>,
-    hyps: &Bound<'py, PyAny>,
-    ref_streams: &Bound<'py, PyAny>,
+/// CharacTER's scorer: each segment's value, the smallest over the references present (words split like
+/// ``str.split()``, or token lists; ``float64``: shifts scored in float64, as PyPI ``cer`` 1.2.0, else
+/// float32 as the rwth-i6 program). ``threads=0``: a count for the input size.
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct CharacterScorer {
+    #[pyo3(get)]
     float64: bool,
+    #[pyo3(get)]
     threads: usize,
-) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
-    let Some(c) = corpus_of_streams(hyps, ref_streams)? else {
-        return Ok(None);
-    };
-    let mut out = vec![0f64; c.hyps.len()];
-    detached(py, || {
-        let segments: Vec<character::Segment<'_>> = c
-            .hyps
-            .iter()
-            .zip(&c.refs)
-            .map(|(&h, rs)| character::Segment {
-                hyp: c.tokens.words(h),
-                refs: rs.iter().map(|&r| c.tokens.words(r)).collect(),
-            })
-            .collect();
-        core_character(&segments, float64, threads, &mut out);
-    })?;
-    Ok(Some(PyArray1::from_vec(py, out)))
 }
 
-/// EED of every (preprocessed) segment, float64 ``[S]``, the smallest over the references present; None
-/// when a string is not valid UTF-8.
-#[pyfunction]
-#[pyo3(signature = (hyps, ref_streams, alpha, deletion, insertion, substitution, rho, *, threads = 0))]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn eed_values<'py>(
-    py: Python<'py>,
-    hyps: &Bound<'py, PyAny>,
-    ref_streams: &Bound<'py, PyAny>,
-    alpha: f32,
-    deletion: f32,
-    insertion: f32,
-    substitution: f32,
-    rho: f32,
-    threads: usize,
-) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
-    let input = TextInput::new(hyps, ref_streams)?;
-    let read = input.read_all()?;
-    let Some((hyps, refs)) = read.utf8_texts() else {
-        return Ok(None);
-    };
-    let p = Parameters {
-        alpha,
-        deletion,
-        insertion,
-        substitution,
-        rho,
-    };
-    let mut out = vec![0f64; hyps.len()];
-    detached(py, || {
-        let segments: Vec<eed::Segment<'_>> = hyps
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| eed::Segment {
-                hyp: h,
-                refs: refs.iter().filter_map(|s| s[i]).collect(),
-            })
-            .collect();
-        core_eed(&segments, &p, threads, &mut out);
-    })?;
-    Ok(Some(PyArray1::from_vec(py, out)))
-}
-
-/// Self-BLEU of ``sentences`` (strings split like ``str.split()``, or token lists; at least two) for each
-/// weight vector: ``(scores [W * N], matches [N * max_order], totals [N * max_order], closest [N],
-/// lengths [N], distinct [max_order], ngrams [max_order])``, ``max_order`` the longest weight vector;
-/// ``epsilon`` None is NLTK's method0, a number its method1. None when a sentence needs the Python
-/// implementation.
-#[pyfunction]
-#[pyo3(signature = (sentences, weights, epsilon))]
-#[allow(clippy::type_complexity)]
-pub(crate) fn self_bleu<'py>(
-    py: Python<'py>,
-    sentences: &Bound<'py, PyAny>,
-    weights: Vec<Vec<f64>>,
-    epsilon: Option<f64>,
-) -> PyResult<
-    Option<(
-        Bound<'py, PyArray1<f64>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray1<i64>>,
-        Bound<'py, PyArray1<i64>>,
-    )>,
-> {
-    let max_order = weights.iter().map(Vec::len).max().unwrap_or(0);
-    if max_order == 0 {
-        return Err(invalid("Self-BLEU needs at least one weight"));
+#[pymethods]
+impl CharacterScorer {
+    #[new]
+    #[pyo3(signature = (float64 = false, *, threads = 0))]
+    fn new(float64: bool, threads: usize) -> Self {
+        CharacterScorer { float64, threads }
     }
-    let mut tokens = Tokens::default();
-    let mut ranges = Vec::new();
-    for s in items(sentences)? {
-        let Some(r) = tokens.push(&s)? else {
+
+    /// float64 ``[S]`` of hypotheses against reference streams (None: absent); None when an item needs
+    /// the Python implementation.
+    fn values<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        ref_streams: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+        let Some(c) = corpus_of_streams(hyps, ref_streams)? else {
             return Ok(None);
         };
-        ranges.push(r);
+        let mut out = vec![0f64; c.hyps.len()];
+        let (float64, threads) = (self.float64, self.threads);
+        detached(py, || {
+            let segments: Vec<character::Segment<'_>> = c
+                .hyps
+                .iter()
+                .zip(&c.refs)
+                .map(|(&h, rs)| character::Segment {
+                    hyp: c.tokens.words(h),
+                    refs: rs.iter().map(|&r| c.tokens.words(r)).collect(),
+                })
+                .collect();
+            core_character(&segments, float64, threads, &mut out);
+        })?;
+        Ok(Some(PyArray1::from_vec(py, out)))
     }
-    if ranges.len() < 2 {
-        return Err(invalid("Self-BLEU needs at least two sentences"));
+}
+
+/// EED's scorer with its parameters (float32, as the original): each (preprocessed) segment's value, the
+/// smallest over the references present. ``threads=0``: a count for the input size.
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct EedScorer {
+    #[pyo3(get)]
+    alpha: f32,
+    #[pyo3(get)]
+    deletion: f32,
+    #[pyo3(get)]
+    insertion: f32,
+    #[pyo3(get)]
+    substitution: f32,
+    #[pyo3(get)]
+    rho: f32,
+    #[pyo3(get)]
+    threads: usize,
+}
+
+#[pymethods]
+impl EedScorer {
+    #[new]
+    #[pyo3(signature = (alpha = 2.0, deletion = 0.2, insertion = 1.0, substitution = 1.0, rho = 0.3, *, threads = 0))]
+    fn new(
+        alpha: f32,
+        deletion: f32,
+        insertion: f32,
+        substitution: f32,
+        rho: f32,
+        threads: usize,
+    ) -> Self {
+        EedScorer {
+            alpha,
+            deletion,
+            insertion,
+            substitution,
+            rho,
+            threads,
+        }
     }
-    let smoothing = match epsilon {
-        None => Smoothing::None,
-        Some(e) => Smoothing::Epsilon(e),
-    };
-    let (scores, counts) = detached(py, || {
-        let sents: Vec<Vec<&str>> = ranges.iter().map(|&r| tokens.words(r)).collect();
-        let counts = leave_one_out_counts(&sents, max_order);
-        (
-            self_bleu_scores(&counts, max_order, &weights, smoothing),
-            counts,
-        )
-    })?;
-    Ok(Some((
-        PyArray1::from_vec(py, scores),
-        PyArray1::from_vec(py, counts.matches),
-        PyArray1::from_vec(py, counts.totals),
-        PyArray1::from_vec(py, counts.closest),
-        PyArray1::from_vec(py, counts.lengths),
-        PyArray1::from_vec(py, counts.distinct),
-        PyArray1::from_vec(py, counts.ngrams),
-    )))
+
+    /// float64 ``[S]`` of preprocessed hypotheses against reference streams (None: absent); None when a
+    /// string is not valid UTF-8.
+    fn values<'py>(
+        &self,
+        py: Python<'py>,
+        hyps: &Bound<'py, PyAny>,
+        ref_streams: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
+        let input = TextInput::new(hyps, ref_streams)?;
+        let Some((hyps, refs)) = utf8_texts(&input)? else {
+            return Ok(None);
+        };
+        let p = Parameters {
+            alpha: self.alpha,
+            deletion: self.deletion,
+            insertion: self.insertion,
+            substitution: self.substitution,
+            rho: self.rho,
+        };
+        let mut out = vec![0f64; hyps.len()];
+        let threads = self.threads;
+        detached(py, || {
+            let segments: Vec<eed::Segment<'_>> = hyps
+                .iter()
+                .enumerate()
+                .map(|(i, &h)| eed::Segment {
+                    hyp: h,
+                    refs: refs.iter().filter_map(|s| s[i]).collect(),
+                })
+                .collect();
+            core_eed(&segments, &p, threads, &mut out);
+        })?;
+        Ok(Some(PyArray1::from_vec(py, out)))
+    }
+}
+
+/// The arrays of one Self-BLEU job: ``(scores [W * N], matches [N * max_order], totals [N * max_order],
+/// closest [N], lengths [N], distinct [max_order], ngrams [max_order])``.
+type SelfBleuArrays<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// Self-BLEU's scorer, built once with its weight vectors (``max_order`` the longest) and smoothing
+/// (``epsilon`` None: NLTK's method0, a number: its method1).
+#[pyclass(frozen, module = "bleuscope._core")]
+pub struct SelfBleuScorer {
+    #[pyo3(get)]
+    weights: Vec<Vec<f64>>,
+    #[pyo3(get)]
+    epsilon: Option<f64>,
+}
+
+#[pymethods]
+impl SelfBleuScorer {
+    #[new]
+    #[pyo3(signature = (weights, epsilon))]
+    fn new(weights: Vec<Vec<f64>>, epsilon: Option<f64>) -> PyResult<Self> {
+        if weights.iter().map(Vec::len).max().unwrap_or(0) == 0 {
+            return Err(invalid("Self-BLEU needs at least one weight"));
+        }
+        Ok(SelfBleuScorer { weights, epsilon })
+    }
+
+    /// Self-BLEU of ``sentences`` (strings split like ``str.split()``, or token lists; at least two) for
+    /// each weight vector, as :data:`SelfBleuArrays`; None when a sentence needs the Python
+    /// implementation.
+    fn score<'py>(
+        &self,
+        py: Python<'py>,
+        sentences: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<SelfBleuArrays<'py>>> {
+        let max_order = self.weights.iter().map(Vec::len).max().unwrap_or(0);
+        let mut tokens = Tokens::default();
+        let mut ranges = Vec::new();
+        for s in items(sentences)? {
+            let Some(r) = tokens.push(&s)? else {
+                return Ok(None);
+            };
+            ranges.push(r);
+        }
+        if ranges.len() < 2 {
+            return Err(invalid("Self-BLEU needs at least two sentences"));
+        }
+        let smoothing = match self.epsilon {
+            None => Smoothing::None,
+            Some(e) => Smoothing::Epsilon(e),
+        };
+        let weights = &self.weights;
+        let (scores, counts) = detached(py, || {
+            let sents: Vec<Vec<&str>> = ranges.iter().map(|&r| tokens.words(r)).collect();
+            let counts = leave_one_out_counts(&sents, max_order);
+            (
+                self_bleu_scores(&counts, max_order, weights, smoothing),
+                counts,
+            )
+        })?;
+        Ok(Some((
+            PyArray1::from_vec(py, scores),
+            PyArray1::from_vec(py, counts.matches),
+            PyArray1::from_vec(py, counts.totals),
+            PyArray1::from_vec(py, counts.closest),
+            PyArray1::from_vec(py, counts.lengths),
+            PyArray1::from_vec(py, counts.distinct),
+            PyArray1::from_vec(py, counts.ngrams),
+        )))
+    }
 }

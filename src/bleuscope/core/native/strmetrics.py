@@ -1,21 +1,11 @@
-"""The string metrics' compiled functions (``rust/python/src/strmetrics.rs``): GLEU, Self-BLEU, CharacTER
-and EED. Each returns None when the numpy (Python) engine is chosen or the core is not built."""
+"""The string metrics' compiled objects (``rust/python/src/strmetrics.rs``): GLEU's counter and the
+CharacTER, EED and Self-BLEU scorers, each built once with its settings. A builder returns None when the
+compiled core is not built; the metric then keeps its Python implementation (and it chooses the numpy
+engine itself, by not building one)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from . import core, core_threads, resolve_engine
-
-if TYPE_CHECKING:
-    import numpy as np
-
-
-def _string_metric_core(engine: str):
-    """The compiled module for a string metric's job, or None when the numpy (Python) engine is chosen."""
-    if resolve_engine(engine) != "native":
-        return None
-    return core()
+from . import core, core_threads
 
 
 def gleu_counter(min_len: int, max_len: int, tokenizer: str | None = None, lowercase: bool = False,
@@ -31,33 +21,29 @@ def gleu_counter(min_len: int, max_len: int, tokenizer: str | None = None, lower
     return module.GleuCounter(min_len, max_len, tokenizer, lowercase, threads=core_threads(threads))
 
 
-def character_values(hyps: list, ref_streams: list, *, float64: bool = False, engine: str = "auto",
-                     threads: int | None = None) -> np.ndarray | None:
-    """CharacTER float64 ``[S]`` (the smallest over the references present; ``float64``: shifts scored in
-    float64 as PyPI ``cer`` 1.2.0) by the compiled core, or None."""
-    module = _string_metric_core(engine)
-    if module is None:
-        return None
-    return module.character_values(hyps, ref_streams, float64=float64, threads=core_threads(threads))
+def character_scorer(float64: bool = False, threads: int | None = None):
+    """A compiled :class:`bleuscope._core.CharacterScorer`, whose ``values(hyps, ref_streams)`` gives CharacTER
+    float64 ``[S]`` (the smallest over the references present; ``float64``: shifts scored in float64 as PyPI
+    ``cer`` 1.2.0), or None for input it leaves to Python; None when the core is not built."""
+    module = core()
+    return None if module is None else module.CharacterScorer(float64, threads=core_threads(threads))
 
 
-def eed_values(hyps: list, ref_streams: list, parameters: tuple, *, engine: str = "auto",
-               threads: int | None = None) -> np.ndarray | None:
-    """EED float64 ``[S]`` of preprocessed text (``parameters``: alpha, deletion, insertion, substitution,
-    rho) by the compiled core, or None."""
-    module = _string_metric_core(engine)
-    if module is None:
-        return None
-    return module.eed_values(hyps, ref_streams, *parameters, threads=core_threads(threads))
+def eed_scorer(parameters: tuple, threads: int | None = None):
+    """A compiled :class:`bleuscope._core.EedScorer` of ``parameters`` (alpha, deletion, insertion,
+    substitution, rho), whose ``values(hyps, ref_streams)`` gives EED float64 ``[S]`` of preprocessed text, or
+    None for a string that is not valid UTF-8; None when the core is not built."""
+    module = core()
+    return None if module is None else module.EedScorer(*parameters, threads=core_threads(threads))
 
 
-def self_bleu(sentences: list, weights: list, epsilon: float | None, *, engine: str = "auto"):
-    """The compiled core's Self-BLEU ``(scores [W * N], matches, totals, closest, lengths, distinct,
-    ngrams)`` (see ``_core.self_bleu``), or None."""
-    module = _string_metric_core(engine)
-    if module is None:
-        return None
-    return module.self_bleu(sentences, [list(map(float, w)) for w in weights], epsilon)
+def self_bleu_scorer(weights: list, epsilon: float | None):
+    """A compiled :class:`bleuscope._core.SelfBleuScorer` of these weight vectors (``epsilon`` None: NLTK's
+    method0, a number: method1), whose ``score(sentences)`` gives ``(scores [W * N], matches, totals, closest,
+    lengths, distinct, ngrams)``, or None for a sentence it leaves to Python; None when the core is not
+    built."""
+    module = core()
+    return None if module is None else module.SelfBleuScorer([list(map(float, w)) for w in weights], epsilon)
 
 
-__all__ = ["character_values", "eed_values", "gleu_counter", "self_bleu"]
+__all__ = ["character_scorer", "eed_scorer", "gleu_counter", "self_bleu_scorer"]

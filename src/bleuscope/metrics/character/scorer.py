@@ -52,10 +52,19 @@ class CharacTER(SegmentMeanMetric):
         return {"nrefs": str(nrefs), "tok": "split", "shift": "f64" if self.shift_precision == "float64" else "f32",
                 "multi": "min", "agg": "mean", "version": version_field()}
 
+    def _compiled(self):
+        """The compiled scorer of these settings, built once (None: the numpy engine, or no compiled core)."""
+        if "_counter" not in self.__dict__:
+            native_engine = native.resolve_engine(self.engine) == "native"
+            self.__dict__["_counter"] = native_strmetrics.character_scorer(
+                self.shift_precision == "float64", self.threads) if native_engine else None
+        return self.__dict__["_counter"]
+
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> np.ndarray:
         """float64 ``[S]``: each segment's smallest CharacTER over its references."""
         float64 = self.shift_precision == "float64"
-        values = native_strmetrics.character_values(hyps, streams, float64=float64, engine=self.engine, threads=self.threads)
+        scorer = self._compiled()
+        values = None if scorer is None else scorer.values(hyps, streams)
         if values is not None:
             return np.asarray(values, dtype=np.float64)
         out = np.empty(len(hyps), dtype=np.float64)

@@ -10,24 +10,35 @@ import re
 import numpy as np
 
 _PUNCTUATION = ((".", " ."), ("!", " !"), ("?", " ?"), (",", " ,"))
-_SPACES = re.compile(r"\s+")
 _DECIMAL = re.compile(r"(\d) ([.,]) (\d)")
 _TITLES = re.compile(r"(Dr|Jr|Prof|Rev|Gen|Mr|Mt|Mrs|Ms) .")
-_ABBREVIATIONS = (("e . g .", "e.g."), ("i . e .", "i.e."), ("U . S .", "U.S."))
+#: what a line must hold for the title rule to change it (a cheap test before the regex)
+_TITLE_WORDS = ("Dr ", "Jr ", "Prof ", "Rev ", "Gen ", "Mr ", "Mt ", "Mrs ", "Ms ")
+# the original maps "i . e ." to "e.g." too (util.py's replace), so its scores have that
+_ABBREVIATIONS = (("e . g .", "e.g."), ("i . e .", "e.g."), ("U . S .", "U.S."))
 
 
 def preprocess_en(line: str) -> str:
     """The original's English preprocessing: trailing whitespace removed, a space before ``. ! ? ,``, runs of
-    whitespace as one space, decimal numbers and a few titles and abbreviations joined again. (The title
-    rule's ``.`` matches any character, as in the original.)"""
+    whitespace as one space, decimal numbers and a few titles and abbreviations joined again (``i . e .``
+    becomes ``e.g.``, as in the original). (The title rule's ``.`` matches any character, as in the
+    original.)"""
     line = line.rstrip()
     for mark, spaced in _PUNCTUATION:
         line = line.replace(mark, spaced)
-    line = _SPACES.sub(" ", line)
-    line = _DECIMAL.sub(r"\1\2\3", line)
-    line = _TITLES.sub(r"\1.", line)
-    for spaced, joined in _ABBREVIATIONS:
-        line = line.replace(spaced, joined)
+    # the original's re.sub(r"\s+", " "): \s and str.split() take the same characters as whitespace, and
+    # no whitespace is left at the end
+    if line and line[0].isspace():
+        line = " " + " ".join(line.split())
+    else:
+        line = " ".join(line.split())
+    if " . " in line or " , " in line:
+        line = _DECIMAL.sub(r"\1\2\3", line)
+    if any(word in line for word in _TITLE_WORDS):
+        line = _TITLES.sub(r"\1.", line)
+    if " . " in line:
+        for spaced, joined in _ABBREVIATIONS:
+            line = line.replace(spaced, joined)
     return line
 
 

@@ -86,11 +86,20 @@ class EED(SegmentMeanMetric):
             return list(items)
         return [None if x is None else prep(x) for x in items]
 
+    def _compiled(self):
+        """The compiled scorer of these parameters, built once (None: the numpy engine, or no compiled core)."""
+        if "_counter" not in self.__dict__:
+            native_engine = native.resolve_engine(self.engine) == "native"
+            self.__dict__["_counter"] = native_strmetrics.eed_scorer(self.parameters, self.threads) \
+                if native_engine else None
+        return self.__dict__["_counter"]
+
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> np.ndarray:
         """float64 ``[S]``: each segment's smallest EED over its references."""
         hyps = self.prepared(hyps)
         streams = [self.prepared(s) for s in streams]
-        values = native_strmetrics.eed_values(hyps, streams, self.parameters, engine=self.engine, threads=self.threads)
+        scorer = self._compiled()
+        values = None if scorer is None else scorer.values(hyps, streams)
         if values is not None:
             return np.asarray(values, dtype=np.float64)
         out = np.empty(len(hyps), dtype=np.float64)

@@ -171,6 +171,23 @@ class SelfBLEU:
                 raise TypeError(f"sentences[{i}] must be a string or a list of token strings, got {type(s).__name__}")
         return out
 
+    def _compiled(self, vectors: list, epsilon: float | None):
+        """The compiled scorer of these weights and smoothing, built once (None: the numpy engine, or no
+        compiled core)."""
+        key = (tuple(map(tuple, vectors)), epsilon, self.engine)
+        held = self.__dict__.get("_scorer")
+        if held is None or held[0] != key:
+            native_engine = native.resolve_engine(self.engine) == "native"
+            held = (key, native_strmetrics.self_bleu_scorer(vectors, epsilon) if native_engine else None)
+            self.__dict__["_scorer"] = held
+        return held[1]
+
+    def __getstate__(self) -> dict:
+        """The settings without the compiled scorer, which is built again where it is needed."""
+        state = dict(self.__dict__)
+        state.pop("_scorer", None)
+        return state
+
     def score(self, sentences: Sequence) -> SelfBLEUScore:
         """Self-BLEU of ``sentences`` (at least two; strings or token lists)."""
         sents = self._sentences(sentences)
@@ -178,7 +195,8 @@ class SelfBLEU:
         vectors = [self.weights[k] for k in names]
         epsilon = self.epsilon if self.smoothing == "method1" else None
         n = self.max_order
-        native = native_strmetrics.self_bleu(sents, vectors, epsilon, engine=self.engine)
+        scorer = self._compiled(vectors, epsilon)
+        native = None if scorer is None else scorer.score(sents)
         if native is not None:
             scores, _, _, _, _, distinct, totals = native
             per = np.asarray(scores, dtype=np.float64).reshape(len(vectors), len(sents))
