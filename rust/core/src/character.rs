@@ -32,8 +32,23 @@ pub(crate) struct Scratch<'a> {
     peq: Vec<u64>,
     char_peq: Vec<u64>,
     ascii: Vec<u32>,
+    /// the word buffers of one pair, kept for the next
+    buffers: Buffers,
     /// score shifts in float64 (PyPI cer 1.2.0) instead of float32 (the rwth-i6 program)
     pub float64: bool,
+}
+
+/// The word lists and bit states one pair needs, kept between pairs.
+#[derive(Default)]
+struct Buffers {
+    h: Vec<u32>,
+    r: Vec<u32>,
+    original: Vec<u32>,
+    candidate: Vec<u32>,
+    best: Vec<u32>,
+    states: Vec<BitState>,
+    tail: Vec<u32>,
+    pairs: Vec<(u32, u32)>,
 }
 
 /// Levenshtein distance of two sequences (one row of the table).
@@ -197,12 +212,51 @@ fn bit_states(text: &[u32], peq: &[u64], m: usize, out: &mut Vec<BitState>) {
     }
 }
 
-fn bit_distance_from(mut st: BitState, text: &[u32], peq: &[u64], m: usize) -> u32 {
+/// The distance of the words `h` with the phrase `h[i..i + length]` moved to position `at` of what is
+/// left, from the state `states[start]` (`start`: the first position where the two differ) on: the
+/// shifted words up to `end` (after which they are `h`'s again), then `h`'s words until the state is
+/// the one `h` itself reaches there (`states[k]`), from where the distance changes as `h`'s does.
+#[allow(clippy::too_many_arguments)]
+fn shifted_distance(
+    h: &[u32],
+    (i, length, at): (usize, usize, usize),
+    start: usize,
+    states: &[BitState],
+    peq: &[u64],
+    m: usize,
+) -> u32 {
     let high = 1u64 << (m - 1);
-    for &c in text {
-        bit_step(&mut st, peq[c as usize], high);
+    let end = i.max(at) + length;
+    let mut st = states[start];
+    for k in start..end {
+        bit_step(
+            &mut st,
+            peq[shifted_word(h, i, length, at, k) as usize],
+            high,
+        );
+    }
+    let last = states[h.len()].score as i64;
+    for k in end..h.len() {
+        let own = states[k];
+        if own.pv == st.pv && own.mv == st.mv {
+            return (st.score as i64 + last - own.score as i64) as u32;
+        }
+        bit_step(&mut st, peq[h[k] as usize], high);
     }
     st.score
+}
+
+/// Word `k` of `h` with the phrase `h[i..i + length]` moved to position `at` of what is left.
+#[inline]
+fn shifted_word(h: &[u32], i: usize, length: usize, at: usize, k: usize) -> u32 {
+    let rest = |x: usize| if x < i { h[x] } else { h[x + length] };
+    if k < at {
+        rest(k)
+    } else if k < at + length {
+        h[i + k - at]
+    } else {
+        rest(k - length)
+    }
 }
 
 /// The words of `h` with the phrase `h[i..i + length]` moved to position `at` of what is left, from
@@ -383,14 +437,35 @@ pub(crate) fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scra
     if reference.is_empty() {
         return if hyp.is_empty() { 0.0 } else { 1.0 };
     }
+    let mut b = std::mem::take(&mut s.buffers);
+    let value = character_with(hyp, reference, s, &mut b);
+    s.buffers = b;
+    value
+}
+
+fn character_with<'a>(
+    hyp: &[&'a str],
+    reference: &[&'a str],
+    s: &mut Scratch<'a>,
+    b: &mut Buffers,
+) -> f64 {
+    let Buffers {
+        h,
+        r,
+        original,
+        candidate,
+        best,
+        states,
+        tail,
+        pairs,
+    } = b;
     s.words.clear();
-    let mut h: Vec<u32> = Vec::with_capacity(hyp.len());
-    let mut r: Vec<u32> = Vec::with_capacity(reference.len());
-    s.words.push_ids(hyp, &mut h);
-    s.words.push_ids(reference, &mut r);
+    s.words.push_ids(hyp, h);
+    s.words.push_ids(reference, r);
+    let (h, r) = (h, &r[..]);
     s.names.clear();
     s.names.resize(s.words.len(), "");
-    for (&w, &id) in hyp.iter().zip(&h).chain(reference.iter().zip(&r)) {
+    for (&w, &id) in hyp.iter().zip(h.iter()).chain(reference.iter().zip(r)) {
         s.names[id as usize] = w;
     }
     s.peq.clear();
@@ -400,31 +475,43 @@ pub(crate) fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scra
             s.peq[w as usize] |= 1 << k;
         }
     }
-    let original = h.clone();
-    let mut pre = word_ratio(&h, &r, s);
+    original.clear();
+    original.extend_from_slice(h);
+    let mut pre = word_ratio(h, r, s);
     if pre == 0.0 {
         return 0.0;
     }
-    let mut candidate: Vec<u32> = Vec::with_capacity(h.len());
-    let mut best: Vec<u32> = Vec::with_capacity(h.len());
-    let long = (r.len() > 64).then(|| LongPattern::new(&r, s.words.len()));
+    let long = (r.len() > 64).then(|| LongPattern::new(r, s.words.len()));
     let (mut long_vp, mut long_vn, mut long_scores) = (Vec::new(), Vec::new(), Vec::new());
     let (mut vp, mut vn) = (Vec::new(), Vec::new());
-    let mut states: Vec<BitState> = Vec::with_capacity(h.len() + 1);
-    let mut tail: Vec<u32> = Vec::with_capacity(h.len());
     loop {
         let mut best_gain: Option<f64> = None;
         // the bit columns after every prefix of the current words: a candidate shares a prefix of them
         // and is scored from there
         match &long {
-            None => bit_states(&h, &s.peq, r.len(), &mut states),
-            Some(p) => p.states(&h, &mut long_vp, &mut long_vn, &mut long_scores),
+            None => bit_states(h, &s.peq, r.len(), states),
+            Some(p) => p.states(h, &mut long_vp, &mut long_vn, &mut long_scores),
         }
-        for i in 0..h.len() {
-            for j in 0..r.len() {
-                if i == j || h[i] != r[j] {
-                    continue;
+        // the word matches (i, j), i != j, in order: from the match masks when the reference has them
+        pairs.clear();
+        for (i, &w) in h.iter().enumerate() {
+            if long.is_none() {
+                let mut bits = s.peq[w as usize] & !(1u64.checked_shl(i as u32).unwrap_or(0));
+                while bits != 0 {
+                    pairs.push((i as u32, bits.trailing_zeros()));
+                    bits &= bits - 1;
                 }
+            } else {
+                pairs.extend(
+                    (0..r.len())
+                        .filter(|&j| j != i && r[j] == w)
+                        .map(|j| (i as u32, j as u32)),
+                );
+            }
+        }
+        {
+            for &(i, j) in pairs.iter() {
+                let (i, j) = (i as usize, j as usize);
                 let mut length = 1;
                 while i + length < h.len() && j + length < r.len() && h[i + length] == r[j + length]
                 {
@@ -433,17 +520,17 @@ pub(crate) fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scra
                 // the phrase taken out, then put back at position j of what is left
                 let at = j.min(h.len() - length);
                 let start = at.min(i);
-                tail.clear();
-                shifted_into(&h, i, length, at, start, &mut tail);
                 let distance = match &long {
-                    None => bit_distance_from(states[start], &tail, &s.peq, r.len()),
+                    None => shifted_distance(h, (i, length, at), start, states, &s.peq, r.len()),
                     Some(p) => {
+                        tail.clear();
+                        shifted_into(h, i, length, at, start, tail);
                         let b = p.blocks;
                         vp.clear();
                         vp.extend_from_slice(&long_vp[start * b..(start + 1) * b]);
                         vn.clear();
                         vn.extend_from_slice(&long_vn[start * b..(start + 1) * b]);
-                        p.distance_from(&mut vp, &mut vn, long_scores[start], &tail)
+                        p.distance_from(&mut vp, &mut vn, long_scores[start], tail)
                     }
                 };
                 let gain = pre - ratio(distance, r.len(), s.float64);
@@ -453,33 +540,31 @@ pub(crate) fn character<'a>(hyp: &[&'a str], reference: &[&'a str], s: &mut Scra
                     continue;
                 }
                 candidate.clear();
-                shifted_into(&h, i, length, at, 0, &mut candidate);
+                shifted_into(h, i, length, at, 0, candidate);
                 let take = match best_gain {
                     None => true,
-                    Some(g) => {
-                        gain > g || (gain == g && words_greater(&candidate, &best, &s.names))
-                    }
+                    Some(g) => gain > g || (gain == g && words_greater(candidate, best, &s.names)),
                 };
                 if take {
                     best_gain = Some(gain);
-                    std::mem::swap(&mut best, &mut candidate);
+                    std::mem::swap(best, candidate);
                 }
             }
         }
         match best_gain {
             Some(gain) if gain > 0.0 => {
                 pre -= gain;
-                std::mem::swap(&mut h, &mut best);
+                std::mem::swap(h, best);
             }
             _ => break,
         }
     }
-    let cost = shift_cost(&h, &original, &s.names);
-    let hyp_chars = joined_chars(&h, &s.names);
+    let cost = shift_cost(h, original, &s.names);
+    let hyp_chars = joined_chars(h, &s.names);
     if hyp_chars.is_empty() {
         return 1.0;
     }
-    let ref_chars = joined_chars(&r, &s.names);
+    let ref_chars = joined_chars(r, &s.names);
     let distance = levenshtein_chars(&hyp_chars, &ref_chars, &mut s.char_peq, &mut s.ascii);
     ((f64::from(distance) + cost) / hyp_chars.len() as f64).min(1.0)
 }
@@ -557,6 +642,38 @@ mod tests {
             assert_eq!(
                 levenshtein_bits(&a, &peq, b.len()),
                 levenshtein(&a, &b, &mut row)
+            );
+        }
+    }
+
+    #[test]
+    fn shifted_distances_equal_the_table() {
+        let mut seed: u64 = 17;
+        let mut next = |k: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % k
+        };
+        let (mut row, mut states, mut shifted) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..3000 {
+            let h: Vec<u32> = (0..1 + next(30)).map(|_| next(4) as u32).collect();
+            let r: Vec<u32> = (0..1 + next(64)).map(|_| next(4) as u32).collect();
+            let mut peq = vec![0u64; 4];
+            for (k, &w) in r.iter().enumerate() {
+                peq[w as usize] |= 1 << k;
+            }
+            bit_states(&h, &peq, r.len(), &mut states);
+            let i = next(h.len() as u64) as usize;
+            let length = 1 + next((h.len() - i) as u64) as usize;
+            let at = next((h.len() - length + 1) as u64) as usize;
+            shifted.clear();
+            shifted_into(&h, i, length, at, 0, &mut shifted);
+            let start = at.min(i);
+            assert_eq!(
+                shifted_distance(&h, (i, length, at), start, &states, &peq, r.len()),
+                levenshtein(&shifted, &r, &mut row),
+                "{h:?} {r:?} {i} {length} {at}"
             );
         }
     }

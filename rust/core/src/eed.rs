@@ -78,10 +78,13 @@ fn cell<const K: usize>(
     let sub = if rc == hc { 0.0 } else { p.substitution };
     // the smallest of the three, as the original's std::min (one value whichever order)
     let v = (w.prev[k] + p.deletion).min((w.diag[k] + sub).min(up + p.insertion));
-    if v < w.minimum[k] {
-        w.minimum[k] = (v as i32) as f32;
-        w.at[k] = i;
-    }
+    let lower = v < w.minimum[k];
+    w.minimum[k] = if lower {
+        (v as i32) as f32
+    } else {
+        w.minimum[k]
+    };
+    w.at[k] = if lower { i } else { w.at[k] };
     w.diag[k] = up;
     w.prev[k] = v;
     v
@@ -176,24 +179,22 @@ pub(crate) fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -
             len += 1;
         }
         let rows = &s.reference[w..w + len];
-        let (mut done, mut last_at) = (0, 0);
-        for size in [8, 4, 2, 1] {
-            while len - done >= size {
-                let part = &rows[done..done + size];
-                let at = &mut at[..size];
-                match size {
-                    8 => block::<8>(part, &s.hyp, &mut s.row, at, p),
-                    4 => block::<4>(part, &s.hyp, &mut s.row, at, p),
-                    2 => block::<2>(part, &s.hyp, &mut s.row, at, p),
-                    _ => block::<1>(part, &s.hyp, &mut s.row, at, p),
-                }
-                for &a in at.iter() {
-                    s.visits[a] += 1;
-                }
-                last_at = at[size - 1];
-                done += size;
-            }
+        let at = &mut at[..len];
+        let (hyp, row) = (&s.hyp[..], &mut s.row[..]);
+        match len {
+            8 => block::<8>(rows, hyp, row, at, p),
+            7 => block::<7>(rows, hyp, row, at, p),
+            6 => block::<6>(rows, hyp, row, at, p),
+            5 => block::<5>(rows, hyp, row, at, p),
+            4 => block::<4>(rows, hyp, row, at, p),
+            3 => block::<3>(rows, hyp, row, at, p),
+            2 => block::<2>(rows, hyp, row, at, p),
+            _ => block::<1>(rows, hyp, row, at, p),
         }
+        for &a in at.iter() {
+            s.visits[a] += 1;
+        }
+        let last_at = at[len - 1];
         if rows[len - 1] == space {
             // a long jump caps every cell at alpha above the row's minimum
             let jump = p.alpha + s.row[last_at];

@@ -5,10 +5,9 @@
 
 use bleuscope_core::character::{self, character_values as core_character};
 use bleuscope_core::eed::{self, eed_values as core_eed, Parameters};
-use bleuscope_core::gleu::{self, gleu_rows_by};
+use bleuscope_core::gleu::{self, gleu_rows_by, split_spans};
 use bleuscope_core::selfbleu::{leave_one_out_counts, self_bleu_scores, Smoothing};
 use bleuscope_core::tok::Tokenizer;
-use bleuscope_core::words::split_python;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -29,33 +28,57 @@ impl Tokens {
     /// `str`s) and returns their index range; None when the item is neither or not UTF-8.
     fn push(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
         let first = self.spans.len();
-        if let Ok(s) = item.cast::<PyString>() {
-            let Ok(text) = s.to_str() else {
-                return Ok(None);
-            };
-            for w in split_python(text) {
-                self.add(w)?;
-            }
+        // SAFETY: `item` is alive and the GIL held
+        let text = match unsafe { exact_str(item.as_ptr()) } {
+            Some(text) => Some(text),
+            None => item.cast::<PyString>().ok().and_then(|s| s.to_str().ok()),
+        };
+        if let Some(text) = text {
+            let start = self.buf.len();
+            self.buf.push_str(text);
+            self.check_size()?;
+            split_spans(&self.buf, start, self.buf.len(), &mut self.spans);
             return Ok(Some((first, self.spans.len())));
         }
-        let seq = if let Ok(list) = item.cast_exact::<PyList>() {
-            list.as_sequence().clone()
-        } else if let Ok(tuple) = item.cast_exact::<PyTuple>() {
-            tuple.as_sequence().clone()
-        } else {
+        if item.cast::<PyString>().is_ok() {
             return Ok(None);
-        };
-        for j in 0..seq.len()? {
-            let tok = seq.get_item(j)?;
-            let Ok(s) = tok.cast_exact::<PyString>() else {
-                return Ok(None);
-            };
-            let Ok(text) = s.to_str() else {
-                return Ok(None);
-            };
-            self.add(text)?;
         }
-        Ok(Some((first, self.spans.len())))
+        Ok(self
+            .push_sequence(item)?
+            .then_some((first, self.spans.len())))
+    }
+
+    /// Appends the tokens of a list or tuple of exact `str`s; false when `item` is not one (some tokens
+    /// may have been appended then).
+    fn push_sequence(&mut self, item: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let obj = item.as_ptr();
+        // SAFETY: `item` is alive and the GIL held; its items are read by borrowed references while no
+        // Python code runs
+        unsafe {
+            let ty = ffi::Py_TYPE(obj);
+            let (len, get): (ffi::Py_ssize_t, unsafe extern "C" fn(_, _) -> _) =
+                if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+                    (ffi::PyList_Size(obj), ffi::PyList_GetItem)
+                } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
+                    (ffi::PyTuple_Size(obj), ffi::PyTuple_GetItem)
+                } else {
+                    return Ok(false);
+                };
+            for j in 0..len {
+                let Some(text) = exact_str(get(obj, j)) else {
+                    return Ok(false);
+                };
+                self.add(text)?;
+            }
+        }
+        Ok(true)
+    }
+
+    fn check_size(&self) -> PyResult<()> {
+        if self.buf.len() > u32::MAX as usize {
+            return Err(invalid("the text of the segments is longer than 4 GiB"));
+        }
+        Ok(())
     }
 
     fn add(&mut self, w: &str) -> PyResult<()> {
@@ -173,48 +196,25 @@ impl Gathered {
     /// Appends `item`: a `str` (unless `strings` is false) as text, a list or tuple of exact `str`s as
     /// tokens; false when it is neither (or not UTF-8).
     fn push(&mut self, item: &Bound<'_, PyAny>, strings: bool) -> PyResult<bool> {
-        let obj = item.as_ptr();
-        // SAFETY: `item` is alive and the GIL held; a list's items are read by borrowed references
-        // while no Python code runs
-        unsafe {
-            if let Some(text) = exact_str(obj) {
-                if !strings {
-                    return Ok(false);
-                }
-                let start = self.tokens.buf.len();
-                self.tokens.buf.push_str(text);
-                self.check_size()?;
-                self.pieces
-                    .push(Piece::Text(start as u32, self.tokens.buf.len() as u32));
-                return Ok(true);
+        // SAFETY: `item` is alive and the GIL held
+        if let Some(text) = unsafe { exact_str(item.as_ptr()) } {
+            if !strings {
+                return Ok(false);
             }
-            let first = self.tokens.spans.len();
-            let ty = ffi::Py_TYPE(obj);
-            let (len, get): (ffi::Py_ssize_t, unsafe extern "C" fn(_, _) -> _) =
-                if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
-                    (ffi::PyList_Size(obj), ffi::PyList_GetItem)
-                } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
-                    (ffi::PyTuple_Size(obj), ffi::PyTuple_GetItem)
-                } else {
-                    return Ok(false);
-                };
-            for j in 0..len {
-                let Some(text) = exact_str(get(obj, j)) else {
-                    return Ok(false);
-                };
-                self.tokens.add(text)?;
-            }
+            let start = self.tokens.buf.len();
+            self.tokens.buf.push_str(text);
+            self.tokens.check_size()?;
             self.pieces
-                .push(Piece::Tokens(first as u32, self.tokens.spans.len() as u32));
+                .push(Piece::Text(start as u32, self.tokens.buf.len() as u32));
+            return Ok(true);
         }
+        let first = self.tokens.spans.len();
+        if !self.tokens.push_sequence(item)? {
+            return Ok(false);
+        }
+        self.pieces
+            .push(Piece::Tokens(first as u32, self.tokens.spans.len() as u32));
         Ok(true)
-    }
-
-    fn check_size(&self) -> PyResult<()> {
-        if self.tokens.buf.len() > u32::MAX as usize {
-            return Err(invalid("the text of the segments is longer than 4 GiB"));
-        }
-        Ok(())
     }
 
     fn end_segment(&mut self) {
