@@ -579,39 +579,52 @@ pub struct Segment<'a> {
 /// [`ratio`]), on `threads`
 /// threads (0: one per 64 segments); a segment without a reference gets 1.
 pub fn character_values(segments: &[Segment<'_>], float64: bool, threads: usize, out: &mut [f64]) {
-    assert_eq!(out.len(), segments.len(), "output size");
-    if segments.is_empty() {
-        return;
-    }
-    let threads = pick_threads(
-        threads,
-        segments.len(),
-        64,
-        segments.len().div_ceil(CHARACTER_UNIT),
-    );
     let new_scratch = || Scratch {
         float64,
         ..Scratch::default()
     };
-    for_each_unit(
-        out,
+    smallest_per_segment(
+        segments,
         CHARACTER_UNIT,
         threads,
         new_scratch,
-        |s, unit, values| {
-            for (k, v) in values.iter_mut().enumerate() {
-                let seg = &segments[unit * CHARACTER_UNIT + k];
-                *v = seg
-                    .refs
-                    .iter()
-                    .map(|r| character(&seg.hyp, r, s))
-                    .fold(f64::INFINITY, f64::min);
-                if !v.is_finite() {
-                    *v = 1.0;
-                }
-            }
+        out,
+        |s, seg| {
+            seg.refs
+                .iter()
+                .map(|r| character(&seg.hyp, r, s))
+                .fold(f64::INFINITY, f64::min)
         },
     );
+}
+
+/// `out[i]`: `smallest(scratch, segments[i])`, the smallest value over the segment's references (1 when
+/// it is infinite: no reference), in units of `unit` segments on `threads` threads (0: one per 64 segments), each with its own
+/// scratch from `new_scratch`. CharacTER's and EED's multi-reference rule, HF evaluate's `min`.
+pub(crate) fn smallest_per_segment<T, S, N, V>(
+    segments: &[T],
+    unit: usize,
+    threads: usize,
+    new_scratch: N,
+    out: &mut [f64],
+    smallest: V,
+) where
+    T: Sync,
+    S: Send,
+    N: Fn() -> S + Sync,
+    V: Fn(&mut S, &T) -> f64 + Sync,
+{
+    assert_eq!(out.len(), segments.len(), "output size");
+    if segments.is_empty() {
+        return;
+    }
+    let threads = pick_threads(threads, segments.len(), 64, segments.len().div_ceil(unit));
+    for_each_unit(out, unit, threads, new_scratch, |s, index, chunk| {
+        for (k, v) in chunk.iter_mut().enumerate() {
+            let smallest = smallest(s, &segments[index * unit + k]);
+            *v = if smallest.is_finite() { smallest } else { 1.0 };
+        }
+    });
 }
 
 #[cfg(test)]
@@ -624,13 +637,8 @@ mod tests {
 
     #[test]
     fn bit_parallel_distance_equals_the_table() {
-        let mut seed: u64 = 3;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(3);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let mut row = Vec::new();
         for _ in 0..2000 {
             let a: Vec<u32> = (0..next(70)).map(|_| next(5) as u32).collect();
@@ -648,13 +656,8 @@ mod tests {
 
     #[test]
     fn shifted_distances_equal_the_table() {
-        let mut seed: u64 = 17;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(17);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let (mut row, mut states, mut shifted) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..3000 {
             let h: Vec<u32> = (0..1 + next(30)).map(|_| next(4) as u32).collect();
@@ -680,13 +683,8 @@ mod tests {
 
     #[test]
     fn block_distance_of_characters_equals_the_table() {
-        let mut seed: u64 = 9;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(9);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let alphabet = ['a', 'b', ' ', 'é', '字'];
         let (mut row, mut peq, mut ascii) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..600 {
@@ -701,13 +699,8 @@ mod tests {
 
     #[test]
     fn long_word_patterns_equal_the_table() {
-        let mut seed: u64 = 21;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(21);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let mut row = Vec::new();
         for _ in 0..300 {
             let a: Vec<u32> = (0..next(200)).map(|_| next(6) as u32).collect();

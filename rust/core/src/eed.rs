@@ -11,7 +11,7 @@
 //! visits beyond the first (a position never visited counts 1). The value is `(last cell + coverage) /
 //! (padded reference length + coverage)`, capped at 1.
 
-use crate::par::{for_each_unit, pick_threads};
+use crate::character::smallest_per_segment;
 
 /// Segments per unit of work handed to a thread.
 const EED_UNIT: usize = 8;
@@ -225,33 +225,17 @@ pub struct Segment<'a> {
 /// Each segment's EED, the smallest over its references, on `threads` threads (0: one per 64 segments);
 /// a segment without a reference gets 1.
 pub fn eed_values(segments: &[Segment<'_>], p: &Parameters, threads: usize, out: &mut [f64]) {
-    assert_eq!(out.len(), segments.len(), "output size");
-    if segments.is_empty() {
-        return;
-    }
-    let threads = pick_threads(
-        threads,
-        segments.len(),
-        64,
-        segments.len().div_ceil(EED_UNIT),
-    );
-    for_each_unit(
-        out,
+    smallest_per_segment(
+        segments,
         EED_UNIT,
         threads,
         Scratch::default,
-        |s, unit, values| {
-            for (k, v) in values.iter_mut().enumerate() {
-                let seg = &segments[unit * EED_UNIT + k];
-                *v = seg
-                    .refs
-                    .iter()
-                    .map(|r| eed(seg.hyp, r, p, s))
-                    .fold(f64::INFINITY, f64::min);
-                if !v.is_finite() {
-                    *v = 1.0;
-                }
-            }
+        out,
+        |s, seg| {
+            seg.refs
+                .iter()
+                .map(|r| eed(seg.hyp, r, p, s))
+                .fold(f64::INFINITY, f64::min)
         },
     );
 }
@@ -308,13 +292,8 @@ mod tests {
 
     #[test]
     fn the_wavefront_equals_the_rows() {
-        let mut seed: u64 = 5;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(5);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let alphabet = ['a', 'b', ' ', 'c', 'é', '字', ' '];
         let mut s = Scratch::default();
         let params = [

@@ -569,13 +569,8 @@ mod tests {
 
     #[test]
     fn bit_mask_rows_equal_the_hashed_rows() {
-        let mut seed: u64 = 11;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(11);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let vocab = ["a", "b", "c", "dd", "a longer word", "é", "字"];
         let (mut sw, mut t) = (SegmentWords::default(), MaskScratch::default());
         for round in 0..3000 {
@@ -611,13 +606,8 @@ mod tests {
 
     #[test]
     fn rows_equal_the_direct_definition() {
-        let mut seed: u64 = 7;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(7);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let vocab = ["a", "b", "c", "d", "e"];
         let mut s = Scratch::default();
         for _ in 0..400 {

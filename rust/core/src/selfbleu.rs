@@ -244,13 +244,8 @@ mod tests {
 
     #[test]
     fn leave_one_out_equals_every_other_sentence() {
-        let mut seed: u64 = 11;
-        let mut next = |k: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % k
-        };
+        let mut draw = crate::testgen::xorshift(11);
+        let mut next = |k: u64| draw(k as usize) as u64;
         let vocab = ["a", "b", "c", "d"];
         for _ in 0..30 {
             let sents: Vec<Vec<&str>> = (0..2 + next(8))

@@ -371,6 +371,21 @@ impl GleuCounter {
         })?;
         Ok(done.then_some(out))
     }
+
+    /// The rows ``[S, 2]`` of gathered input, or None (input the Python implementation must count).
+    fn rows_of<'py>(
+        &self,
+        py: Python<'py>,
+        g: Option<Gathered>,
+    ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        let Some(g) = g else {
+            return Ok(None);
+        };
+        let n = g.len();
+        self.count(py, g)?
+            .map(|out| PyArray1::from_vec(py, out).reshape([n, 2]))
+            .transpose()
+    }
 }
 
 #[pymethods]
@@ -415,13 +430,7 @@ impl GleuCounter {
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
-        let Some(g) = gather_streams(hyps, ref_streams)? else {
-            return Ok(None);
-        };
-        let n = g.len();
-        self.count(py, g)?
-            .map(|out| PyArray1::from_vec(py, out).reshape([n, 2]))
-            .transpose()
+        self.rows_of(py, gather_streams(hyps, ref_streams)?)
     }
 
     /// :meth:`rows` of NLTK's layout: ``hypotheses`` (token lists) and ``list_of_references`` (a list of
@@ -432,13 +441,7 @@ impl GleuCounter {
         hypotheses: &Bound<'py, PyAny>,
         list_of_references: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
-        let Some(g) = gather_lists(hypotheses, list_of_references)? else {
-            return Ok(None);
-        };
-        let n = g.len();
-        self.count(py, g)?
-            .map(|out| PyArray1::from_vec(py, out).reshape([n, 2]))
-            .transpose()
+        self.rows_of(py, gather_lists(hypotheses, list_of_references)?)
     }
 
     /// ``(sum of tp, sum of n_all)`` of NLTK's layout (:meth:`list_rows` summed), or None likewise.
