@@ -7,8 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::par::{for_each_unit, pick_threads};
-use crate::table::hash_bytes;
-use crate::words::{is_python_space, GramIds, WordIds, NO_ID};
+use crate::words::{is_python_space, FastHasher, GramIds, WordIds, NO_ID};
 
 /// Segments per unit of work handed to a thread.
 const GLEU_UNIT: usize = 256;
@@ -285,6 +284,15 @@ pub fn split_spans(text: &str, start: usize, end: usize, out: &mut Vec<(u32, u32
     }
 }
 
+/// A word's hash for the table of a hypothesis' words.
+#[inline]
+fn word_hash(w: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = FastHasher::default();
+    h.write(w.as_bytes());
+    h.finish()
+}
+
 #[inline]
 fn word_at(text: &str, span: (u32, u32)) -> &str {
     &text[span.0 as usize..span.1 as usize]
@@ -424,7 +432,7 @@ pub(crate) fn row_of_words(
     let mut distinct = 0usize;
     for (i, &span) in hyp.1.iter().enumerate() {
         let w = word_at(hyp.0, span);
-        let h = hash_bytes(w.as_bytes());
+        let h = word_hash(w);
         match t.find(hyp, w, h) {
             Ok(id) => t.masks[id] |= 1u64 << i,
             Err(slot) => {
@@ -448,7 +456,7 @@ pub(crate) fn row_of_words(
         t.starts.clear();
         for &span in spans {
             let w = word_at(text, span);
-            let mask = match t.find(hyp, w, hash_bytes(w.as_bytes())) {
+            let mask = match t.find(hyp, w, word_hash(w)) {
                 Ok(id) => t.masks[id],
                 Err(_) => 0,
             };
