@@ -102,6 +102,8 @@ def bench_gleu(hyps, refs, repeat: int = 1) -> list[dict]:
     tok13a = Tokenizer13a()
 
     def hf_google_bleu():
+        # sacreBLEU's 13a keeps an LRU cache of lines: emptied, so each round tokenizes the text as new text
+        getattr(Tokenizer13a.__call__, "cache_clear", lambda: None)()
         p = [tok13a(h).split() for h in hyps]
         r = [[tok13a(x).split() for x in rs] for rs in refs]
         return nltk.corpus_gleu(r, p)
