@@ -12,6 +12,7 @@
 //! (padded reference length + coverage)`, capped at 1.
 
 use crate::character::smallest_per_segment;
+use crate::words::is_python_space;
 
 /// Segments per unit of work handed to a thread.
 const EED_UNIT: usize = 8;
@@ -142,13 +143,14 @@ fn block<const K: usize>(
     // every row inside the grid, none at its first cell: no checks
     for t in full.clone() {
         let mut up = row[t];
+        // the hypothesis characters of the K cells of this step (row k: hyp[t - k - 1]), checked once
+        let chars: &[u32; K] = hyp[t - K..t].try_into().expect("K characters");
         for k in 0..K {
-            let i = t - k;
-            let v = cell(&mut w, k, i, up, refc[k], hyp[i - 1], p);
+            let v = cell(&mut w, k, t - k, up, refc[k], chars[K - 1 - k], p);
             // the next row reads this row's cell of the previous step
             up = std::mem::replace(&mut out[k], v);
             if k == K - 1 {
-                row[i] = v;
+                row[t - k] = v;
             }
         }
     }
@@ -214,6 +216,91 @@ pub(crate) fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -
     let coverage = p.rho * uncovered as f32;
     let value = (errors + coverage) / (m as f32 + coverage);
     f64::from(value).min(1.0)
+}
+
+/// The titles the original joins to the character after their space (its regex's `.` is any character).
+const TITLES: [&str; 9] = ["Dr", "Jr", "Prof", "Rev", "Gen", "Mr", "Mt", "Mrs", "Ms"];
+
+/// The original's English preprocessing (Python's `util.preprocess_en`) of `line` into `out`: trailing
+/// whitespace removed, a space before `. ! ? ,`, runs of whitespace as one space, `\d [.,] \d` joined, a
+/// title and the character after its space joined with a `.`, then `e . g .` and `i . e .` as `e.g.`
+/// and `U . S .` as `U.S.`. False (and `out` unspecified) when the line has a numeric character other
+/// than an ASCII digit: Python's `\d` takes Unicode's decimal digits, which this does not tell apart.
+pub fn preprocess_en(line: &str, out: &mut String) -> bool {
+    let line = line.trim_end_matches(is_python_space);
+    if line.chars().any(|c| !c.is_ascii() && c.is_numeric()) {
+        return false;
+    }
+    // the spaces before punctuation, with whitespace runs as one space
+    let mut spaced = String::with_capacity(line.len() + 16);
+    let mut in_space = false;
+    for c in line.chars() {
+        if is_python_space(c) {
+            if !in_space {
+                spaced.push(' ');
+                in_space = true;
+            }
+        } else {
+            if matches!(c, '.' | '!' | '?' | ',') && !in_space {
+                spaced.push(' ');
+            }
+            spaced.push(c);
+            in_space = false;
+        }
+    }
+    // decimals: the regex's matches, left to right, none overlapping
+    let b = spaced.as_bytes();
+    let mut joined: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if i + 4 < b.len()
+            && b[i].is_ascii_digit()
+            && b[i + 1] == b' '
+            && matches!(b[i + 2], b'.' | b',')
+            && b[i + 3] == b' '
+            && b[i + 4].is_ascii_digit()
+        {
+            joined.extend_from_slice(&[b[i], b[i + 2], b[i + 4]]);
+            i += 5;
+        } else {
+            joined.push(b[i]);
+            i += 1;
+        }
+    }
+    // only ASCII bytes were taken out of valid UTF-8
+    let joined = String::from_utf8(joined).expect("UTF-8");
+    // titles: the first alternative that matches at a position, as the regex tries them
+    out.clear();
+    let t = joined.as_str();
+    let mut i = 0;
+    'scan: while i < t.len() {
+        let rest = &t[i..];
+        for title in TITLES {
+            if let Some(after) = rest.strip_prefix(title) {
+                if let Some(next) = after.strip_prefix(' ').and_then(|a| a.chars().next()) {
+                    out.push_str(title);
+                    out.push('.');
+                    i += title.len() + 1 + next.len_utf8();
+                    continue 'scan;
+                }
+            }
+        }
+        let c = rest.chars().next().expect("a character");
+        out.push(c);
+        i += c.len_utf8();
+    }
+    if out.contains(" . ") {
+        for (spaced, short) in [
+            ("e . g .", "e.g."),
+            ("i . e .", "e.g."),
+            ("U . S .", "U.S."),
+        ] {
+            if out.contains(spaced) {
+                *out = out.replace(spaced, short);
+            }
+        }
+    }
+    true
 }
 
 /// One segment: the preprocessed hypothesis and the references present.

@@ -4,7 +4,7 @@
 //! another type, a string that is not UTF-8) and the Python implementation then does the job.
 
 use bleuscope_core::character::{self, character_values as core_character};
-use bleuscope_core::eed::{self, eed_values as core_eed, Parameters};
+use bleuscope_core::eed::{self, eed_values as core_eed, preprocess_en, Parameters};
 use bleuscope_core::gleu::{self, gleu_rows_by, split_spans};
 use bleuscope_core::selfbleu::{leave_one_out_counts, self_bleu_scores, Smoothing};
 use bleuscope_core::tok::Tokenizer;
@@ -548,13 +548,16 @@ impl EedScorer {
         }
     }
 
-    /// float64 ``[S]`` of preprocessed hypotheses against reference streams (None: absent); None when a
-    /// string is not valid UTF-8.
+    /// float64 ``[S]`` of hypotheses against reference streams (None: absent), the text as it is or, with
+    /// ``preprocess``, after the original's English preprocessing; None when a string is not valid UTF-8
+    /// or (``preprocess``) has a numeric character other than an ASCII digit (Python preprocesses it).
+    #[pyo3(signature = (hyps, ref_streams, *, preprocess = false))]
     fn values<'py>(
         &self,
         py: Python<'py>,
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
+        preprocess: bool,
     ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
         let input = TextInput::new(hyps, ref_streams)?;
         let Some((hyps, refs)) = utf8_texts(&input)? else {
@@ -569,18 +572,61 @@ impl EedScorer {
         };
         let mut out = vec![0f64; hyps.len()];
         let threads = self.threads;
-        detached(py, || {
-            let segments: Vec<eed::Segment<'_>> = hyps
-                .iter()
-                .enumerate()
-                .map(|(i, &h)| eed::Segment {
-                    hyp: h,
-                    refs: refs.iter().filter_map(|s| s[i]).collect(),
+        let done = detached(py, || {
+            let prepared = |texts: &[Option<&str>]| -> Option<Vec<Option<String>>> {
+                texts
+                    .iter()
+                    .map(|t| match t {
+                        None => Some(None),
+                        Some(t) => {
+                            let mut s = String::new();
+                            preprocess_en(t, &mut s).then_some(Some(s))
+                        }
+                    })
+                    .collect()
+            };
+            let hyps: Vec<Option<&str>> = hyps.iter().map(|&h| Some(h)).collect();
+            let (own_hyps, own_refs) = if preprocess {
+                let Some(h) = prepared(&hyps) else {
+                    return false;
+                };
+                let Some(r) = refs.iter().map(|s| prepared(s)).collect::<Option<Vec<_>>>() else {
+                    return false;
+                };
+                (Some(h), Some(r))
+            } else {
+                (None, None)
+            };
+            let text = |i: usize| match &own_hyps {
+                Some(h) => h[i].as_deref().unwrap_or(""),
+                None => hyps[i].unwrap_or(""),
+            };
+            let segments: Vec<eed::Segment<'_>> = (0..hyps.len())
+                .map(|i| eed::Segment {
+                    hyp: text(i),
+                    refs: match &own_refs {
+                        Some(r) => r.iter().filter_map(|s| s[i].as_deref()).collect(),
+                        None => refs.iter().filter_map(|s| s[i]).collect(),
+                    },
                 })
                 .collect();
             core_eed(&segments, &p, threads, &mut out);
+            true
         })?;
-        Ok(Some(PyArray1::from_vec(py, out)))
+        Ok(done.then(|| PyArray1::from_vec(py, out)))
+    }
+
+    /// The original's English preprocessing of each line as :meth:`values` does it, None for a line it
+    /// leaves to Python.
+    #[staticmethod]
+    fn preprocess(lines: Vec<String>) -> Vec<Option<String>> {
+        lines
+            .iter()
+            .map(|l| {
+                let mut s = String::new();
+                preprocess_en(l, &mut s).then_some(s)
+            })
+            .collect()
     }
 }
 

@@ -97,3 +97,36 @@ def test_preprocessing_equals_the_regex_steps_on_generated_text():
     for _ in range(5000):
         line = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
         assert preprocess_en(line) == steps(line), repr(line)
+
+
+def test_compiled_preprocessing_equals_python_on_generated_and_wmt_text():
+    import random
+
+    from bleuscope.core import native
+
+    module = native.compiled_core()
+    if module is None:
+        pytest.skip("the compiled core is not built")
+    rng = random.Random(4)
+    pieces = ["Mr", "Mrs", "Dr", "Ms", "Prof", "Gen", "e", "g", "i", "U", "S", "3", "5", "x", "é", ".", ",", "!",
+              "?", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "\x1c", "\x85", "\u2028", "字", "٣", "²"]
+    lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(5000)]
+    lines += _wmt_lines()
+    for line, got in zip(lines, module.EedScorer.preprocess(lines)):
+        if got is None:
+            # left to Python only for a numeric character other than an ASCII digit
+            assert any(c.isnumeric() and not c.isascii() for c in line), repr(line)
+        else:
+            assert got == preprocess_en(line), repr(line)
+
+
+def _wmt_lines() -> list[str]:
+    from pathlib import Path
+
+    base = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "mt" / "generaltest2022"
+    lines = []
+    for pair in ("de-en", "en-de"):
+        path = base / pair / "ref.A.txt"
+        if path.exists():
+            lines += path.read_text(encoding="utf-8").split("\n")[:-1]
+    return lines

@@ -96,9 +96,14 @@ class EED(SegmentMeanMetric):
 
     def segment_values(self, hyps: list, streams: list, present: np.ndarray) -> np.ndarray:
         """float64 ``[S]``: each segment's smallest EED over its references."""
+        scorer = self._compiled()
+        if scorer is not None and self.preprocess == "en":
+            # the compiled preprocessing, for text whose digits are ASCII (else Python's, below)
+            values = scorer.values(hyps, streams, preprocess=True)
+            if values is not None:
+                return np.asarray(values, dtype=np.float64)
         hyps = self.prepared(hyps)
         streams = [self.prepared(s) for s in streams]
-        scorer = self._compiled()
         values = None if scorer is None else scorer.values(hyps, streams)
         if values is not None:
             return np.asarray(values, dtype=np.float64)
