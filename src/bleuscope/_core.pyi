@@ -376,8 +376,10 @@ class EedScorer:
     @property
     def threads(self) -> int: ...
     def values(
-        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]]
+        self, hyps: Sequence[str], ref_streams: Sequence[Sequence[str | None]], *, preprocess: bool = False
     ) -> npt.NDArray[np.float64] | None: ...
+    @staticmethod
+    def preprocess(lines: Sequence[str]) -> list[str | None]: ...
 
 @final
 class SelfBleuScorer:
