@@ -12,7 +12,6 @@
 //! (padded reference length + coverage)`, capped at 1.
 
 use crate::character::smallest_per_segment;
-use crate::words::is_python_space;
 
 /// Segments per unit of work handed to a thread.
 const EED_UNIT: usize = 8;
@@ -216,6 +215,13 @@ pub(crate) fn eed(hyp: &str, reference: &str, p: &Parameters, s: &mut Scratch) -
     let coverage = p.rho * uncovered as f32;
     let value = (errors + coverage) / (m as f32 + coverage);
     f64::from(value).min(1.0)
+}
+
+/// Whether Python's `str.isspace()` (and so its regex's `\s`) takes `c`: Unicode's White_Space and the
+/// information separators U+001C..U+001F.
+#[inline]
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// The titles the original joins to the character after their space (its regex's `.` is any character).

@@ -365,6 +365,32 @@ fn read_line<'a>(
     )))
 }
 
+/// Appends the text of `item` to `text` as UTF-8 when it is a `str` of valid UTF-8, read as
+/// [`read_line`] reads it (no UTF-8 copy left inside the `str`); false otherwise (nothing appended).
+pub(crate) fn push_str_text(item: Borrowed<'_, '_, PyAny>, text: &mut String) -> bool {
+    let Ok(s) = item.cast::<PyString>() else {
+        return false;
+    };
+    match code_units(&s) {
+        Units::Ascii => match item.extract::<&str>() {
+            Ok(t) => {
+                text.push_str(t);
+                true
+            }
+            Err(_) => false,
+        },
+        Units::Wide(units) => units.push_utf8(text),
+        Units::Unknown => match s.encode_utf8() {
+            Ok(bytes) => {
+                // SAFETY: CPython's strict UTF-8 encoder only returns valid UTF-8
+                text.push_str(unsafe { std::str::from_utf8_unchecked(bytes.as_bytes()) });
+                true
+            }
+            Err(_) => false,
+        },
+    }
+}
+
 /// Lines of Python items (each a `str`, named `what[i]` in errors), as [`read_line`] reads them.
 pub(crate) fn read_items<'a>(items: &'a [Bound<'_, PyAny>], what: &str) -> PyResult<ReadLines<'a>> {
     let mut text = String::new();

@@ -12,9 +12,10 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::Borrowed;
 
 use crate::errors::{detached, invalid};
-use crate::input::{items, utf8_texts, TextInput};
+use crate::input::{items, push_str_text, TextInput};
 
 /// Token spans of many segments in one buffer.
 #[derive(Default)]
@@ -28,20 +29,14 @@ impl Tokens {
     /// `str`s) and returns their index range; None when the item is neither or not UTF-8.
     fn push(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
         let first = self.spans.len();
-        // SAFETY: `item` is alive and the GIL held
-        let text = match unsafe { exact_str(item.as_ptr()) } {
-            Some(text) => Some(text),
-            None => item.cast::<PyString>().ok().and_then(|s| s.to_str().ok()),
-        };
-        if let Some(text) = text {
+        if item.cast::<PyString>().is_ok() {
             let start = self.buf.len();
-            self.buf.push_str(text);
+            if !push_str_text(item.as_borrowed(), &mut self.buf) {
+                return Ok(None);
+            }
             self.check_size()?;
             split_spans(&self.buf, start, self.buf.len(), &mut self.spans);
             return Ok(Some((first, self.spans.len())));
-        }
-        if item.cast::<PyString>().is_ok() {
-            return Ok(None);
         }
         Ok(self
             .push_sequence(item)?
@@ -65,10 +60,13 @@ impl Tokens {
                     return Ok(false);
                 };
             for j in 0..len {
-                let Some(text) = exact_str(get(obj, j)) else {
+                let tok = Borrowed::from_ptr(item.py(), get(obj, j));
+                let start = self.buf.len();
+                if !push_exact_str(tok, &mut self.buf) {
                     return Ok(false);
-                };
-                self.add(text)?;
+                }
+                self.check_size()?;
+                self.spans.push((start as u32, self.buf.len() as u32));
             }
         }
         Ok(true)
@@ -78,16 +76,6 @@ impl Tokens {
         if self.buf.len() > u32::MAX as usize {
             return Err(invalid("the text of the segments is longer than 4 GiB"));
         }
-        Ok(())
-    }
-
-    fn add(&mut self, w: &str) -> PyResult<()> {
-        let start = self.buf.len();
-        self.buf.push_str(w);
-        if self.buf.len() > u32::MAX as usize {
-            return Err(invalid("the text of the segments is longer than 4 GiB"));
-        }
-        self.spans.push((start as u32, self.buf.len() as u32));
         Ok(())
     }
 
@@ -169,40 +157,23 @@ struct Gathered {
     bounds: Vec<u32>,
 }
 
-/// The text of `obj` when it is an exact `str` of valid UTF-8 (None otherwise, the error of a string that
-/// is not UTF-8 cleared). The caller holds the GIL and keeps `obj` alive while it reads the text.
+/// Appends the text of `obj` to `buf` when it is an exact `str` of valid UTF-8 (false otherwise, nothing
+/// appended): read without leaving a UTF-8 copy inside the `str`. The caller holds the GIL and keeps
+/// `obj` alive.
 #[inline]
-unsafe fn exact_str<'a>(obj: *mut ffi::PyObject) -> Option<&'a str> {
-    // SAFETY: the caller's contract: `obj` is a live object and the GIL is held
-    unsafe {
-        if ffi::Py_TYPE(obj) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
-            return None;
-        }
-        let mut len: ffi::Py_ssize_t = 0;
-        let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut len);
-        if data.is_null() {
-            ffi::PyErr_Clear();
-            return None;
-        }
-        // Python's UTF-8 of a str is valid UTF-8
-        Some(std::str::from_utf8_unchecked(std::slice::from_raw_parts(
-            data.cast::<u8>(),
-            len as usize,
-        )))
-    }
+fn push_exact_str(obj: Borrowed<'_, '_, PyAny>, buf: &mut String) -> bool {
+    obj.is_exact_instance_of::<PyString>() && push_str_text(obj, buf)
 }
 
 impl Gathered {
     /// Appends `item`: a `str` (unless `strings` is false) as text, a list or tuple of exact `str`s as
     /// tokens; false when it is neither (or not UTF-8).
     fn push(&mut self, item: &Bound<'_, PyAny>, strings: bool) -> PyResult<bool> {
-        // SAFETY: `item` is alive and the GIL held
-        if let Some(text) = unsafe { exact_str(item.as_ptr()) } {
-            if !strings {
+        if item.is_exact_instance_of::<PyString>() {
+            let start = self.tokens.buf.len();
+            if !strings || !push_str_text(item.as_borrowed(), &mut self.tokens.buf) {
                 return Ok(false);
             }
-            let start = self.tokens.buf.len();
-            self.tokens.buf.push_str(text);
             self.tokens.check_size()?;
             self.pieces
                 .push(Piece::Text(start as u32, self.tokens.buf.len() as u32));
@@ -560,7 +531,8 @@ impl EedScorer {
         preprocess: bool,
     ) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
         let input = TextInput::new(hyps, ref_streams)?;
-        let Some((hyps, refs)) = utf8_texts(&input)? else {
+        let read = input.read_all()?;
+        let Some((hyps, refs)) = read.utf8_texts() else {
             return Ok(None);
         };
         let p = Parameters {

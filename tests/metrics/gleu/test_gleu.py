@@ -80,3 +80,27 @@ def test_bad_input():
     bad = np.array([[3, 2]])
     with pytest.raises(ValueError, match=r"column 0 \(tp\) = 3 exceeds its total"):
         GLEU().score_from_statistics(bad)
+
+
+def test_string_metrics_leave_no_utf8_copy_in_the_strings():
+    # sys.getsizeof counts the UTF-8 copy CPython attaches to a str read as UTF-8: reading the text must
+    # leave each str (lines and tokens, every width) as large as it was
+    import sys
+
+    from bleuscope import EED, GLEU, CharacTER, SelfBLEU
+
+    lines = [f"Straße {i} naïve 字 {chr(0x1F600 + i % 5)} ende." for i in range(40)]
+    refs = [f"Straße {i} naive 字 ende ." for i in range(40)]
+    tokens = [line.split() for line in lines]
+    before = [sys.getsizeof(x) for x in lines + refs] + [sys.getsizeof(t) for ts in tokens for t in ts]
+    GLEU().corpus_score(lines, [refs])
+    GLEU().corpus_score(tokens, [refs])
+    CharacTER().corpus_score(lines, [refs])
+    EED().corpus_score(lines, [refs])
+    SelfBLEU().score(lines)
+    SelfBLEU().score(tokens)
+    import bleuscope.nltk_gleu as nltk_gleu
+
+    nltk_gleu.corpus_gleu([[t] for t in tokens], tokens)
+    after = [sys.getsizeof(x) for x in lines + refs] + [sys.getsizeof(t) for ts in tokens for t in ts]
+    assert after == before
