@@ -3,25 +3,23 @@
 //! character orders first, then word orders. The caller picks the best reference per segment.
 //!
 //! Text arrives already lowercased (Python's `str.lower` is the definition). Characters are Unicode
-//! code points; "whitespace" is Python's `str.isspace` set, as `str.split()` uses it. An n-gram is
-//! packed exactly into a `u128` key: a character as (code point + 1) in 21 bits (orders up to 6),
-//! a word as (segment-local id + 1) in 24 bits (orders up to 5) with the top bit set. Larger orders are
-//! left to the Python implementation (`supported` says which).
+//! code points; "whitespace" is Python's `str.isspace` set, as `str.split()` uses it.
+//!
+//! The n-gram counts of a text are its length minus the order plus one; only the clipped matches need
+//! the n-grams themselves. They are found one order per round, without hashing n-grams: the units
+//! (characters, or words) get small ids, the hypothesis's first, and round n counts the (n + 1)-grams
+//! starting at the positions whose n-gram both texts have, each keyed by that n-gram's id (numbered in
+//! the round before, among the shared ones only) and its next unit. The key spaces stay small (shared
+//! n-grams times units), so a round's counts are an array indexed by key; an n-gram one text lacks
+//! drops its positions from the later rounds, where few are left.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::par::{for_each_unit, pick_threads};
 
-/// Highest character order with an exact `u128` key (21 bits per character).
-pub(crate) const MAX_CHAR_ORDER: usize = 6;
-/// Highest word order with an exact `u128` key (24 bits per word, one tag bit).
-pub(crate) const MAX_WORD_ORDER: usize = 5;
-const WORD_BITS: u32 = 24;
-const WORD_TAG: u128 = 1 << 127;
-
 /// Python's `str.isspace()` (what `str.split()` splits on).
-pub fn is_py_space(c: char) -> bool {
+pub const fn is_py_space(c: char) -> bool {
     matches!(c,
         '\t'..='\r' | '\x1c'..='\x20' | '\u{85}' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}'
         | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}')
@@ -32,9 +30,9 @@ fn is_punct(b: u8) -> bool {
     b.is_ascii_punctuation()
 }
 
-/// Whether `(char_order, word_order)` is counted here (else the Python implementation must be used).
+/// Whether `(char_order, word_order)` is counted here: any orders with something to count.
 pub fn supported(char_order: usize, word_order: usize) -> bool {
-    char_order <= MAX_CHAR_ORDER && word_order <= MAX_WORD_ORDER && char_order + word_order > 0
+    char_order + word_order > 0
 }
 
 /// FNV-1a for the per-segment word map (short keys, no DoS concern: the map lives for one segment).
@@ -60,171 +58,6 @@ impl Hasher for Fnv {
 }
 
 type WordMap<'a> = HashMap<&'a str, u32, BuildHasherDefault<Fnv>>;
-
-/// A slot of [`Table`]: an n-gram's key (0: empty; no key is 0, as every packed unit is at least 1) in two
-/// halves (8-byte alignment keeps a slot at 24 bytes) and its hypothesis and reference counts.
-#[derive(Clone, Copy)]
-struct Slot {
-    key_lo: u64,
-    key_hi: u64,
-    hyp: u32,
-    refc: u32,
-}
-
-const EMPTY: Slot = Slot {
-    key_lo: 0,
-    key_hi: 0,
-    hyp: 0,
-    refc: 0,
-};
-
-impl Slot {
-    fn key(&self) -> u128 {
-        (u128::from(self.key_hi) << 64) | u128::from(self.key_lo)
-    }
-
-    fn used(&self) -> bool {
-        (self.key_lo | self.key_hi) != 0
-    }
-}
-
-/// The order index of a key (0-based; word orders after the `char_order` character orders): the position
-/// of its highest packed unit.
-fn key_order(key: u128, char_order: usize) -> usize {
-    if key & WORD_TAG != 0 {
-        let bits = 128 - (key & !WORD_TAG).leading_zeros() as usize;
-        char_order + (bits - 1) / WORD_BITS as usize
-    } else {
-        let bits = 128 - key.leading_zeros() as usize;
-        (bits - 1) / 21
-    }
-}
-
-/// Slots a table starts with at most: a longer hypothesis grows its table as its distinct n-grams
-/// arrive (they are far fewer than its n-gram occurrences in long text), so memory follows them.
-const MAX_START_SLOTS: usize = 1 << 16;
-
-/// Open-addressing table of one hypothesis's n-grams, cleared slot by slot between segments; the load
-/// factor stays at most 1/2 (the table doubles when it would pass it).
-struct Table {
-    slots: Vec<Slot>,
-    mask: usize,
-    shift: u32,
-    filled: Vec<usize>,
-    touched: Vec<usize>,
-}
-
-fn slot_hash(key: u128) -> u64 {
-    // multiply-fold of both halves; the caller takes the high bits (the well-mixed ones)
-    let lo = (key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let hi = ((key >> 64) as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-    let x = lo ^ hi.rotate_left(31);
-    (x ^ (x >> 29)).wrapping_mul(0x1656_67b1_9e37_79f9)
-}
-
-impl Table {
-    fn new() -> Self {
-        Table {
-            slots: vec![EMPTY; 64],
-            mask: 63,
-            shift: 58,
-            filled: Vec::new(),
-            touched: Vec::new(),
-        }
-    }
-
-    /// Empties the table and makes room for up to `n` keys (load factor <= 1/2), or for the first
-    /// [`MAX_START_SLOTS`] / 2 of them.
-    fn reset(&mut self, n: usize) {
-        for &i in &self.filled {
-            self.slots[i] = EMPTY;
-        }
-        self.filled.clear();
-        self.touched.clear();
-        let want = (2 * n).next_power_of_two().clamp(64, MAX_START_SLOTS);
-        if want > self.slots.len() {
-            self.resize(want);
-        }
-    }
-
-    /// `size` empty slots (a power of two).
-    fn resize(&mut self, size: usize) {
-        self.slots = vec![EMPTY; size];
-        self.mask = size - 1;
-        self.shift = 64 - size.trailing_zeros();
-    }
-
-    /// Doubles the slots, moving the keys (hypothesis counts only: references come after the growth).
-    fn grow(&mut self) {
-        let old = std::mem::take(&mut self.slots);
-        self.resize(old.len() * 2);
-        for i in self.filled.iter_mut() {
-            let slot = old[*i];
-            let (j, _) = Self::find_in(&self.slots, self.mask, self.shift, slot.key());
-            self.slots[j] = slot;
-            *i = j;
-        }
-    }
-
-    fn find_in(slots: &[Slot], mask: usize, shift: u32, key: u128) -> (usize, bool) {
-        let mut i = (slot_hash(key) >> shift) as usize;
-        loop {
-            let s = &slots[i];
-            if !s.used() {
-                return (i, false);
-            }
-            if s.key() == key {
-                return (i, true);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn find(&self, key: u128) -> (usize, bool) {
-        Self::find_in(&self.slots, self.mask, self.shift, key)
-    }
-
-    fn add_hyp(&mut self, key: u128) {
-        if 2 * (self.filled.len() + 1) > self.slots.len() {
-            self.grow();
-        }
-        let (i, found) = self.find(key);
-        if found {
-            self.slots[i].hyp += 1;
-        } else {
-            self.slots[i] = Slot {
-                key_lo: key as u64,
-                key_hi: (key >> 64) as u64,
-                hyp: 1,
-                refc: 0,
-            };
-            self.filled.push(i);
-        }
-    }
-
-    /// Counts a reference n-gram if the hypothesis has it; returns whether it has.
-    fn add_ref(&mut self, key: u128) -> bool {
-        let (i, found) = self.find(key);
-        if found {
-            let s = &mut self.slots[i];
-            if s.refc == 0 {
-                self.touched.push(i);
-            }
-            s.refc += 1;
-        }
-        found
-    }
-
-    /// Adds each touched n-gram's clipped count to `matches[order]` and clears the reference counts.
-    fn take_matches(&mut self, matches: &mut [i64], char_order: usize) {
-        for &i in &self.touched {
-            let s = &mut self.slots[i];
-            matches[key_order(s.key(), char_order)] += i64::from(s.hyp.min(s.refc));
-            s.refc = 0;
-        }
-        self.touched.clear();
-    }
-}
 
 /// chrF++ words: whitespace-split, then one trailing (else one leading) ASCII punctuation mark split off.
 fn chrf_words(text: &str, out: &mut Vec<(usize, usize)>) {
@@ -257,22 +90,395 @@ fn chrf_words(text: &str, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// One text's units: characters (code points) and word ids.
-#[derive(Default)]
-struct Units {
-    chars: Vec<u32>,
-    words: Vec<u32>,
-    spans: Vec<(usize, usize)>,
+/// One n-gram of the round at hand: its positions in the hypothesis and in the reference (the latter
+/// counted only while the hypothesis has more), and its id in the next round (0: none yet; else id + 1).
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    h: u32,
+    r: u32,
+    next: u32,
 }
+
+/// Key spaces up to this many entries (or the input's size) are arrays; larger ones a hash table.
+const DENSE_ENTRIES: usize = 1 << 18;
+
+/// Open-addressing table of [`Entry`] by key (stored + 1: 0 is an empty slot), for the rounds whose key
+/// space is too large for an array; load factor at most 1/2, emptied slot by slot.
+#[derive(Default)]
+struct HashEntries {
+    keys: Vec<u64>,
+    entries: Vec<Entry>,
+    filled: Vec<u32>,
+    shift: u32,
+}
+
+impl HashEntries {
+    /// Emptied, with room for `n` keys.
+    fn reset(&mut self, n: usize) {
+        for &i in &self.filled {
+            self.keys[i as usize] = 0;
+            self.entries[i as usize] = Entry::default();
+        }
+        self.filled.clear();
+        let want = (2 * n).next_power_of_two().max(64);
+        if want > self.keys.len() {
+            self.keys = vec![0; want];
+            self.entries = vec![Entry::default(); want];
+            self.shift = 64 - want.trailing_zeros();
+        }
+    }
+
+    fn slot(&self, key: u64) -> (usize, bool) {
+        let mask = self.keys.len() - 1;
+        let stored = key + 1;
+        let mut i = (stored.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+        loop {
+            match self.keys[i] {
+                0 => return (i, false),
+                k if k == stored => return (i, true),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// The entry of `key`, added when it is new (room was made by [`HashEntries::reset`]).
+    fn insert(&mut self, key: u64) -> &mut Entry {
+        let (i, found) = self.slot(key);
+        if !found {
+            self.keys[i] = key + 1;
+            self.filled.push(i as u32);
+        }
+        &mut self.entries[i]
+    }
+
+    fn get(&mut self, key: u64) -> Option<&mut Entry> {
+        match self.slot(key) {
+            (i, true) => Some(&mut self.entries[i]),
+            _ => None,
+        }
+    }
+}
+
+/// The clipped matches of two unit sequences at every order, one order per round (see the module's
+/// text). A position of round n (order n + 1) is kept with the id of the n-gram starting there, among
+/// the n-grams both texts have; the key of its (n + 1)-gram is that id times the units plus its next
+/// unit. Its buffers are reused from pair to pair.
+#[derive(Default)]
+struct Matcher {
+    /// every round after the first on the hash table (the tests' switch for its path)
+    hashed_only: bool,
+    dense: Vec<Entry>,
+    table: HashEntries,
+    /// this round's (position, n-gram id) of each side, and the next round's
+    hyp: Vec<(u32, u32)>,
+    refs: Vec<(u32, u32)>,
+    hyp_next: Vec<(u32, u32)>,
+    refs_next: Vec<(u32, u32)>,
+    /// the key of each hypothesis position of the round at hand
+    keys: Vec<usize>,
+}
+
+/// One round on the hash table (emptied by the caller): the positions `hyp`/`refs` (with their n-gram
+/// ids) extended by the unit at offset `off`;
+/// returns the clipped matches, and (`more`) puts the positions whose longer n-gram both texts have,
+/// with its id, into `hyp_next`/`refs_next`. Returns the ids given.
+#[allow(clippy::too_many_arguments)]
+fn round(
+    store: &mut HashEntries,
+    h: &[u32],
+    r: &[u32],
+    units: usize,
+    off: usize,
+    hyp: &[(u32, u32)],
+    refs: &[(u32, u32)],
+    more: bool,
+    hyp_next: &mut Vec<(u32, u32)>,
+    refs_next: &mut Vec<(u32, u32)>,
+    keys: &mut Vec<usize>,
+) -> (i64, usize) {
+    keys.clear();
+    for &(i, id) in hyp {
+        let key = id as usize * units + h[i as usize + off] as usize;
+        store.insert(key as u64).h += 1;
+        keys.push(key);
+    }
+    let mut matches = 0i64;
+    let mut ids = 0u32;
+    hyp_next.clear();
+    refs_next.clear();
+    for &(j, id) in refs {
+        let key = id as usize * units + r[j as usize + off] as usize;
+        let Some(e) = store.get(key as u64) else {
+            continue;
+        };
+        matches += i64::from(e.r < e.h);
+        e.r += 1;
+        if more && (j as usize) + off + 1 < r.len() {
+            if e.next == 0 {
+                ids += 1;
+                e.next = ids;
+            }
+            refs_next.push((j, e.next - 1));
+        }
+    }
+    if more {
+        for (&(i, _), &key) in hyp.iter().zip(keys.iter()) {
+            let e = store.insert(key as u64);
+            if e.next > 0 && (i as usize) + off + 1 < h.len() {
+                hyp_next.push((i, e.next - 1));
+            }
+        }
+    }
+    (matches, ids as usize)
+}
+
+/// [`round`] on the array of entries, without branches on the data: an unpredictable branch per
+/// position costs more than the work it would skip.
+#[allow(clippy::too_many_arguments)]
+fn round_dense(
+    store: &mut [Entry],
+    h: &[u32],
+    r: &[u32],
+    units: usize,
+    off: usize,
+    hyp: &[(u32, u32)],
+    refs: &[(u32, u32)],
+    more: bool,
+    hyp_next: &mut Vec<(u32, u32)>,
+    refs_next: &mut Vec<(u32, u32)>,
+    keys: &mut Vec<usize>,
+) -> (i64, usize) {
+    keys.clear();
+    keys.extend(
+        hyp.iter()
+            .map(|&(i, id)| id as usize * units + h[i as usize + off] as usize),
+    );
+    for &key in keys.iter() {
+        store[key].h += 1;
+    }
+    let mut matches = 0i64;
+    let mut ids = 0u32;
+    if more {
+        refs_next.resize(refs.len(), (0, 0));
+        let mut kept = 0;
+        for &(j, id) in refs {
+            let e = &mut store[id as usize * units + r[j as usize + off] as usize];
+            let has = e.h > 0;
+            matches += i64::from(e.r < e.h);
+            e.r += u32::from(has);
+            let fresh = has & (e.next == 0);
+            ids += u32::from(fresh);
+            e.next = if fresh { ids } else { e.next };
+            refs_next[kept] = (j, e.next.wrapping_sub(1));
+            kept += usize::from(has & ((j as usize) + off + 1 < r.len()));
+        }
+        refs_next.truncate(kept);
+        hyp_next.resize(hyp.len(), (0, 0));
+        let mut kept = 0;
+        for (&(i, _), &key) in hyp.iter().zip(keys.iter()) {
+            let next = store[key].next;
+            hyp_next[kept] = (i, next.wrapping_sub(1));
+            kept += usize::from((next > 0) & ((i as usize) + off + 1 < h.len()));
+        }
+        hyp_next.truncate(kept);
+    } else {
+        for &(j, id) in refs {
+            let e = &mut store[id as usize * units + r[j as usize + off] as usize];
+            matches += i64::from(e.r < e.h);
+            e.r += u32::from(e.h > 0);
+        }
+        hyp_next.clear();
+        refs_next.clear();
+    }
+    for &key in keys.iter() {
+        store[key] = Entry::default();
+    }
+    (matches, ids as usize)
+}
+
+/// The first round (order 1) on the array of entries, keyed by the units themselves: [`round_dense`]
+/// with every position of both texts and id 0, without building those lists.
+fn first_round(
+    store: &mut [Entry],
+    h: &[u32],
+    r: &[u32],
+    units: usize,
+    more: bool,
+    hyp_next: &mut Vec<(u32, u32)>,
+    refs_next: &mut Vec<(u32, u32)>,
+) -> (i64, usize) {
+    let store = &mut store[..units];
+    for &u in h {
+        store[u as usize].h += 1;
+    }
+    let mut matches = 0i64;
+    let mut ids = 0u32;
+    refs_next.clear();
+    hyp_next.clear();
+    if more {
+        refs_next.resize(r.len(), (0, 0));
+        let mut kept = 0;
+        for (j, &u) in r.iter().enumerate() {
+            let e = &mut store[u as usize];
+            let has = e.h > 0;
+            matches += i64::from(e.r < e.h);
+            e.r += u32::from(has);
+            let fresh = has & (e.next == 0);
+            ids += u32::from(fresh);
+            e.next = if fresh { ids } else { e.next };
+            refs_next[kept] = (j as u32, e.next.wrapping_sub(1));
+            kept += usize::from(has & (j + 1 < r.len()));
+        }
+        refs_next.truncate(kept);
+        hyp_next.resize(h.len(), (0, 0));
+        let mut kept = 0;
+        for (i, &u) in h.iter().enumerate() {
+            let next = store[u as usize].next;
+            hyp_next[kept] = (i as u32, next.wrapping_sub(1));
+            kept += usize::from((next > 0) & (i + 1 < h.len()));
+        }
+        hyp_next.truncate(kept);
+    } else {
+        for &u in r {
+            let e = &mut store[u as usize];
+            matches += i64::from(e.r < e.h);
+            e.r += u32::from(e.h > 0);
+        }
+    }
+    store.fill(Entry::default());
+    (matches, ids as usize)
+}
+
+impl Matcher {
+    /// Adds the clipped matches of `h` against `r` at orders 1..=`orders` to `out[..orders]`. Units of
+    /// `h` are ids in 1..=`n_ids`; a unit of `r` is 0 when `h` does not have it.
+    fn count(&mut self, h: &[u32], r: &[u32], n_ids: usize, orders: usize, out: &mut [i64]) {
+        if h.is_empty() || r.is_empty() || orders == 0 {
+            return;
+        }
+        let units = n_ids + 1;
+        let dense_limit = if self.hashed_only {
+            0
+        } else {
+            DENSE_ENTRIES.max(h.len() + r.len()).max(units)
+        };
+        if self.dense.len() < units {
+            self.dense.resize(units, Entry::default());
+        }
+        let more = orders > 1;
+        let (matches, mut ids) = first_round(
+            &mut self.dense,
+            h,
+            r,
+            units,
+            more,
+            &mut self.hyp,
+            &mut self.refs,
+        );
+        out[0] += matches;
+        for (n, total) in out.iter_mut().enumerate().take(orders).skip(1) {
+            if self.hyp.is_empty() || self.refs.is_empty() {
+                break;
+            }
+            let more = n + 1 < orders;
+            let space = ids * units;
+            let (matches, next_ids) = if space <= dense_limit {
+                if self.dense.len() < space {
+                    self.dense.resize(space, Entry::default());
+                }
+                round_dense(
+                    &mut self.dense[..],
+                    h,
+                    r,
+                    units,
+                    n,
+                    &self.hyp,
+                    &self.refs,
+                    more,
+                    &mut self.hyp_next,
+                    &mut self.refs_next,
+                    &mut self.keys,
+                )
+            } else {
+                self.table.reset(self.hyp.len());
+                round(
+                    &mut self.table,
+                    h,
+                    r,
+                    units,
+                    n,
+                    &self.hyp,
+                    &self.refs,
+                    more,
+                    &mut self.hyp_next,
+                    &mut self.refs_next,
+                    &mut self.keys,
+                )
+            };
+            *total += matches;
+            ids = next_ids;
+            std::mem::swap(&mut self.hyp, &mut self.hyp_next);
+            std::mem::swap(&mut self.refs, &mut self.refs_next);
+        }
+    }
+}
+
+/// Python's `str.isspace()` of each ASCII byte.
+const ASCII_SPACE: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = is_py_space(b as u8 as char);
+        b += 1;
+    }
+    t
+};
+
+/// `id(c)` of each code point of `text` into `out` (without whitespace unless `whitespace`). ASCII
+/// bytes, most of any text, are read one by one, each written and the whitespace not kept (no branch).
+fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u32) -> u32) {
+    let bytes = text.as_bytes();
+    out.clear();
+    out.resize(bytes.len(), 0);
+    let (mut n, mut i) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            out[n] = id(u32::from(b));
+            n += usize::from(whitespace || !ASCII_SPACE[usize::from(b)]);
+            i += 1;
+        } else {
+            // a character's first byte: `text` is valid UTF-8
+            let c = text[i..].chars().next().unwrap_or_default();
+            i += c.len_utf8();
+            if whitespace || !is_py_space(c) {
+                out[n] = id(c as u32);
+                n += 1;
+            }
+        }
+    }
+    out.truncate(n);
+}
+
+/// Code points: 0..=0x10FFFF.
+const CODE_POINTS: usize = 0x11_0000;
 
 /// Counts candidate rows segment by segment, reusing its buffers.
 pub(crate) struct ChrfCounter {
     char_order: usize,
     word_order: usize,
     whitespace: bool,
-    table: Table,
-    hyp: Units,
-    refu: Units,
+    /// per code point: its id among the hypothesis's characters (0: not in the hypothesis); zeroed
+    /// pages cost nothing until a character of theirs is seen
+    char_ids: Vec<u32>,
+    seen_chars: Vec<u32>,
+    hyp_chars: Vec<u32>,
+    ref_chars: Vec<u32>,
+    hyp_words: Vec<u32>,
+    ref_words: Vec<u32>,
+    spans: Vec<(usize, usize)>,
+    matcher: Matcher,
+    matches: Vec<i64>,
 }
 
 impl ChrfCounter {
@@ -282,9 +488,15 @@ impl ChrfCounter {
             char_order,
             word_order,
             whitespace,
-            table: Table::new(),
-            hyp: Units::default(),
-            refu: Units::default(),
+            char_ids: Vec::new(),
+            seen_chars: Vec::new(),
+            hyp_chars: Vec::new(),
+            ref_chars: Vec::new(),
+            hyp_words: Vec::new(),
+            ref_words: Vec::new(),
+            spans: Vec::new(),
+            matcher: Matcher::default(),
+            matches: vec![0; char_order + word_order],
         }
     }
 
@@ -293,104 +505,90 @@ impl ChrfCounter {
         3 * (self.char_order + self.word_order)
     }
 
-    fn units<'a>(
-        text: &'a str,
-        whitespace: bool,
-        words: bool,
-        map: &mut WordMap<'a>,
-        u: &mut Units,
-    ) {
-        u.chars.clear();
-        u.chars.extend(
-            text.chars()
-                .filter(|&c| whitespace || !is_py_space(c))
-                .map(u32::from),
-        );
-        u.words.clear();
-        if words {
-            chrf_words(text, &mut u.spans);
-            for &(s, e) in &u.spans {
-                let next = map.len() as u32;
-                u.words.push(*map.entry(&text[s..e]).or_insert(next));
-            }
+    /// The hypothesis's characters as ids 1..=n (in order of first appearance); returns n.
+    fn hyp_char_ids(&mut self, text: &str) -> usize {
+        if self.char_ids.is_empty() {
+            self.char_ids = vec![0; CODE_POINTS];
         }
+        for &c in &self.seen_chars {
+            self.char_ids[c as usize] = 0;
+        }
+        self.seen_chars.clear();
+        let (ids, seen, out) = (
+            &mut self.char_ids,
+            &mut self.seen_chars,
+            &mut self.hyp_chars,
+        );
+        let mut id_of = |c: u32| {
+            let id = &mut ids[c as usize];
+            if *id == 0 {
+                seen.push(c);
+                *id = seen.len() as u32;
+            }
+            *id
+        };
+        decode(text, self.whitespace, out, &mut id_of);
+        self.seen_chars.len()
     }
 
-    /// Calls `f(key, order)` for the n-grams of `u` (orders 1..=char_order, then the word orders), by start
-    /// position and growing order; when `f` returns false the longer n-grams at that start are skipped (an
-    /// n-gram whose prefix is not in the hypothesis cannot be in it either).
-    fn for_each_ngram(
-        u: &Units,
-        char_order: usize,
-        word_order: usize,
-        mut f: impl FnMut(u128, usize) -> bool,
-    ) {
-        let c = &u.chars;
-        for i in 0..c.len() {
-            let mut key: u128 = 0;
-            for n in 0..char_order.min(c.len() - i) {
-                key |= u128::from(c[i + n] + 1) << (21 * n);
-                if !f(key, n) {
-                    break;
-                }
-            }
-        }
-        let w = &u.words;
-        for i in 0..w.len() {
-            let mut key: u128 = WORD_TAG;
-            for n in 0..word_order.min(w.len() - i) {
-                key |= u128::from(w[i + n] + 1) << (WORD_BITS as usize * n);
-                if !f(key, char_order + n) {
-                    break;
-                }
-            }
-        }
+    /// A reference's characters as the hypothesis's ids (0: not in the hypothesis).
+    fn ref_char_ids(&mut self, text: &str) {
+        let ids = &self.char_ids;
+        decode(text, self.whitespace, &mut self.ref_chars, |c| {
+            ids[c as usize]
+        });
     }
 
     /// Candidate rows of `hyp` against each reference (`None`: absent, row left untouched) into `out`
-    /// (`refs.len()` rows of `width()`). Returns false when a segment has too many distinct words.
-    pub(crate) fn count(&mut self, hyp: &str, refs: &[Option<&str>], out: &mut [i64]) -> bool {
-        let (co, wo, ws) = (self.char_order, self.word_order, self.whitespace);
+    /// (`refs.len()` rows of `width()`).
+    pub(crate) fn count(&mut self, hyp: &str, refs: &[Option<&str>], out: &mut [i64]) {
+        let (co, wo) = (self.char_order, self.word_order);
         let width = self.width();
+        let n_chars = if co > 0 { self.hyp_char_ids(hyp) } else { 0 };
         let mut map: WordMap<'_> = WordMap::default();
-        Self::units(hyp, ws, wo > 0, &mut map, &mut self.hyp);
-        let n_hyp_keys = self.hyp.chars.len() * co + self.hyp.words.len() * wo;
-        self.table.reset(n_hyp_keys);
-        {
-            let table = &mut self.table;
-            Self::for_each_ngram(&self.hyp, co, wo, |key, _| {
-                table.add_hyp(key);
-                true
-            });
+        self.hyp_words.clear();
+        if wo > 0 {
+            chrf_words(hyp, &mut self.spans);
+            for &(s, e) in &self.spans {
+                let next = map.len() as u32 + 1;
+                self.hyp_words.push(*map.entry(&hyp[s..e]).or_insert(next));
+            }
         }
         for (k, r) in refs.iter().enumerate() {
             let Some(r) = *r else { continue };
-            Self::units(r, ws, wo > 0, &mut map, &mut self.refu);
-            if map.len() >= (1 << WORD_BITS) - 1 {
-                return false;
+            self.matches.fill(0);
+            if co > 0 {
+                self.ref_char_ids(r);
+                let (h, rc) = (&self.hyp_chars, &self.ref_chars);
+                self.matcher
+                    .count(h, rc, n_chars, co, &mut self.matches[..co]);
             }
-            {
-                let table = &mut self.table;
-                Self::for_each_ngram(&self.refu, co, wo, |key, _| table.add_ref(key));
+            self.ref_words.clear();
+            if wo > 0 {
+                chrf_words(r, &mut self.spans);
+                self.ref_words.extend(
+                    self.spans
+                        .iter()
+                        .map(|&(s, e)| map.get(&r[s..e]).copied().unwrap_or(0)),
+                );
+                let (h, rw) = (&self.hyp_words, &self.ref_words);
+                self.matcher
+                    .count(h, rw, map.len(), wo, &mut self.matches[co..]);
             }
             let row = &mut out[k * width..(k + 1) * width];
-            row.fill(0);
-            let mut matches = [0i64; MAX_CHAR_ORDER + MAX_WORD_ORDER];
-            self.table.take_matches(&mut matches, co);
             for order in 0..co + wo {
                 let (hl, rl, n) = if order < co {
-                    (self.hyp.chars.len(), self.refu.chars.len(), order + 1)
+                    (self.hyp_chars.len(), self.ref_chars.len(), order + 1)
                 } else {
-                    (self.hyp.words.len(), self.refu.words.len(), order - co + 1)
+                    (self.hyp_words.len(), self.ref_words.len(), order - co + 1)
                 };
                 let hyp_count = (hl + 1).saturating_sub(n) as i64;
                 let ref_count = (rl + 1).saturating_sub(n) as i64;
                 row[3 * order] = if ref_count > 0 { hyp_count } else { 0 };
                 row[3 * order + 1] = ref_count;
-                row[3 * order + 2] = matches[order];
+                row[3 * order + 2] = self.matches[order];
             }
         }
-        map.len() < (1 << WORD_BITS) - 1
     }
 }
 
@@ -398,8 +596,7 @@ impl ChrfCounter {
 const CHRF_UNIT: usize = 64;
 
 /// Candidate rows for many segments, split over `threads` threads (0: one per 1,000 segments; rows do
-/// not depend on the split). `refs[k][i]` is reference k of segment i. Returns the segments that could
-/// not be counted, sorted.
+/// not depend on the split). `refs[k][i]` is reference k of segment i.
 pub fn candidate_rows(
     hyps: &[&str],
     refs: &[Vec<Option<&str>>],
@@ -408,40 +605,35 @@ pub fn candidate_rows(
     whitespace: bool,
     threads: usize,
     out: &mut [i64],
-) -> Vec<usize> {
+) {
     let n_ref = refs.len();
     let width = 3 * (char_order + word_order);
     let seg_width = n_ref * width;
     assert_eq!(out.len(), hyps.len() * seg_width, "output size");
     if seg_width == 0 || hyps.is_empty() {
-        return Vec::new();
+        return;
     }
     let threads = pick_threads(threads, hyps.len(), 1000, hyps.len().div_ceil(CHRF_UNIT));
     let new_state = || {
         let counter = ChrfCounter::new(char_order, word_order, whitespace);
-        (counter, vec![None; n_ref], Vec::new())
+        (counter, vec![None; n_ref])
     };
-    type State<'a> = (ChrfCounter, Vec<Option<&'a str>>, Vec<usize>);
-    let states = for_each_unit(
+    type State<'a> = (ChrfCounter, Vec<Option<&'a str>>);
+    for_each_unit(
         out,
         CHRF_UNIT * seg_width,
         threads,
         new_state,
-        |(counter, seg_refs, failed): &mut State<'_>, unit, rows| {
+        |(counter, seg_refs): &mut State<'_>, unit, rows| {
             for (j, row) in rows.chunks_mut(seg_width).enumerate() {
                 let i = unit * CHRF_UNIT + j;
                 for k in 0..n_ref {
                     seg_refs[k] = refs[k][i];
                 }
-                if !counter.count(hyps[i], seg_refs, row) {
-                    failed.push(i);
-                }
+                counter.count(hyps[i], seg_refs, row);
             }
         },
     );
-    let mut failed: Vec<usize> = states.into_iter().flat_map(|s| s.2).collect();
-    failed.sort_unstable();
-    failed
 }
 
 #[cfg(test)]
@@ -451,7 +643,7 @@ mod tests {
     fn rows(hyp: &str, refs: &[Option<&str>], co: usize, wo: usize, ws: bool) -> Vec<i64> {
         let mut c = ChrfCounter::new(co, wo, ws);
         let mut out = vec![0; refs.len() * c.width()];
-        assert!(c.count(hyp, refs, &mut out));
+        c.count(hyp, refs, &mut out);
         out
     }
 
@@ -489,8 +681,8 @@ mod tests {
         let r = vec![refs.iter().map(|s| Some(s.as_str())).collect::<Vec<_>>()];
         let mut one = vec![0; 700 * 24];
         let mut two = vec![0; 700 * 24];
-        assert!(candidate_rows(&h, &r, 6, 2, false, 1, &mut one).is_empty());
-        assert!(candidate_rows(&h, &r, 6, 2, false, 3, &mut two).is_empty());
+        candidate_rows(&h, &r, 6, 2, false, 1, &mut one);
+        candidate_rows(&h, &r, 6, 2, false, 3, &mut two);
         assert_eq!(one, two);
     }
 
@@ -565,18 +757,35 @@ mod tests {
     }
 
     #[test]
-    fn key_orders_are_read_back_from_the_keys() {
-        let mut seen = [false; 11];
-        let u = Units {
-            chars: vec![0, 0x10FFFF, 5, 7, 1, 2, 3],
-            words: vec![0, (1 << WORD_BITS) - 3, 4, 5, 6, 7],
-            spans: Vec::new(),
+    fn both_stores_count_as_the_definition_on_repetitive_and_varied_text() {
+        let mut state = 99u64;
+        let mut next = |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
         };
-        ChrfCounter::for_each_ngram(&u, 6, 5, |key, order| {
-            assert_eq!(key_order(key, 6), order);
-            seen[order] = true;
-            true
-        });
-        assert!(seen.iter().all(|&s| s));
+        // a small alphabet (long shared runs), then thousands of distinct CJK characters
+        let small: String = (0..3000)
+            .map(|_| ['a', 'b', ' ', 'c'][next(4) as usize])
+            .collect();
+        let small_ref: String = (0..2500)
+            .map(|_| ['a', 'b', 'c', ' ', 'd'][next(5) as usize])
+            .collect();
+        let wide: String = (0..6000)
+            .map(|_| char::from_u32(0x4e00 + next(3000) as u32).unwrap())
+            .collect();
+        let wide_ref: String = wide.chars().rev().chain(wide.chars().skip(100)).collect();
+        for (hyp, reference) in [(&small, &small_ref), (&wide, &wide_ref), (&small, &small)] {
+            for hashed in [false, true] {
+                for (co, wo) in [(6, 2), (9, 0), (1, 3)] {
+                    let mut c = ChrfCounter::new(co, wo, false);
+                    c.matcher.hashed_only = hashed;
+                    let mut got = vec![0; c.width()];
+                    c.count(hyp, &[Some(reference)], &mut got);
+                    assert_eq!(got, naive_rows(hyp, reference, co, wo), "orders {co} {wo}");
+                }
+            }
+        }
     }
 }

@@ -37,8 +37,7 @@ impl ChrfCounter {
     }
 
     /// int64 ``[S, K, 3 * (char_order + word_order)]`` of hypotheses against reference streams (None:
-    /// absent); None when the input needs the Python implementation (orders beyond the packed keys,
-    /// strings that are not UTF-8, huge vocabularies).
+    /// absent); None when a string is not valid UTF-8 (the Python implementation then does the job).
     fn rows<'py>(
         &self,
         py: Python<'py>,
@@ -62,12 +61,9 @@ impl ChrfCounter {
             self.whitespace,
             self.threads,
         );
-        let failed = detached(py, || {
+        detached(py, || {
             candidate_rows(&hyps, &refs, co, wo, ws, threads, &mut out)
         })?;
-        if !failed.is_empty() {
-            return Ok(None);
-        }
         Ok(Some(PyArray1::from_vec(py, out).reshape(shape)?))
     }
 }

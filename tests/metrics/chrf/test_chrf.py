@@ -283,6 +283,33 @@ def test_property_native_rows_equal_python_rows(segments, options):
     _native_vs_python(options, hyps, refs)
 
 
+#: words that share n-grams of every order (and chrF++'s punctuation splits, non-ASCII, odd whitespace)
+WORDS = st.sampled_from(["der", "die", "Haus", "haus.", "(x)", "é", "Über", "日本語", "a", "ab", "abab", "\u3000", ","])
+PHRASE = st.lists(WORDS, max_size=40).map(" ".join)
+
+
+@requires_native
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    segments=st.lists(st.tuples(st.one_of(PHRASE, TEXT), st.one_of(PHRASE, TEXT, SPACEY), st.one_of(PHRASE, SPACEY, st.none())),
+                      min_size=1, max_size=8),
+    options=st.sampled_from(OPTIONS + [{"char_order": 9, "word_order": 6}]),
+)
+def test_property_native_sentence_batch_equals_python_and_sacrebleu(segments, options):
+    """The batch of sentence scores (what the RL rewards call): the compiled core's rows and scores equal the
+    Python reference engine's and sacreBLEU's sentence chrF of each segment, with a second reference that is
+    sometimes absent."""
+    hyps = [s[0] for s in segments]
+    refs = [[s[1] for s in segments], [s[2] for s in segments]]
+    native = CHRF(**options, engine="native").sentence_scores(hyps, refs)
+    python = CHRF(**options, engine="numpy").sentence_scores(hyps, refs)
+    assert np.array_equal(native.stats, python.stats)
+    assert native.scores.tolist() == python.scores.tolist()
+    theirs = sacrebleu.CHRF(**options)
+    assert native.scores.tolist() == [theirs.sentence_score(h, [r for r in (a, b) if r is not None]).score
+                                      for h, a, b in segments]
+
+
 @requires_native
 def test_native_falls_back_on_lone_surrogates():
     hyp = "a\ud800b"

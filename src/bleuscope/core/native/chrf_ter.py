@@ -8,7 +8,7 @@ from . import core, core_threads
 def chrf_counter(char_order: int, word_order: int, whitespace: bool, threads: int | None):
     """A compiled :class:`bleuscope._core.ChrfCounter`, whose ``rows(hyps, ref_streams)`` gives the candidate
     rows int64 ``[S, K, 3 * (char_order + word_order)]`` of (lowercased if needed) text, or None for a
-    string it leaves to Python; None when the core is not built."""
+    string that is not valid UTF-8 (left to Python); None when the core is not built."""
     module = core()
     return None if module is None else module.ChrfCounter(char_order, word_order, whitespace, threads=core_threads(threads))
 
