@@ -30,7 +30,6 @@ import numpy as np
 
 from . import pool
 from .checks import TOKENIZED_PERIOD_LINES, count_tokenized_periods, warn_if_mostly_cjk, warn_tokenized
-from .files import MAX_LINE_BYTES, STDIN, compression_of, read_lines
 from .pool import CHUNK_SEGMENTS
 from .stats import SegmentStatistics, Totals
 from .validation import check_reference_presence
@@ -66,6 +65,8 @@ class _Stream:
         if source is None:
             raise TypeError(f"{name} must be a list or an iterable of strings, got None")
         if isinstance(source, os.PathLike):
+            from .files import read_lines  # the file reader loads when a file is read
+
             self.name = f"{name} ({os.fspath(source)})"
             lines = read_lines(source, encoding)
             self._closer = lines.close
@@ -284,6 +285,8 @@ def plain_text_paths(hypotheses: Sequence, references, encoding: str = "utf-8") 
     paths = [*hypotheses, *references]
     if not all(isinstance(p, os.PathLike) for p in paths):
         return None
+    from .files import STDIN, compression_of
+
     names = [os.fspath(p) for p in paths]
     if not all(isinstance(n, str) and n != STDIN and compression_of(n) is None for n in names):
         return None
@@ -305,7 +308,7 @@ class FileCounts:
 
 
 def count_files(
-    metric, hyp_paths: list[str], ref_paths: list[str], *, max_line_bytes: int = MAX_LINE_BYTES,
+    metric, hyp_paths: list[str], ref_paths: list[str], *, max_line_bytes: int | None = None,
     strip_line_ends: bool = False, sample_segments: int = 0,
 ) -> FileCounts | None:
     """The summed rows of K systems' plain text files (:func:`plain_text_paths`) against the same reference
@@ -313,10 +316,15 @@ def count_files(
     reads the reference files once and tokenizes their lines once for all systems, without a Python
     string per line). None when the counter does not read files, or stopped at a problem or found the files
     empty: the caller's reader then reads them, and names the problem as it always does. No warning is
-    given here: the library's stream (:func:`sum_statistics`) and the command each give their own."""
+    given here: the library's stream (:func:`sum_statistics`) and the command each give their own.
+    ``max_line_bytes``: None is :data:`bleuscope.core.files.MAX_LINE_BYTES`."""
     counter = metric.counter
     if not counter.reads_files:
         return None
+    if max_line_bytes is None:
+        from .files import MAX_LINE_BYTES
+
+        max_line_bytes = MAX_LINE_BYTES
     counted = counter.files(
         hyp_paths, ref_paths, max_line_bytes=max_line_bytes, strip_line_ends=strip_line_ends,
         sample_segments=sample_segments,
@@ -350,6 +358,8 @@ def give_input_warnings(
     """The input warnings :func:`iter_chunks` gives, for a hypothesis file counted without it (all of
     whose lines are valid): the CJK check on its first chunk of ``size`` lines, then (unless ``force``)
     the tokenized-period warning when ``tokenized_periods`` reached the threshold."""
+    from .files import read_lines
+
     first = read_lines(hyp_path)
     try:  # the check reads only the lines it samples
         warn_if_mostly_cjk(tokenizer_name, islice(first, size))

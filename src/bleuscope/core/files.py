@@ -10,22 +10,19 @@ The command line's own concerns (usage errors, standard output) are in :mod:`ble
 
 from __future__ import annotations
 
-import bz2
 import codecs
-import gzip
-import json
-import lzma
+import importlib
 import os
-import signal
 import stat
 import sys
-import tempfile
 import threading
-import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 
-#: file name ending -> opener of a decompressing binary stream
-COMPRESSION = {".gz": gzip.open, ".xz": lzma.open, ".bz2": bz2.open}
+# the compression modules, json, tempfile and signal load when a file needs them: scoring lists in memory
+# (an evaluation loop, an RL reward) imports this module without reading any file
+
+#: file name ending -> the module whose ``open`` gives a decompressing binary stream
+COMPRESSION = {".gz": "gzip", ".xz": "lzma", ".bz2": "bz2"}
 
 #: the name under which standard input is read and reported
 STDIN = "-"
@@ -75,7 +72,7 @@ def open_binary(path: str):
     try:
         if ext is None:
             return open(path, "rb")  # noqa: SIM115 - the caller closes it
-        return COMPRESSION[ext](path, "rb")
+        return importlib.import_module(COMPRESSION[ext]).open(path, "rb")
     except FileNotFoundError:
         raise InputError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -86,12 +83,22 @@ def open_binary(path: str):
         raise InputError(f"{name}: cannot read the file ({os_reason(e)})") from None
 
 
+def _stream_errors() -> tuple[type[BaseException], ...]:
+    """What reading a (decompressing) stream raises on bad data: OSError, EOFError, and the errors of the
+    decompressors in use (a stream of one was opened, so its module is loaded)."""
+    errors: list[type[BaseException]] = [OSError, EOFError]
+    for module, name in (("lzma", "LZMAError"), ("zlib", "error")):
+        if module in sys.modules:
+            errors.append(getattr(sys.modules[module], name))
+    return tuple(errors)
+
+
 def _read_block(stream, size: int, path: str) -> bytes:
     """At most ``size`` bytes (fewer from a pipe: what has arrived); ``b""`` at the end."""
     try:
         read1 = getattr(stream, "read1", None)
         return read1(size) if read1 is not None else stream.read(size)
-    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+    except _stream_errors() as e:
         ext = compression_of(path) if path != STDIN else None
         if ext is not None:
             raise InputError(f"{path}: not a valid {ext[1:]} file or truncated ({os_reason(e)})") from None
@@ -405,6 +412,8 @@ def jsonl_record(line: str, fields: list[tuple[str, str]], name: str, lineno: in
     A ``hyp`` field must hold a string. A ``ref`` field holds a string, ``null`` (no reference) or a list of
     strings/nulls (several references); it is returned as a list. The line must be one JSON object.
     """
+    import json
+
     if not line.strip():
         raise InputError(f"{name}:{lineno}: empty line in a JSON Lines file (one JSON object per line)")
     try:
@@ -550,6 +559,8 @@ def write_atomic(
     terminated = _RemoveOnTerminate()
     try:
         terminated.__enter__()
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
         terminated.arm()  # only now is the file's name known to the clean-up below
         # surrogateescape: file names from the command line may hold undecodable bytes
@@ -595,6 +606,8 @@ class _RemoveOnTerminate:
         self.armed = False
         if threading.current_thread() is not threading.main_thread():
             return  # signal handlers belong to the main thread; a worker keeps the default
+        import signal
+
         try:
             self.previous = signal.signal(signal.SIGTERM, self._handle)
         except (ValueError, OSError):  # no signals here (an embedded interpreter)
@@ -616,6 +629,8 @@ class _RemoveOnTerminate:
     def __exit__(self) -> None:
         if self.previous is None:
             return
+        import signal
+
         signal.signal(signal.SIGTERM, self.previous)
         if self.received:
             os.kill(os.getpid(), signal.SIGTERM)  # the handler the program had (by default: terminate)

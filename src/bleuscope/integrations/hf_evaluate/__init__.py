@@ -20,13 +20,13 @@ add-one smoothing from the bigrams on), as its ``signature()`` says.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from .compute import NAMES
 
 __all__ = ["NAMES", "Module", "load", "path"]
 
-_HERE = Path(__file__).resolve().parent
+_HERE = os.path.dirname(os.path.realpath(__file__))
 
 
 def _check_name(name) -> str:
@@ -39,10 +39,11 @@ def _check_name(name) -> str:
 
 def path(name: str) -> str:
     """The folder of bleuscope's module ``name``, for ``evaluate.load(path(name))`` (a local folder: no Hub)."""
-    folder = _HERE / _check_name(name)
-    if not (folder / f"{name}.py").is_file():
-        raise FileNotFoundError(f"{folder / (name + '.py')}: the module file is missing from this installation")
-    return str(folder)
+    folder = os.path.join(_HERE, _check_name(name))
+    script = os.path.join(folder, f"{name}.py")
+    if not os.path.isfile(script):
+        raise FileNotFoundError(f"{script}: the module file is missing from this installation")
+    return folder
 
 
 def _evaluate_seed() -> int:

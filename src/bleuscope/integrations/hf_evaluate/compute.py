@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-import string
 from collections.abc import Callable, Sequence
 
 #: the modules, in the order of the docs
@@ -163,11 +162,12 @@ def ter(predictions, references, normalized=False, ignore_punct=False, support_z
 #: what HF's ``tokenizer_13a`` does before its regular expressions (sacreBLEU's 13a, which bleuscope's is)
 _13A_REPLACEMENTS = (("<skipped>", ""), ("-\n", ""), ("\n", " "))
 _13A_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+#: HF's 13a rules (compiled by ``re`` on first use, which caches them: only the Python tokenizer needs them)
 _13A_RULES = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    (r"([\{-\~\[-\` -\&\(-\+\:-\@\/])", r" \1 "),
+    (r"([^0-9])([\.,])", r"\1 \2 "),
+    (r"([\.,])([^0-9])", r" \1 \2"),
+    (r"([0-9])(-)", r"\1 \2 "),
 )
 _13A_TRIGGERS = ("<skipped>", "\n", "&")
 
@@ -186,7 +186,7 @@ def tokenize_13a(line: str) -> list[str]:
     compiled 13a cannot take as they are, see :func:`_compiled_13a_safe`)."""
     line = f" {_13a_prepared(line)} "
     for rule, repl in _13A_RULES:
-        line = rule.sub(repl, line)
+        line = re.sub(rule, repl, line)
     return line.split()
 
 
@@ -302,7 +302,7 @@ def bleu(predictions, references, tokenizer=None, max_order=4, smooth=False) -> 
 
 
 # -- rouge: rouge-score's scorer and BootstrapAggregator --------------------------------------------------------------
-_ROUGE_TYPE = re.compile(r"rouge[1-9]|rougeL|rougeLsum")
+_ROUGE_TYPE = r"rouge[1-9]|rougeL|rougeLsum"
 
 
 def rouge(predictions, references, rouge_types=None, use_aggregator=True, use_stemmer=False, tokenizer=None) -> dict:
@@ -317,7 +317,7 @@ def rouge(predictions, references, rouge_types=None, use_aggregator=True, use_st
         _no_empty_lists(references)
     types = list(rouge_types)
     fast = (tokenizer is None and types and len(set(types)) == len(types)
-            and all(isinstance(t, str) and _ROUGE_TYPE.fullmatch(t) for t in types))
+            and all(isinstance(t, str) and re.fullmatch(_ROUGE_TYPE, t) for t in types))
     if fast:
         from ...metrics.rouge import ROUGE
 
@@ -448,10 +448,14 @@ def exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fal
         predictions = np.char.lower(predictions)
         references = np.char.lower(references)
     if ignore_punctuation:
+        import string
+
         table = string.punctuation.maketrans("", "", string.punctuation)
         predictions = np.char.translate(predictions, table=table)
         references = np.char.translate(references, table=table)
     if ignore_numbers:
+        import string
+
         table = string.digits.maketrans("", "", string.digits)
         predictions = np.char.translate(predictions, table=table)
         references = np.char.translate(references, table=table)
