@@ -174,7 +174,8 @@ struct Matcher {
     refs: Vec<(u32, u32)>,
     hyp_next: Vec<(u32, u32)>,
     refs_next: Vec<(u32, u32)>,
-    /// the key of each hypothesis position of the round at hand
+    /// the key of each hypothesis position of the round at hand (in the array, in the hash table)
+    dense_keys: Vec<u32>,
     keys: Vec<usize>,
 }
 
@@ -246,23 +247,25 @@ fn round_dense(
     more: bool,
     hyp_next: &mut Vec<(u32, u32)>,
     refs_next: &mut Vec<(u32, u32)>,
-    keys: &mut Vec<usize>,
+    keys: &mut Vec<u32>,
 ) -> (i64, usize) {
+    // the units at offset `off` of each position, and the positions that have one more unit after it
+    let (h_at, r_at) = (&h[off..], &r[off..]);
+    let (h_more, r_more) = (h_at.len().saturating_sub(1), r_at.len().saturating_sub(1));
+    let units = units as u32;
     keys.clear();
-    keys.extend(
-        hyp.iter()
-            .map(|&(i, id)| id as usize * units + h[i as usize + off] as usize),
-    );
-    for &key in keys.iter() {
-        store[key].h += 1;
-    }
+    keys.extend(hyp.iter().map(|&(i, id)| {
+        let key = id * units + h_at[i as usize];
+        store[key as usize].h += 1;
+        key
+    }));
     let mut matches = 0i64;
     let mut ids = 0u32;
     if more {
         refs_next.resize(refs.len(), (0, 0));
         let mut kept = 0;
         for &(j, id) in refs {
-            let e = &mut store[id as usize * units + r[j as usize + off] as usize];
+            let e = &mut store[(id * units + r_at[j as usize]) as usize];
             let has = e.h > 0;
             matches += i64::from(e.r < e.h);
             e.r += u32::from(has);
@@ -270,20 +273,20 @@ fn round_dense(
             ids += u32::from(fresh);
             e.next = if fresh { ids } else { e.next };
             refs_next[kept] = (j, e.next.wrapping_sub(1));
-            kept += usize::from(has & ((j as usize) + off + 1 < r.len()));
+            kept += usize::from(has & ((j as usize) < r_more));
         }
         refs_next.truncate(kept);
         hyp_next.resize(hyp.len(), (0, 0));
         let mut kept = 0;
         for (&(i, _), &key) in hyp.iter().zip(keys.iter()) {
-            let next = store[key].next;
+            let next = store[key as usize].next;
             hyp_next[kept] = (i, next.wrapping_sub(1));
-            kept += usize::from((next > 0) & ((i as usize) + off + 1 < h.len()));
+            kept += usize::from((next > 0) & ((i as usize) < h_more));
         }
         hyp_next.truncate(kept);
     } else {
         for &(j, id) in refs {
-            let e = &mut store[id as usize * units + r[j as usize + off] as usize];
+            let e = &mut store[(id * units + r_at[j as usize]) as usize];
             matches += i64::from(e.r < e.h);
             e.r += u32::from(e.h > 0);
         }
@@ -291,7 +294,7 @@ fn round_dense(
         refs_next.clear();
     }
     for &key in keys.iter() {
-        store[key] = Entry::default();
+        store[key as usize] = Entry::default();
     }
     (matches, ids as usize)
 }
@@ -382,7 +385,7 @@ impl Matcher {
             }
             let more = n + 1 < orders;
             let space = ids * units;
-            let (matches, next_ids) = if space <= dense_limit {
+            let (matches, next_ids) = if space <= dense_limit && space <= u32::MAX as usize {
                 if self.dense.len() < space {
                     self.dense.resize(space, Entry::default());
                 }
@@ -397,7 +400,7 @@ impl Matcher {
                     more,
                     &mut self.hyp_next,
                     &mut self.refs_next,
-                    &mut self.keys,
+                    &mut self.dense_keys,
                 )
             } else {
                 self.table.reset(self.hyp.len());
@@ -435,26 +438,41 @@ const ASCII_SPACE: [bool; 128] = {
 };
 
 /// `id(c)` of each code point of `text` into `out` (without whitespace unless `whitespace`). ASCII
-/// bytes, most of any text, are read one by one, each written and the whitespace not kept (no branch).
+/// bytes, most of any text, are written one by one and the whitespace not kept (no branch); longer
+/// characters are decoded from their bytes (`text` is valid UTF-8).
 fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u32) -> u32) {
     let bytes = text.as_bytes();
+    let mut keep = [1u8; 128];
+    if !whitespace {
+        for (k, space) in keep.iter_mut().zip(ASCII_SPACE) {
+            *k = u8::from(!space);
+        }
+    }
     out.clear();
     out.resize(bytes.len(), 0);
     let (mut n, mut i) = (0, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
+    while let Some(&b) = bytes.get(i) {
         if b < 0x80 {
             out[n] = id(u32::from(b));
-            n += usize::from(whitespace || !ASCII_SPACE[usize::from(b)]);
+            n += usize::from(keep[usize::from(b)]);
             i += 1;
+            continue;
+        }
+        let tail = |k: usize| u32::from(bytes.get(i + k).copied().unwrap_or(0) & 0x3f);
+        let (c, len) = if b < 0xe0 {
+            ((u32::from(b & 0x1f) << 6) | tail(1), 2)
+        } else if b < 0xf0 {
+            ((u32::from(b & 0x0f) << 12) | (tail(1) << 6) | tail(2), 3)
         } else {
-            // a character's first byte: `text` is valid UTF-8
-            let c = text[i..].chars().next().unwrap_or_default();
-            i += c.len_utf8();
-            if whitespace || !is_py_space(c) {
-                out[n] = id(c as u32);
-                n += 1;
-            }
+            (
+                (u32::from(b & 0x07) << 18) | (tail(1) << 12) | (tail(2) << 6) | tail(3),
+                4,
+            )
+        };
+        i += len;
+        if whitespace || !char::from_u32(c).is_some_and(is_py_space) {
+            out[n] = id(c);
+            n += 1;
         }
     }
     out.truncate(n);
