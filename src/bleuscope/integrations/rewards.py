@@ -76,6 +76,8 @@ def reference_streams(rows: Sequence, n: int, name: str) -> list[list]:
     rows = list(rows)
     if len(rows) != n:
         raise ValueError(f"{name} has {len(rows)} rows for {n} completions")
+    if all(type(row) is str for row in rows):  # one reference string per row (the usual column): one stream
+        return [rows]
     lists = []
     for i, row in enumerate(rows):
         refs = [row] if isinstance(row, str) else list(row) if isinstance(row, (list, tuple)) else None
@@ -105,7 +107,8 @@ def make_reward(metric: str = "bleu", *, column: str | None = None, **options) -
     scorer = _metric(metric, options)
 
     def reward(completions, **columns) -> list[float]:
-        hyps = [completion_text(c, i) for i, c in enumerate(completions)]
+        # strings as they are; chat messages (and anything else, to be named if wrong) through completion_text
+        hyps = [c if type(c) is str else completion_text(c, i) for i, c in enumerate(completions)]
         if not hyps:
             return []
         name, rows = _reference_column(columns, column)
