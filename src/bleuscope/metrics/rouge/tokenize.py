@@ -22,7 +22,6 @@ import unicodedata
 from functools import lru_cache
 
 from ...tokenizers.cjk import CJK_CHAR_RANGES
-from .porter import cached_stem
 
 #: the tokenizer names ``ROUGE(tokenizer=...)`` accepts
 TOKENIZERS = ("default", "unicode", "unicode-cjk")
@@ -103,6 +102,8 @@ def tokenize(text: str, tokenizer: str = "default", stem: bool = False) -> list[
     else:
         raise ValueError(f"unknown ROUGE tokenizer {tokenizer!r}; expected one of {', '.join(TOKENIZERS)}")
     if stem:
+        from .porter import cached_stem  # the stemmer loads when stemming is asked for
+
         tokens = [cached_stem(t) if len(t) > 3 and _is_ascii_word(t) else t for t in tokens]
         tokens = [t for t in tokens if t]
     return tokens
