@@ -179,119 +179,135 @@ struct Matcher {
     keys: Vec<usize>,
 }
 
-/// One round on the hash table (emptied by the caller): the positions `hyp`/`refs` (with their n-gram
-/// ids) extended by the unit at offset `off`;
-/// returns the clipped matches, and (`more`) puts the positions whose longer n-gram both texts have,
-/// with its id, into `hyp_next`/`refs_next`. Returns the ids given.
-#[allow(clippy::too_many_arguments)]
-fn round(
-    store: &mut HashEntries,
-    h: &[u32],
-    r: &[u32],
+impl Entry {
+    /// A reference position at this n-gram, without branches: its clipped match (while the hypothesis has
+    /// more), and the n-gram's id in the next round (`ids`: those given so far) if both texts have it;
+    /// returns whether they have.
+    #[inline(always)]
+    fn reference(&mut self, matches: &mut i64, ids: &mut u32) -> bool {
+        let has = self.h > 0;
+        *matches += i64::from(self.r < self.h);
+        self.r += u32::from(has);
+        let fresh = has & (self.next == 0);
+        *ids += u32::from(fresh);
+        self.next = if fresh { *ids } else { self.next };
+        has
+    }
+}
+
+/// One round's input: the two texts' units (ids below `units`), the offset of the unit it reads (the
+/// order minus one), the positions of this round with their n-gram ids, and whether a round follows.
+#[derive(Clone, Copy)]
+struct Round<'a> {
+    h: &'a [u32],
+    r: &'a [u32],
     units: usize,
     off: usize,
-    hyp: &[(u32, u32)],
-    refs: &[(u32, u32)],
+    hyp: &'a [(u32, u32)],
+    refs: &'a [(u32, u32)],
     more: bool,
-    hyp_next: &mut Vec<(u32, u32)>,
-    refs_next: &mut Vec<(u32, u32)>,
+}
+
+/// Where a round puts the next round's positions (those whose longer n-gram both texts have, with its id).
+struct NextRound<'a> {
+    hyp: &'a mut Vec<(u32, u32)>,
+    refs: &'a mut Vec<(u32, u32)>,
+}
+
+/// One round on the hash table (emptied by the caller); returns the clipped matches and the ids given.
+fn round(
+    store: &mut HashEntries,
+    x: Round<'_>,
+    next: NextRound<'_>,
     keys: &mut Vec<usize>,
 ) -> (i64, usize) {
     keys.clear();
-    for &(i, id) in hyp {
-        let key = id as usize * units + h[i as usize + off] as usize;
+    for &(i, id) in x.hyp {
+        let key = id as usize * x.units + x.h[i as usize + x.off] as usize;
         store.insert(key as u64).h += 1;
         keys.push(key);
     }
-    let mut matches = 0i64;
-    let mut ids = 0u32;
-    hyp_next.clear();
-    refs_next.clear();
-    for &(j, id) in refs {
-        let key = id as usize * units + r[j as usize + off] as usize;
+    let (mut matches, mut ids) = (0i64, 0u32);
+    next.hyp.clear();
+    next.refs.clear();
+    for &(j, id) in x.refs {
+        let key = id as usize * x.units + x.r[j as usize + x.off] as usize;
         let Some(e) = store.get(key as u64) else {
             continue;
         };
-        matches += i64::from(e.r < e.h);
-        e.r += 1;
-        if more && (j as usize) + off + 1 < r.len() {
-            if e.next == 0 {
-                ids += 1;
-                e.next = ids;
-            }
-            refs_next.push((j, e.next - 1));
+        e.reference(&mut matches, &mut ids);
+        if x.more && (j as usize) + x.off + 1 < x.r.len() {
+            next.refs.push((j, e.next - 1));
         }
     }
-    if more {
-        for (&(i, _), &key) in hyp.iter().zip(keys.iter()) {
+    if x.more {
+        for (&(i, _), &key) in x.hyp.iter().zip(keys.iter()) {
             let e = store.insert(key as u64);
-            if e.next > 0 && (i as usize) + off + 1 < h.len() {
-                hyp_next.push((i, e.next - 1));
+            if e.next > 0 && (i as usize) + x.off + 1 < x.h.len() {
+                next.hyp.push((i, e.next - 1));
             }
         }
     }
     (matches, ids as usize)
 }
 
-/// [`round`] on the array of entries, without branches on the data: an unpredictable branch per
-/// position costs more than the work it would skip.
-#[allow(clippy::too_many_arguments)]
+/// The `n` positions of `positions` (`(position, key)` pairs) whose entry has a next-round id and which
+/// have a unit after `last` into `out`, with that id, without branches.
+#[inline(always)]
+fn kept_positions(
+    store: &[Entry],
+    n: usize,
+    positions: impl Iterator<Item = (u32, usize)>,
+    last: usize,
+    out: &mut Vec<(u32, u32)>,
+) {
+    out.resize(n, (0, 0));
+    let mut kept = 0;
+    for (i, key) in positions {
+        let id = store[key].next;
+        out[kept] = (i, id.wrapping_sub(1));
+        kept += usize::from((id > 0) & ((i as usize) < last));
+    }
+    out.truncate(kept);
+}
+
+/// [`round`] on the array of entries (every entry zero before and after), without branches on the data:
+/// an unpredictable branch per position costs more than the work it would skip.
 fn round_dense(
     store: &mut [Entry],
-    h: &[u32],
-    r: &[u32],
-    units: usize,
-    off: usize,
-    hyp: &[(u32, u32)],
-    refs: &[(u32, u32)],
-    more: bool,
-    hyp_next: &mut Vec<(u32, u32)>,
-    refs_next: &mut Vec<(u32, u32)>,
+    x: Round<'_>,
+    next: NextRound<'_>,
     keys: &mut Vec<u32>,
 ) -> (i64, usize) {
-    // the units at offset `off` of each position, and the positions that have one more unit after it
-    let (h_at, r_at) = (&h[off..], &r[off..]);
-    let (h_more, r_more) = (h_at.len().saturating_sub(1), r_at.len().saturating_sub(1));
-    let units = units as u32;
+    // the units at offset `off` of each position; the positions before `*_last` have one more unit
+    let (h_at, r_at) = (&x.h[x.off..], &x.r[x.off..]);
+    let (h_last, r_last) = (h_at.len().saturating_sub(1), r_at.len().saturating_sub(1));
+    let units = x.units as u32;
     keys.clear();
-    keys.extend(hyp.iter().map(|&(i, id)| {
+    keys.extend(x.hyp.iter().map(|&(i, id)| {
         let key = id * units + h_at[i as usize];
         store[key as usize].h += 1;
         key
     }));
-    let mut matches = 0i64;
-    let mut ids = 0u32;
-    if more {
-        refs_next.resize(refs.len(), (0, 0));
-        let mut kept = 0;
-        for &(j, id) in refs {
-            let e = &mut store[(id * units + r_at[j as usize]) as usize];
-            let has = e.h > 0;
-            matches += i64::from(e.r < e.h);
-            e.r += u32::from(has);
-            let fresh = has & (e.next == 0);
-            ids += u32::from(fresh);
-            e.next = if fresh { ids } else { e.next };
-            refs_next[kept] = (j, e.next.wrapping_sub(1));
-            kept += usize::from(has & ((j as usize) < r_more));
-        }
-        refs_next.truncate(kept);
-        hyp_next.resize(hyp.len(), (0, 0));
-        let mut kept = 0;
-        for (&(i, _), &key) in hyp.iter().zip(keys.iter()) {
-            let next = store[key as usize].next;
-            hyp_next[kept] = (i, next.wrapping_sub(1));
-            kept += usize::from((next > 0) & ((i as usize) < h_more));
-        }
-        hyp_next.truncate(kept);
+    let (mut matches, mut ids) = (0i64, 0u32);
+    next.refs.resize(x.refs.len(), (0, 0));
+    let mut kept = 0;
+    for &(j, id) in x.refs {
+        let e = &mut store[(id * units + r_at[j as usize]) as usize];
+        let has = e.reference(&mut matches, &mut ids);
+        next.refs[kept] = (j, e.next.wrapping_sub(1));
+        kept += usize::from(has & ((j as usize) < r_last));
+    }
+    next.refs.truncate(if x.more { kept } else { 0 });
+    if x.more {
+        let positions = x
+            .hyp
+            .iter()
+            .zip(keys.iter())
+            .map(|(&(i, _), &key)| (i, key as usize));
+        kept_positions(store, x.hyp.len(), positions, h_last, next.hyp);
     } else {
-        for &(j, id) in refs {
-            let e = &mut store[(id * units + r_at[j as usize]) as usize];
-            matches += i64::from(e.r < e.h);
-            e.r += u32::from(e.h > 0);
-        }
-        hyp_next.clear();
-        refs_next.clear();
+        next.hyp.clear();
     }
     for &key in keys.iter() {
         store[key as usize] = Entry::default();
@@ -306,48 +322,24 @@ fn first_round(
     h: &[u32],
     r: &[u32],
     units: usize,
-    more: bool,
-    hyp_next: &mut Vec<(u32, u32)>,
-    refs_next: &mut Vec<(u32, u32)>,
+    next: NextRound<'_>,
 ) -> (i64, usize) {
     let store = &mut store[..units];
     for &u in h {
         store[u as usize].h += 1;
     }
-    let mut matches = 0i64;
-    let mut ids = 0u32;
-    refs_next.clear();
-    hyp_next.clear();
-    if more {
-        refs_next.resize(r.len(), (0, 0));
-        let mut kept = 0;
-        for (j, &u) in r.iter().enumerate() {
-            let e = &mut store[u as usize];
-            let has = e.h > 0;
-            matches += i64::from(e.r < e.h);
-            e.r += u32::from(has);
-            let fresh = has & (e.next == 0);
-            ids += u32::from(fresh);
-            e.next = if fresh { ids } else { e.next };
-            refs_next[kept] = (j as u32, e.next.wrapping_sub(1));
-            kept += usize::from(has & (j + 1 < r.len()));
-        }
-        refs_next.truncate(kept);
-        hyp_next.resize(h.len(), (0, 0));
-        let mut kept = 0;
-        for (i, &u) in h.iter().enumerate() {
-            let next = store[u as usize].next;
-            hyp_next[kept] = (i as u32, next.wrapping_sub(1));
-            kept += usize::from((next > 0) & (i + 1 < h.len()));
-        }
-        hyp_next.truncate(kept);
-    } else {
-        for &u in r {
-            let e = &mut store[u as usize];
-            matches += i64::from(e.r < e.h);
-            e.r += u32::from(e.h > 0);
-        }
+    let (mut matches, mut ids) = (0i64, 0u32);
+    next.refs.resize(r.len(), (0, 0));
+    let mut kept = 0;
+    for (j, &u) in r.iter().enumerate() {
+        let e = &mut store[u as usize];
+        let has = e.reference(&mut matches, &mut ids);
+        next.refs[kept] = (j as u32, e.next.wrapping_sub(1));
+        kept += usize::from(has & (j + 1 < r.len()));
     }
+    next.refs.truncate(kept);
+    let positions = h.iter().enumerate().map(|(i, &u)| (i as u32, u as usize));
+    kept_positions(store, h.len(), positions, h.len() - 1, next.hyp);
     store.fill(Entry::default());
     (matches, ids as usize)
 }
@@ -368,55 +360,38 @@ impl Matcher {
         if self.dense.len() < units {
             self.dense.resize(units, Entry::default());
         }
-        let more = orders > 1;
-        let (matches, mut ids) = first_round(
-            &mut self.dense,
-            h,
-            r,
-            units,
-            more,
-            &mut self.hyp,
-            &mut self.refs,
-        );
+        let next = NextRound {
+            hyp: &mut self.hyp,
+            refs: &mut self.refs,
+        };
+        let (matches, mut ids) = first_round(&mut self.dense, h, r, units, next);
         out[0] += matches;
         for (n, total) in out.iter_mut().enumerate().take(orders).skip(1) {
             if self.hyp.is_empty() || self.refs.is_empty() {
                 break;
             }
-            let more = n + 1 < orders;
             let space = ids * units;
+            let x = Round {
+                h,
+                r,
+                units,
+                off: n,
+                hyp: &self.hyp,
+                refs: &self.refs,
+                more: n + 1 < orders,
+            };
+            let next = NextRound {
+                hyp: &mut self.hyp_next,
+                refs: &mut self.refs_next,
+            };
             let (matches, next_ids) = if space <= dense_limit && space <= u32::MAX as usize {
                 if self.dense.len() < space {
                     self.dense.resize(space, Entry::default());
                 }
-                round_dense(
-                    &mut self.dense[..],
-                    h,
-                    r,
-                    units,
-                    n,
-                    &self.hyp,
-                    &self.refs,
-                    more,
-                    &mut self.hyp_next,
-                    &mut self.refs_next,
-                    &mut self.dense_keys,
-                )
+                round_dense(&mut self.dense, x, next, &mut self.dense_keys)
             } else {
                 self.table.reset(self.hyp.len());
-                round(
-                    &mut self.table,
-                    h,
-                    r,
-                    units,
-                    n,
-                    &self.hyp,
-                    &self.refs,
-                    more,
-                    &mut self.hyp_next,
-                    &mut self.refs_next,
-                    &mut self.keys,
-                )
+                round(&mut self.table, x, next, &mut self.keys)
             };
             *total += matches;
             ids = next_ids;
