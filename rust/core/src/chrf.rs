@@ -453,17 +453,20 @@ fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u
     out.truncate(n);
 }
 
-/// Code points: 0..=0x10FFFF.
-const CODE_POINTS: usize = 0x11_0000;
+/// Code points below this (the alphabets, their marks and punctuation) have their id in an array;
+/// others (CJK, ...) in a map, so a counter holds 48 kB rather than a slot per code point.
+const DIRECT_CODE_POINTS: usize = 0x3000;
+
+type CharMap = HashMap<u32, u32, BuildHasherDefault<Fnv>>;
 
 /// Counts candidate rows segment by segment, reusing its buffers.
 pub(crate) struct ChrfCounter {
     char_order: usize,
     word_order: usize,
     whitespace: bool,
-    /// per code point: its id among the hypothesis's characters (0: not in the hypothesis); zeroed
-    /// pages cost nothing until a character of theirs is seen
+    /// per code point: its id among the hypothesis's characters (0: not in the hypothesis)
     char_ids: Vec<u32>,
+    wide_ids: CharMap,
     seen_chars: Vec<u32>,
     hyp_chars: Vec<u32>,
     ref_chars: Vec<u32>,
@@ -481,7 +484,8 @@ impl ChrfCounter {
             char_order,
             word_order,
             whitespace,
-            char_ids: Vec::new(),
+            char_ids: vec![0; DIRECT_CODE_POINTS],
+            wide_ids: CharMap::default(),
             seen_chars: Vec::new(),
             hyp_chars: Vec::new(),
             ref_chars: Vec::new(),
@@ -500,20 +504,24 @@ impl ChrfCounter {
 
     /// The hypothesis's characters as ids 1..=n (in order of first appearance); returns n.
     fn hyp_char_ids(&mut self, text: &str) -> usize {
-        if self.char_ids.is_empty() {
-            self.char_ids = vec![0; CODE_POINTS];
-        }
         for &c in &self.seen_chars {
-            self.char_ids[c as usize] = 0;
+            if let Some(id) = self.char_ids.get_mut(c as usize) {
+                *id = 0;
+            }
         }
+        self.wide_ids.clear();
         self.seen_chars.clear();
-        let (ids, seen, out) = (
+        let (ids, wide, seen, out) = (
             &mut self.char_ids,
+            &mut self.wide_ids,
             &mut self.seen_chars,
             &mut self.hyp_chars,
         );
         let mut id_of = |c: u32| {
-            let id = &mut ids[c as usize];
+            let id = match ids.get_mut(c as usize) {
+                Some(id) => id,
+                None => wide.entry(c).or_insert(0),
+            };
             if *id == 0 {
                 seen.push(c);
                 *id = seen.len() as u32;
@@ -526,9 +534,12 @@ impl ChrfCounter {
 
     /// A reference's characters as the hypothesis's ids (0: not in the hypothesis).
     fn ref_char_ids(&mut self, text: &str) {
-        let ids = &self.char_ids;
+        let (ids, wide) = (&self.char_ids, &self.wide_ids);
         decode(text, self.whitespace, &mut self.ref_chars, |c| {
-            ids[c as usize]
+            match ids.get(c as usize) {
+                Some(&id) => id,
+                None => wide.get(&c).copied().unwrap_or(0),
+            }
         });
     }
 
