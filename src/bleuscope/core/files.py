@@ -17,6 +17,7 @@ import stat
 import sys
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import AnyStr
 
 # the compression modules, json, tempfile and signal load when a file needs them: scoring lists in memory
 # (an evaluation loop, an RL reward) imports this module without reading any file
@@ -162,13 +163,21 @@ def encoding_hint(head: bytes) -> str:
     return ""
 
 
+def _nul_position(text: AnyStr, nul: AnyStr, newline: AnyStr) -> tuple[int, int, int]:
+    """Where the first ``nul`` is: ``(offset, newlines before it, offset of its line)``."""
+    at = text.index(nul)
+    return at, text.count(newline, 0, at), text.rfind(newline, 0, at) + 1
+
+
 def _nul_error(text: str | bytes, name: str, encoding: str, line_base: int, head: bytes) -> InputError:
     """A NUL character in the text (``str``, or ``bytes`` of an encoding where the byte 0 is NUL): a wide
     encoding read as a narrow one (or the reverse), or binary data. Columns of bytes count bytes."""
-    nul, newline = ("\x00", "\n") if isinstance(text, str) else (b"\x00", b"\n")
-    at = text.index(nul)
-    line = line_base + text.count(newline, 0, at) + 1
-    column = at - (text.rfind(newline, 0, at) + 1) + 1
+    if isinstance(text, str):
+        at, lines_before, line_start = _nul_position(text, "\x00", "\n")
+    else:
+        at, lines_before, line_start = _nul_position(text, b"\x00", b"\n")
+    line = line_base + lines_before + 1
+    column = at - line_start + 1
     hint = encoding_hint(head) or "; a binary file, or the wrong --encoding?"
     return InputError(
         f"{name}:{line}: NUL character (U+0000) at column {column} after decoding as {encoding}: not text, "

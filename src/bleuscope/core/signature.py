@@ -8,6 +8,8 @@ scores never share a signature. The version field names bleuscope (``version:ble
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from .._version import __version__
@@ -27,7 +29,7 @@ SHORT_KEYS = {
 }
 
 
-def format_signature(fields: dict[str, str | None], short: bool = False, keys: dict[str, str] | None = None) -> str:
+def format_signature(fields: dict[str, str | None], short: bool = False, keys: Mapping[str, str] | None = None) -> str:
     """``fields`` in order; ``None`` values are left out. ``short``: short names (:data:`SHORT_KEYS`, and
     ``keys`` for a metric's own fields)."""
     names = SHORT_KEYS if not keys else {**SHORT_KEYS, **keys}

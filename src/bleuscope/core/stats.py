@@ -98,6 +98,8 @@ class Totals:
         ``segments`` segments)."""
         k = np.asarray(nrefs, dtype=np.int64)
         if k.ndim == 0:
+            if segments is None:
+                raise TypeError("one nrefs for every segment needs the number of segments (segments=)")
             k = np.full(segments, int(k), dtype=np.int64)
         return cls(np.asarray(total, dtype=np.int64), len(k), int(k.sum()), int((k * k).sum()))
 

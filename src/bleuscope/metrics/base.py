@@ -54,6 +54,7 @@ from (``score.signature``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -72,21 +73,46 @@ if TYPE_CHECKING:
 class Metric(ABC):
     """A metric on additive per-segment statistics; see the module docstring for the contract."""
 
-    name: str
-    higher_is_better: bool = True
-    #: short signature names of the metric's own fields (the common ones are in bleuscope.core.signature)
-    short_keys: dict[str, str] = {}
+    # What a metric says about itself is read-only: a property here (with its default, if it has one),
+    # which a subclass writes as a class attribute (``name = "TER"``) or as a property of its settings
+    # (chrF's name, BLEU's input warnings). Only ``threads`` is settable.
+
     #: threads of the compiled core (None: the metric picks them); a metric without a threaded path ignores it
     threads: int | None = None
-    #: sacreBLEU's arithmetic of this metric's resampled scores, which the significance tests reproduce with
-    #: ``precision="sacrebleu"`` (BLEU, chrF, TER); None (the default): sacreBLEU has no such metric, and
-    #: resamples are scored from exact sums whatever the precision
-    sacrebleu: SacreBLEUArithmetic | None = None
-    #: the tokenizer whose name sacreBLEU's CJK input warning judges ("": the metric gives no such warning;
-    #: BLEU and METEOR: their tokenizer's), on every path that reads hypotheses (in memory, streamed, systems)
-    input_warning_tokenizer: str = ""
-    #: whether sacreBLEU's tokenized-input warning applies (BLEU unless force=True)
-    warns_if_tokenized: bool = False
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """The metric's name in its scores and signatures (``"BLEU"``, ``"chrF2"``, ``"TER"``)."""
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher score is better (True unless the metric says otherwise: TER, the error rates)."""
+        return True
+
+    @property
+    def short_keys(self) -> Mapping[str, str]:
+        """Short signature names of the metric's own fields (the common ones are in bleuscope.core.signature)."""
+        return {}
+
+    @property
+    def sacrebleu(self) -> SacreBLEUArithmetic | None:
+        """sacreBLEU's arithmetic of this metric's resampled scores, which the significance tests reproduce
+        with ``precision="sacrebleu"`` (BLEU, chrF, TER); None (the default): sacreBLEU has no such metric,
+        and resamples are scored from exact sums whatever the precision."""
+        return None
+
+    @property
+    def input_warning_tokenizer(self) -> str:
+        """The tokenizer whose name sacreBLEU's CJK input warning judges ("", the default: the metric gives no
+        such warning; BLEU and METEOR: their tokenizer's), on every path that reads hypotheses (in memory,
+        streamed, systems)."""
+        return ""
+
+    @property
+    def warns_if_tokenized(self) -> bool:
+        """Whether sacreBLEU's tokenized-input warning applies (BLEU unless force=True; False by default)."""
+        return False
 
     # -- what a metric writes ----------------------------------------------------------------------------
 

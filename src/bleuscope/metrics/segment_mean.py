@@ -95,7 +95,7 @@ class SegmentMeanMetric(Metric):
             rows = rows[None, :]
         if rows.ndim != 2 or rows.shape[1] != STATS_WIDTH:
             raise ValueError(f"{self.name} statistics rows must have {STATS_WIDTH} columns, got shape {rows.shape}")
-        return np.array([exact_mean(r[1], r[2], r[3], r[0]) for r in rows], dtype=np.float64)
+        return np.array([exact_mean(r[1:4], r[0]) for r in rows], dtype=np.float64)
 
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
         """float64 100 x mean value per row of (summed) statistics (``float32`` is ignored)."""

@@ -158,11 +158,14 @@ class BLEUAccumulator(Accumulator):
     def __init__(self, bleu: BLEU | None = None, **options) -> None:
         if bleu is not None and options:
             raise TypeError("give either a BLEU object or BLEU options, not both")
-        super().__init__(check_metric(bleu, "bleu") if bleu is not None else BLEU(**options))
+        if bleu is None:
+            bleu = BLEU(**options)
+        super().__init__(check_metric(bleu, "bleu"))
+        self._bleu = bleu
 
     @property
     def bleu(self) -> BLEU:
-        return self.metric
+        return self._bleu
 
     def compute(self) -> BLEUScore:
         """Corpus BLEU of everything accumulated (identical to one in-memory ``corpus_score``)."""

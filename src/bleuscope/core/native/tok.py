@@ -10,6 +10,7 @@ counter.
 from __future__ import annotations
 
 import functools
+from typing import TypedDict, TypeGuard
 
 from . import core
 
@@ -28,7 +29,17 @@ _CHECKED_WHITESPACE_UNICODE = frozenset({"13.0.0", "14.0.0", "15.0.0", "15.1.0"}
 
 #: (tokenizer name, lowercase) -> (native?, why): decided once per process
 _support: dict[tuple[str, bool], tuple[bool, str]] = {}
-_tables_state: dict[str, object] = {}
+
+
+class _TablesState(TypedDict, total=False):
+    """What was found once per process: why the core's whitespace is not Python's (None: it is), and
+    whether this installation's Unicode tables were handed to the core (and how, or why not)."""
+
+    whitespace: str | None
+    derived: tuple[bool, str]
+
+
+_tables_state: _TablesState = {}
 
 
 def declared_name(cls) -> str | None:
@@ -52,7 +63,7 @@ def _whitespace_problem() -> str | None:
             if python_ws != list(core().TOKENIZER_TABLES["whitespace"]):
                 problem = f"Python's whitespace (Unicode {unicodedata.unidata_version}) is not the compiled core's"
         _tables_state["whitespace"] = problem
-    return _tables_state["whitespace"]  # type: ignore[return-value]
+    return _tables_state["whitespace"]
 
 
 def use_unicode_tables(facts) -> None:
@@ -88,7 +99,7 @@ def _derived_tables() -> tuple[bool, str]:
         except Exception as err:  # any failure leaves the Python tokenizer in charge, and says why
             result = (False, f"deriving the Unicode tables for regex {regex.__version__} failed: {err}")
         _tables_state["derived"] = result
-    return _tables_state["derived"]  # type: ignore[return-value]
+    return _tables_state["derived"]
 
 
 def tokenizer_support(name: str, lowercase: bool) -> tuple[bool, str]:
@@ -157,6 +168,11 @@ def native_tokenizer_name(tokenizer, lowercase: bool = True) -> str | None:
     return name if name is not None and tokenizer_support(name, lowercase)[0] else None
 
 
+def all_tokenized(joined: list[str | None] | None) -> TypeGuard[list[str]]:
+    """Whether :func:`tokenize_joined` tokenized every line (it gave a list, and no None in it)."""
+    return joined is not None and None not in joined
+
+
 def tokenize_joined(tokenizer, lines: list[str]) -> list[str | None] | None:
     """Each line's tokens, ``tokenizer(line.rstrip()).split()``, joined by single spaces, from the compiled
     tokenizer (tokens hold no whitespace: ``.split()`` gives them back); ``None`` in the list for a line it
@@ -174,6 +190,7 @@ def _compiled_tokenizer(name: str):
 __all__ = [
     "NATIVE_TOKENIZERS",
     "REGEX_TABLE_TOKENIZERS",
+    "all_tokenized",
     "declared_name",
     "tokenize_joined",
     "native_tokenizer_name",

@@ -67,7 +67,7 @@ class IdCounter:
         return IdCounter, (self.order,), {"engine": self.engine, "threads": self.threads}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(self.order, **state)
+        IdCounter.__init__(self, self.order, **state)
 
     def rows(self, hyp_ids: EncodedLines, ref_ids: Sequence[EncodedLines], present: np.ndarray | None = None) -> np.ndarray:
         """Statistics rows from token ids: flat ids + lengths per stream (:class:`EncodedLines`).
@@ -207,8 +207,10 @@ class BLEUCounter(Counter):
         present = reference_presence(streams, len(hyps))
         hyp_enc = encoder.encode(hyps)
         ref_encs = [encoder.encode([x if x is not None else "" for x in s]) for s in streams]
-        if self.ids.compiled is not None:  # a tokenizer that stays in Python: its token ids counted natively
-            return self.ids.rows(hyp_enc, ref_encs, present)
+        ids = self.ids
+        assert ids is not None  # built when there is no compiled text counter
+        if ids.compiled is not None:  # a tokenizer that stays in Python: its token ids counted natively
+            return ids.rows(hyp_enc, ref_encs, present)
         return segment_statistics(hyp_enc, ref_encs, present, self.order, encoder.vocab_size)
 
     def total(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
@@ -223,9 +225,17 @@ class BLEUCounter(Counter):
         references and ``tokenized_periods`` the number of hypotheses ending in ``" ."``; ``per_segment``:
         the rows in place of the total row. The core checks the items' types as it reads them (a TypeError
         names the first bad one). Only for a counter with ``compiled``."""
+        compiled = self._compiled()
         if per_segment:
-            return self.compiled.rows(hyps, streams, facts=True)
-        return self.compiled.total(hyps, streams)
+            return compiled.rows(hyps, streams, facts=True)
+        return compiled.total(hyps, streams)
+
+    def _compiled(self):
+        """The compiled text counter, for the methods that only a compiled counter has."""
+        if self.compiled is None:
+            raise RuntimeError("this BLEU counter has no compiled text counter (engine='python', a tokenizer "
+                               "that stays in Python, or the core is not built)")
+        return self.compiled
 
     def systems(self, systems: list[list[str]], streams: list, present: np.ndarray) -> list[np.ndarray]:
         """Several systems' rows against the same references: in the compiled core the references are
@@ -250,8 +260,9 @@ class BLEUCounter(Counter):
         None when the core stopped at something the Python reader reports (a file that cannot be read, a
         line that is not UTF-8, holds a NUL or is longer than ``max_line_bytes``, files of different
         lengths): the caller then reads the files, and its reader names the problem."""
+        compiled = self._compiled()
         try:
-            counted = self.compiled.total_files(
+            counted = compiled.total_files(
                 list(hyp_paths),
                 list(ref_paths),
                 max_line_bytes=max_line_bytes,

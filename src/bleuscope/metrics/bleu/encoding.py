@@ -91,12 +91,12 @@ class CorpusEncoder:
         cuts = np.flatnonzero(boundary)
         n_units = np.diff(np.concatenate([[-1], cuts, [len(uid)]])) - 1
         if tok.edge_sensitive:
-            self._mark_edges(lines, words, uid, cuts, n_units)
+            self._mark_edges(tok, lines, words, uid, cuts, n_units)
         return uid[~boundary], n_units
 
-    def _mark_edges(self, lines, words, uid, cuts, n_units) -> None:
+    def _mark_edges(self, tok: WordLocalTokenizer, lines, words, uid, cuts, n_units) -> None:
         """Give line-initial/-final words their edge unit where the tokenizer says the edge matters."""
-        tok, index = self.tokenizer, self._unit_index
+        index = self._unit_index
         edge_matters = tok.edge_matters
         firsts = np.concatenate([[0], cuts + 1])
         lasts = firsts + n_units - 1
@@ -147,15 +147,20 @@ class CorpusEncoder:
         new = list(islice(self._unit_index, n_known, None))
         tok = self.tokenizer
         # group the new units by kind; each group is tokenized in one batch into "\n"-separated text
-        words, edges, others = [], [], []
+        words: list[int] = []
+        edges: list[int] = []
+        others: list[int] = []
         for i, unit in enumerate(new):
             (words if isinstance(unit, str) else edges if len(unit) == 3 else others).append(i)
         groups = []
-        if words:
-            groups.append((words, tok.tokenize_words_joined([new[i] for i in words])))
-        if edges:
-            batch = tok.tokenize_edge_units([new[i] for i in edges])
-            groups.append((edges, "\n".join(map(" ".join, batch))))
+        if words or edges:
+            # only a word-local tokenizer's split_units gives words and edge units
+            assert isinstance(tok, WordLocalTokenizer)
+            if words:
+                groups.append((words, tok.tokenize_words_joined([new[i] for i in words])))
+            if edges:
+                batch = tok.tokenize_edge_units([new[i] for i in edges])
+                groups.append((edges, "\n".join(map(" ".join, batch))))
         if others:
             groups.append((others, "\n".join(" ".join(tok.tokenize_unit(new[i])) for i in others)))
         starts = np.empty(len(new), dtype=np.int64)

@@ -139,9 +139,9 @@ def pairwise_match_counts(hyp: EncodedLines, ref: EncodedLines | None, max_order
     ``ref=None`` means the references are the hypotheses themselves (encoded and ranked once).
     """
     same = ref is None
-    sides = [hyp] if same else [hyp, ref]
+    sides = [hyp] if ref is None else [hyp, ref]
     n_hyp = len(hyp.lengths)
-    n_ref = n_hyp if same else len(ref.lengths)
+    n_ref = n_hyp if ref is None else len(ref.lengths)
     out = np.zeros((max_order, n_hyp, n_ref), dtype=np.int64)
     if n_hyp == 0 or n_ref == 0:
         return out
@@ -307,6 +307,7 @@ def _score_distinct_rows(stats: np.ndarray, config, engine: str) -> np.ndarray:
     # orders counted: one more than scored for chen-cherry-5/7
     cols = stats[:, : layout(order_of_width(stats.shape[1])).correct.stop]
     widths = [int(c).bit_length() for c in cols.max(axis=0, initial=0)]
+    key: np.ndarray
     if sum(widths) <= 62:
         key = np.zeros(len(stats), dtype=np.int64)
         shift = 0

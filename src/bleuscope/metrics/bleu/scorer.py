@@ -32,7 +32,7 @@ from .counting import BLEUCounter, IdCounter
 from .encoding import CorpusEncoder
 from .layout import layout, order_of_width
 from .options import LANGUAGE_TOKENIZERS, MAX_NGRAM_ORDER, BLEUOptions  # noqa: F401 (public here)
-from .scoring import SMOOTH_DEFAULTS, compute_scores
+from .scoring import compute_scores
 from .smoothing import is_chen_cherry, signature_value
 
 
@@ -210,8 +210,8 @@ class BLEU(Metric):
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:bleuscope-...``."""
         smooth = self.smooth_method
-        if SMOOTH_DEFAULTS[smooth] is not None:
-            value = self.config.smooth_value  # chen-cherry: exact (%g), sacreBLEU methods: sacreBLEU's %.2f
+        value = self.config.smooth_value  # the method's default when it takes a value, else None
+        if value is not None:  # chen-cherry: exact (%g), sacreBLEU methods: sacreBLEU's %.2f
             smooth += f"[{signature_value(value)}]" if is_chen_cherry(smooth) else f"[{value:.2f}]"
         return {
             "nrefs": str(nrefs),
@@ -254,7 +254,7 @@ class BLEU(Metric):
         return compute_scores(rows, self.config, engine=self.engine).score
 
     @property
-    def sacrebleu(self) -> SacreBLEUArithmetic:  # type: ignore[override]
+    def sacrebleu(self) -> SacreBLEUArithmetic:
         """sacreBLEU's arithmetic on float32 resample sums (see
         :func:`~bleuscope.metrics.bleu.scoring.compute_scores`)."""
         config = self.config

@@ -271,7 +271,7 @@ class CHRF(Metric):
         return f_scores(rows, self.order, self.beta, self.eps_smoothing)
 
     @property
-    def sacrebleu(self) -> SacreBLEUArithmetic:  # type: ignore[override]
+    def sacrebleu(self) -> SacreBLEUArithmetic:
         """sacreBLEU's bootstrap arithmetic on float32 sums (every intermediate value rounded where
         sacreBLEU's numpy.float32 code rounds); its resampled scores are numpy.float32."""
         order, beta, eps = self.order, self.beta, self.eps_smoothing

@@ -316,6 +316,7 @@ class METEOR(Metric):
                     value = score(matches, hyp_len, ref_len, chunks, alpha, beta, gamma)
                     if best is None or value > best:  # the first reference reaching the maximum, as max() keeps
                         best, best_row = value, (matches, hyp_len, ref_len, chunks)
+                assert best_row is not None, "every segment has a reference (checked)"
                 alignment[a + i] = best_row
                 values[a + i] = best
         return alignment, values
@@ -331,7 +332,7 @@ class METEOR(Metric):
             if found is not None:
                 return found
             joined = native_tok.tokenize_joined(self.tokenizer, [x if x is not None else "" for x in items])
-            if joined is not None and None not in joined:
+            if native_tok.all_tokenized(joined):
                 # tokens hold no whitespace and lowercasing adds none, so the lines split back (a newline
                 # also bounds the final-sigma rule as a line end does)
                 text = "\n".join(joined)
@@ -399,7 +400,7 @@ class METEOR(Metric):
         """float64 mean value (0-1) per row of (summed) statistics: exact, rounded once."""
         rows = self._check_rows(rows)
         limbs = rows[:, 1 + len(ROW_FIELDS):]
-        return np.array([exact_mean(*limbs[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
+        return np.array([exact_mean(limbs[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
 
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
         """float64 100 x mean METEOR per row of (summed) statistics (``float32`` is ignored: sacreBLEU has no

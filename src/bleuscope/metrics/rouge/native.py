@@ -12,13 +12,11 @@ import numpy as np
 from .tokenize import tokenize
 
 
-def _pretokenized(text: str | None, tokenizer: str, stem: bool) -> str | None:
-    if text is None:
-        return None
+def _pretokenized(text: str, tokenizer: str, stem: bool) -> str:
     return "\n".join(" ".join(tokenize(line, tokenizer, stem)) for line in text.split("\n"))
 
 
-def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np.ndarray, *, required: bool,
+def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np.ndarray | None, *, required: bool,
                        best: bool = False):
     """int64 ``[S, K, T, 3]`` pair counts from the compiled core, or None (``required``: an error instead).
 
@@ -38,7 +36,8 @@ def native_pair_counts(metric, hyps: list[str], streams: list[list], present: np
         return None
     if metric.tokenizer != "default":
         hyps = [_pretokenized(h, metric.tokenizer, metric.use_stemmer) for h in hyps]
-        streams = [[_pretokenized(r, metric.tokenizer, metric.use_stemmer) for r in s] for s in streams]
+        streams = [[None if r is None else _pretokenized(r, metric.tokenizer, metric.use_stemmer) for r in s]
+                   for s in streams]
     return counter.best(hyps, streams) if best else counter.rows(hyps, streams)
 
 

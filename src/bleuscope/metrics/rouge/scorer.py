@@ -361,7 +361,7 @@ class ROUGE(Metric):
         if total.shape != (self.stats_width,):
             raise ValueError(f"ROUGE statistics rows must have {self.stats_width} columns, got {total.shape}")
         limbs = total[1:].reshape(len(self.types), 3, LIMBS)
-        return np.array([[exact_mean(*limbs[t, v], total[0]) for v in range(3)] for t in range(len(self.types))])
+        return np.array([[exact_mean(limbs[t, v], total[0]) for v in range(3)] for t in range(len(self.types))])
 
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
         """float64 100 x mean F of the first type per row of (summed) statistics (``float32`` is ignored:
@@ -372,7 +372,7 @@ class ROUGE(Metric):
         if rows.shape[1] != self.stats_width:
             raise ValueError(f"ROUGE statistics rows must have {self.stats_width} columns, got {rows.shape[1]}")
         f = rows[:, 1 + 2 * LIMBS : 1 + 3 * LIMBS]
-        return np.array([100 * exact_mean(*f[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
+        return np.array([100 * exact_mean(f[i], rows[i, 0]) for i in range(len(rows))], dtype=np.float64)
 
     def column_names(self) -> list[str]:
         """The names of the statistics columns: the segment count, then each type's precision, recall and F

@@ -106,11 +106,12 @@ def limb_total(hi, mid, lo) -> int:
     return (int(hi) << (2 * _LIMB_BITS)) + (int(mid) << _LIMB_BITS) + int(lo)
 
 
-def exact_mean(hi, mid, lo, count) -> float:
-    """The correctly rounded mean from summed limbs and the number of values summed."""
+def exact_mean(limbs, count) -> float:
+    """The correctly rounded mean from summed limbs ``(hi, mid, lo)`` and the number of values summed."""
     count = int(count)
     if count <= 0:
         return 0.0
+    hi, mid, lo = limbs
     return limb_total(hi, mid, lo) / (count << SCALE_BITS)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ...core.files import InputError
 from ...core.stats import SegmentStatistics
@@ -79,15 +80,24 @@ class Scores(Metric):
 
     stats_width = _WIDTH
 
-    def __init__(self, name: str, values: Mapping[str, Sequence[float]], *, higher_is_better: bool = True,
+    @property
+    def name(self) -> str:
+        """The name given to the scores (``"COMET"``, ``"MQM"``)."""
+        return self._name
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self._higher_is_better
+
+    def __init__(self, name: str, values: Mapping[str, npt.ArrayLike], *, higher_is_better: bool = True,
                  aggregate: str = "mean", source: str | None = None,
                  texts: Mapping[str, Sequence[str]] | None = None):
         if aggregate != "mean":
             raise ValueError(f"aggregate: only 'mean' is supported, not {aggregate!r}")
         if not values:
             raise ValueError("values: no system has scores")
-        self.name = name
-        self.higher_is_better = bool(higher_is_better)
+        self._name = name
+        self._higher_is_better = bool(higher_is_better)
         self.aggregate = aggregate
         self.source = source
         self.values = {s: np.asarray(v, dtype=np.float64) for s, v in values.items()}

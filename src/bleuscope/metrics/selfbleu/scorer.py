@@ -161,7 +161,7 @@ class SelfBLEU:
             items = items[: self.sample_size]
         if len(items) < 2:
             raise ValueError(f"Self-BLEU needs at least two sentences, got {len(items)}")
-        out = []
+        out: list[str | Sequence[str]] = []
         for i, s in enumerate(items):
             if isinstance(s, str):
                 out.append(s if self.tokenizer is None else self.tokenizer(s.rstrip()).split())
