@@ -25,6 +25,7 @@ parameters are the aggregation's own (an aggregation made by :func:`chrf_aggrega
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable, Sequence
@@ -195,7 +196,7 @@ def _aggregation_of(f) -> Aggregation | None:
     if isinstance(f, Aggregation):
         return f
     if getattr(f, "__module__", None) == "lm_eval.api.metrics":
-        return _LM_EVAL_NAMES.get(getattr(f, "__name__", None))
+        return _LM_EVAL_NAMES.get(getattr(f, "__name__", ""))
     return None
 
 
@@ -357,8 +358,8 @@ def patch_stderr(bootstrap_iters: int | None = None) -> None:
         iters = bootstrap_iters if bootstrap_iters is not None and bootstrap_iters_given > 0 else bootstrap_iters_given
         return stderr_for_metric(agg, iters)
 
+    @functools.wraps(original)
     def stderr_hook(metric, bootstrap_iters):
         return patched(metric, bootstrap_iters)
 
-    stderr_hook.__wrapped__ = original
     evaluator_utils.stderr_for_metric = stderr_hook

@@ -69,6 +69,7 @@ import sys
 import warnings
 from fractions import Fraction as _BaseFraction
 from itertools import chain
+from types import FrameType
 
 import numpy as np
 
@@ -114,6 +115,8 @@ class Fraction(_BaseFraction):
     """
 
     __slots__ = ("_raw_numerator", "_raw_denominator")
+    _raw_numerator: int
+    _raw_denominator: int
 
     def __new__(cls, numerator=0, denominator=None):
         self = super().__new__(cls, numerator, denominator)
@@ -146,7 +149,8 @@ class Fraction(_BaseFraction):
 # -- warnings ----------------------------------------------------------------------------------------------
 def _warn(message: str) -> None:
     """``UserWarning`` attributed to the first caller outside this module."""
-    level, frame = 2, sys._getframe(1)
+    level = 2
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") == __name__:
         frame, level = frame.f_back, level + 1
     warnings.warn(message, UserWarning, stacklevel=level)
@@ -550,8 +554,8 @@ def _cols_from_values(values) -> list[_Col]:
     return cols
 
 
-def _values_from_cols(cols: list[_Col], originals: list) -> list:
-    out = []
+def _values_from_cols(cols: list[_Col], originals: list) -> list[float | numbers.Rational]:
+    out: list[float | numbers.Rational] = []
     for c, orig in zip(cols, originals):
         if c.isf[0]:
             out.append(float(c.flt[0]))
@@ -701,10 +705,10 @@ def _final_scores(cols, weight_sets, bp, hyp_len, auto_reweigh) -> list[np.ndarr
 
 def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corpus, custom=None, last_segment=None):
     """Scores (one array per weight set) and the rows returning int 0, from engine statistics."""
-    cols = layout(order_of_width(stats.shape[1]))
-    hyp_len, ref_len = stats[:, cols.hyp_len], stats[:, cols.ref_len]
-    matches = stats[:, cols.correct]
-    ngrams = stats[:, cols.total]
+    columns = layout(order_of_width(stats.shape[1]))
+    hyp_len, ref_len = stats[:, columns.hyp_len], stats[:, columns.ref_len]
+    matches = stats[:, columns.correct]
+    ngrams = stats[:, columns.total]
     denoms = np.maximum(ngrams, 1)
     if corpus:
         last = stats[-1:]
@@ -712,8 +716,8 @@ def _score_rows(stats, n_ord, weight_sets, method, params, auto_reweigh, *, corp
         ref_len = np.array([int(ref_len.sum())], dtype=np.int64)
         matches = np.array([[int(x) for x in matches.sum(axis=0).tolist()]], dtype=object)
         denoms = np.array([[int(x) for x in denoms.sum(axis=0).tolist()]], dtype=object)
-        last_ngrams = last[:, cols.total]
-        last_matches = last[:, cols.correct]
+        last_ngrams = last[:, columns.total]
+        last_matches = last[:, columns.correct]
     else:
         last_ngrams, last_matches = ngrams, matches
     zero = np.asarray(matches[:, 0] == 0, dtype=bool)
@@ -747,8 +751,8 @@ def _run(list_of_references, hypotheses, weights, smoothing_function, auto_rewei
     if corpus and not hyps and n_ord > 0:
         raise EmptyCorpusError(f"{hyp_name} is empty: BLEU of an empty corpus is undefined (0/0 precisions)")
     if n_ord == 0 or not hyps:
-        zero = 0 if n_sets == 1 else [0] * n_sets
-        return zero if corpus else [zero for _ in hyps]
+        empty = 0 if n_sets == 1 else [0] * n_sets
+        return empty if corpus else [empty for _ in hyps]
     order = max(n_ord, 5) if method in (5, 7) else n_ord
     stats = _statistics(refs, hyps, order)
     if corpus or method is not None:

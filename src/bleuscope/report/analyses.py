@@ -67,7 +67,7 @@ class Resampler:
                 advance(len(counts))
                 yield start, counts
             return
-        keep = [] if self.n_segments * self.n_samples <= self.CACHE_ELEMENTS else None
+        keep: list | None = [] if self.n_segments * self.n_samples <= self.CACHE_ELEMENTS else None
         rng = np.random.default_rng(self.seed)
         n_seg = self.n_segments
         block = block_rows(n_seg)
@@ -380,7 +380,7 @@ def _top(ids: np.ndarray, score: np.ndarray, diff: np.ndarray, grams: Sequence, 
         cut = np.partition(-score, length - 1)[length - 1]
         keep = -score <= cut
         ids, score, diff = ids[keep], score[keep], diff[keep]
-    order = sorted(range(len(ids)), key=lambda x: (-score[x], -diff[x], grams[ids[x]]))[:length]
+    order = sorted(range(len(ids)), key=lambda x: (-score[x], -diff[x], grams[int(ids[x])]))[:length]
     return [int(ids[x]) for x in order]
 
 
@@ -419,11 +419,11 @@ def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, 
             d = ma - mb
             parts = []
             for sign in (1, -1):
-                x = np.flatnonzero(sign * d > 0)
-                score = (ma[x] + alpha) / (ma[x] + mb[x] + 2 * alpha)
-                parts.append(_top(active[x], sign * score, sign * d[x], grams, length))
+                ahead = np.flatnonzero(sign * d > 0)
+                score = (ma[ahead] + alpha) / (ma[ahead] + mb[ahead] + 2 * alpha)
+                parts.append(_top(active[ahead], sign * score, sign * d[ahead], grams, length))
             chosen[(a, b)] = tuple(parts)
-    table = {j: table[:, j] for j in {j for pair in chosen.values() for part in pair for j in part}}
+    gram_counts = {j: table[:, j] for j in {j for pair in chosen.values() for part in pair for j in part}}
     wanted = np.array(sorted({j for pair in chosen.values() for part in pair for j in part}), dtype=np.int64)
     where = [m.segment_counts(wanted) for m in matches]  # per system: sorted (id, segment) keys and counts
     columns = {}
@@ -466,7 +466,7 @@ def ngram_differences(matches: Sequence[MatchedNgrams], ref_totals: np.ndarray, 
 
     def row(a: int, b: int, j: int) -> NgramRow:
         g = grams[j]
-        ma, mb = int(table[j][a]), int(table[j][b])
+        ma, mb = int(gram_counts[j][a]), int(gram_counts[j][b])
         lo, hi = bounds[(a, b, j)]
         idx, vals = columns[(a, b, j)]
         keep = sorted(range(len(idx)), key=lambda x: (-abs(vals[x]), idx[x]))[:NGRAM_SEGMENTS]
@@ -549,7 +549,8 @@ def word_match_counts(hyp: tuple[np.ndarray, np.ndarray], ref: tuple[np.ndarray,
     common, hi, ri = np.intersect1d(hk, rk, assume_unique=True, return_indices=True)
     out = np.zeros((n_segments, n_groups, 3), dtype=np.int64)
     for column, k, c in ((0, common, np.minimum(hc[hi], rc[ri])), (1, hk, hc), (2, rk, rc)):
-        np.add.at(out, (k // width, word_bucket[k % width], column), c)
+        # numpy's stubs do not admit the tuple of index arrays that ufunc.at takes
+        np.add.at(out, (k // width, word_bucket[k % width], column), c)  # type: ignore[arg-type]
     return out
 
 
@@ -582,7 +583,7 @@ class BucketWords:
     output: tuple[tuple[int, ...], ...]
 
 
-def bucket_words(totals: Sequence[np.ndarray], word_bucket: np.ndarray, words: Sequence[str],
+def bucket_words(totals: Sequence[np.ndarray], word_bucket: np.ndarray, words: Sequence[str] | np.ndarray,
                  labels: Sequence[str], length: int = BUCKET_WORDS) -> tuple[BucketWords, ...]:
     """Per bucket, its ``length`` words with the most reference occurrences (then the most output, then
     alphabetically) from each system's :func:`word_totals`."""
@@ -617,6 +618,7 @@ def word_accuracy(rows: Sequence[np.ndarray], source: str, resampler: Resampler,
     # every system's resampled sums from one product
     every = resampler.sums(np.concatenate([r.reshape(len(r), -1) for r in rows], axis=1)) if rows else None
     for k, r in enumerate(rows):
+        assert every is not None  # there are systems
         total = r.sum(axis=0)  # [G, 3]
         f = fmeasure(total)
         has_ref, has_out = total[:, 2] > 0, total[:, 1] > 0
@@ -632,7 +634,7 @@ def word_accuracy(rows: Sequence[np.ndarray], source: str, resampler: Resampler,
         hi_all.append(tuple(b[1] for b in bounds))
         used_all.append(tuple(b[2] for b in bounds))
         seg_all.append(tuple(int(x) for x in segments))
-        counts_all.append(tuple(tuple(int(v) for v in total[g]) for g in range(n_groups)))
+        counts_all.append(tuple((int(total[g, 0]), int(total[g, 1]), int(total[g, 2])) for g in range(n_groups)))
     ref_words = tuple(int(x) for x in rows[0].sum(axis=0)[:, 2]) if rows else ()
     return WordAccuracy(tuple(frequency_labels(cutoffs)), source, ref_words, tuple(f_all), tuple(lo_all),
                         tuple(hi_all), tuple(counts_all), tuple(p_all), tuple(r_all), tuple(seg_all),

@@ -55,8 +55,8 @@ class MetricSummary:
     intervals: tuple  # bootstrap interval per system: objects with mean, ci (half-width), lower, upper
     sentence_scores: np.ndarray  # float64 [K, S]
     all_pairs: significance.AllPairsResult | None  # the raw test, with two systems or more
-    stats: np.ndarray | None = None  # int64 [K, S, D] per-segment statistics
-    score_rows: object = None  # statistics rows -> scores
+    stats: np.ndarray  # int64 [K, S, D] per-segment statistics
+    score_rows: Callable[[np.ndarray], np.ndarray]  # statistics rows -> scores
     p_values: np.ndarray | None = None  # [K, K] as shown (adjusted with Holm-Bonferroni when asked)
     clusters: tuple[tuple[int, ...], ...] | None = None  # system indices, best cluster first
     cluster_of: tuple[int, ...] | None = None
@@ -167,7 +167,7 @@ def _check_systems(systems) -> tuple[tuple[str, ...], list[list[str]]]:
     return tuple(names), hyps
 
 
-def _row_scorer(metric: Metric):
+def _row_scorer(metric: Metric) -> Callable[[np.ndarray], np.ndarray]:
     """A vectorized ``rows -> scores`` for a metric: its ``score_rows`` as float64."""
     return lambda rows: np.asarray(metric.score_rows(np.atleast_2d(rows)), dtype=np.float64)
 
@@ -228,7 +228,7 @@ def metric_summary(metric, names, stats: np.ndarray, nrefs: str, n_bootstrap: in
 # ---------------------------------------------------------------------------------------------------------
 def reference_limits(ref_tokens: Sequence[list[str]], max_order: int) -> list[dict]:
     """Per order: the largest count of each n-gram in any one reference (BLEU's clipping limits)."""
-    out = []
+    out: list[dict] = []
     for n in range(1, max_order + 1):
         if len(ref_tokens) == 1:
             out.append(Counter(analyses.ngrams(ref_tokens[0], n)))
@@ -287,7 +287,7 @@ def highlight(text: str, tokens: list[str], levels: list[int], lowercase: bool) 
     searched = text.lower() if lowercase else text
     offsets = None if len(searched) != len(text) else _place_tokens(searched, tokens)
     tokenized = offsets is None
-    if tokenized:
+    if offsets is None:
         text = " ".join(tokens)
         offsets, pos = [], 0
         for tok in tokens:
@@ -301,7 +301,7 @@ def highlight(text: str, tokens: list[str], levels: list[int], lowercase: bool) 
         elif lvl:
             spans.append([a, b, lvl])
         prev_level = lvl
-    return Highlight(text, tuple(tuple(s) for s in spans), tokenized)
+    return Highlight(text, tuple((a, b, lvl) for a, b, lvl in spans), tokenized)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -630,9 +630,10 @@ def compute_report(
         label_groups = np.array([index[x] for x in labels], dtype=np.int64)
         label_tables = analyses.bucket_tables("by segment label", every_metric, label_groups,
                                               [x if x else "(empty)" for x in label_names], resampler)
-    best = [analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler)
-            for m in summaries] if len(names) > 1 else []
-    ngram_tables = over_tables = under_tables = ()
+    best_differences = [analyses.best_difference(m.name, m.score_rows, m.stats, m.order, resampler)
+                        for m in summaries] if len(names) > 1 else []
+    ngram_tables: tuple[analyses.NgramDifferences, ...] = ()
+    over_tables = under_tables = ngram_tables
     if len(names) > 1:
         grams = analyses.gram_list(ngram_vocabulary)
         ngram_tables = analyses.ngram_differences(matches, ref_totals, resampler, analyses.NGRAM_CANDIDATES,
@@ -651,7 +652,7 @@ def compute_report(
         title=title or f"bleuscope report: {len(names)} system{'s' if len(names) != 1 else ''}, {n_seg} segments",
         systems=names, reference_names=tuple(reference_names), n_segments=n_seg, nrefs=nrefs, bleu=bleu,
         tokens=view, corpus=corpus, stats=stats, metrics=tuple(summaries), length_buckets=tuple(length_tables),
-        length_diff_buckets=tuple(diff_tables), best_differences=tuple(best), ngram_differences=ngram_tables,
+        length_diff_buckets=tuple(diff_tables), best_differences=tuple(best_differences), ngram_differences=ngram_tables,
         ngram_over=over_tables, ngram_under=under_tables, bucket_words=drill,
         word_accuracy=accuracy, reference_lengths=ref_len, pair=pair_idx, sources=sources,
         references=tuple(tuple(s) for s in streams), hypotheses=tuple(tuple(h) for h in hyps),

@@ -294,6 +294,7 @@ def significance_section(data: ReportData) -> str:
                 "</p></section>")
     parts = []
     for m in data.metrics:
+        assert m.p_values is not None and m.clusters is not None  # the test of two systems or more
         order = m.order
         head = "".join(f'<th title="{esc(data.systems[j])}">{esc(data.systems[j])}</th>' for j in order)
         rows = []
@@ -567,16 +568,17 @@ def distributions_section(data: ReportData) -> str:
 def _reference_cell(data: ReportData, i: int, a: int, b: int) -> str:
     out = []
     for r, (name, s) in enumerate(zip(data.reference_names, data.references)):
-        if s[i] is None:
+        ref = s[i]
+        if ref is None:
             continue
         badges = ""
         if len(data.references) > 1:
             marks = [x for x, k in (("A", a), ("B", b)) if data.best_reference[k, i] == r]
             badges = "".join(f'<span class="badge" title="the reference {x} matches best">best for {x}</span>'
                              for x in marks)
-            out.append(f'<div class="ref"><b>{esc(name)}</b>{badges}: {text_html(s[i])}</div>')
+            out.append(f'<div class="ref"><b>{esc(name)}</b>{badges}: {text_html(ref)}</div>')
         else:
-            out.append(f'<div class="ref">{text_html(s[i])}</div>')
+            out.append(f'<div class="ref">{text_html(ref)}</div>')
     return "".join(out)
 
 

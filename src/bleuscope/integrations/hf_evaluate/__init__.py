@@ -50,7 +50,8 @@ def _evaluate_seed() -> int:
     """The seed ``evaluate`` gives a module built without one: a word of numpy's global random state."""
     import numpy as np
 
-    _, keys, pos, *_ = np.random.get_state()
+    mt = np.random.get_state(legacy=False)["state"]
+    keys, pos = mt["key"], mt["pos"]
     return int(keys[pos] if pos < 624 else keys[0])
 
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: the modules, in the order of the docs
 NAMES = (
@@ -97,7 +100,7 @@ def _same_count_streams(references: list, message: str) -> list[list[str]]:
     return [[refs[i] for refs in lists] for i in range(k)]
 
 
-def _padded_streams(references: list[list[str]]) -> list[list]:
+def _padded_streams(references: list[list[T]]) -> list[list[T | None]]:
     """Streams from lists of different lengths, a missing reference as ``None`` (what bleuscope's metrics skip)."""
     k = max(len(refs) for refs in references)
     return [[refs[i] if i < len(refs) else None for refs in references] for i in range(k)]
@@ -271,7 +274,7 @@ def bleu(predictions, references, tokenizer=None, max_order=4, smooth=False) -> 
     else:
         matches, possible, hyp_len, ref_len = _nmt_statistics_python(
             predictions, references, tokenize_13a if tokenizer is None else tokenizer, max_order)
-    precisions = [0] * max_order
+    precisions = [0.0] * max_order
     for i in range(max_order):
         if smooth:
             precisions[i] = (matches[i] + 1.0) / (possible[i] + 1.0)
@@ -429,6 +432,14 @@ def meteor(predictions, references, alpha=0.9, beta=3, gamma=0.5) -> dict:
     return {"meteor": np.mean(values)}
 
 
+def _translate(strings, table: dict[int, int | None]):
+    """``numpy.char.translate`` with a deletion table, as the script calls it (numpy applies ``str.translate`` to
+    each item, which takes the mapping that ``str.maketrans`` makes; numpy's stubs only admit a str)."""
+    import numpy as np
+
+    return np.char.translate(strings, table=table)  # type: ignore[call-overload]
+
+
 # -- exact_match -----------------------------------------------------------------------------------------------------------
 def exact_match(predictions, references, regexes_to_ignore=None, ignore_case=False, ignore_punctuation=False,
                 ignore_numbers=False) -> dict:
@@ -451,14 +462,14 @@ def exact_match(predictions, references, regexes_to_ignore=None, ignore_case=Fal
         import string
 
         table = string.punctuation.maketrans("", "", string.punctuation)
-        predictions = np.char.translate(predictions, table=table)
-        references = np.char.translate(references, table=table)
+        predictions = _translate(predictions, table)
+        references = _translate(references, table)
     if ignore_numbers:
         import string
 
         table = string.digits.maketrans("", "", string.digits)
-        predictions = np.char.translate(predictions, table=table)
-        references = np.char.translate(references, table=table)
+        predictions = _translate(predictions, table)
+        references = _translate(references, table)
     return {"exact_match": np.mean(predictions == references)}
 
 
@@ -491,7 +502,7 @@ def _gleu_counts_compiled(predictions, references, min_len: int, max_len: int):
     metric = BLEU(tokenize="13a", max_ngram_order=max_len, smooth_method="none")
     k = max(len(refs) for refs in references)
     orders = np.arange(min_len, max_len + 1)
-    out = [[] for _ in predictions]
+    out: list[list[tuple[int, int, int]]] = [[] for _ in predictions]
     for j in range(k):
         rows_of = [i for i, refs in enumerate(references) if j < len(refs)]
         stats = metric.segment_statistics([predictions[i] for i in rows_of],
@@ -584,7 +595,7 @@ def cer(predictions, references, concatenate_texts=False) -> float:
 
 
 #: module name -> its compute function
-COMPUTE: dict[str, Callable[..., dict]] = {
+COMPUTE: dict[str, Callable[..., dict[str, Any] | float]] = {
     "sacrebleu": sacrebleu, "bleu": bleu, "chrf": chrf, "ter": ter, "rouge": rouge, "meteor": meteor,
     "exact_match": exact_match, "wer": wer, "cer": cer, "google_bleu": google_bleu,
     "character": character,

@@ -207,7 +207,9 @@ def summed_counts(reference, hypothesis, reference_transform, hypothesis_transfo
     transforms are the defaults and the input is plain strings, else None (the caller runs
     :func:`process_words`)."""
     units = _default_units(reference_transform, hypothesis_transform)
-    plain = None if units is None else _plain_strings(reference, hypothesis)
+    if units is None:
+        return None
+    plain = _plain_strings(reference, hypothesis)
     if plain is None:
         return None
     refs, hyps = plain

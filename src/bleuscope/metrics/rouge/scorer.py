@@ -406,7 +406,7 @@ class ROUGE(Metric):
         )
 
     def sentence_scores(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], *, n_jobs: int | None = None
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], *, n_jobs: int | None = None
     ) -> ROUGEScores:
         """Sentence ROUGE of every segment (rouge-score's ``score`` / ``score_multi`` values).
 
