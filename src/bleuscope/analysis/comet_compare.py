@@ -34,7 +34,7 @@ class PairResult:
 
 
 def comet_compare(
-    scores: Mapping[str, Sequence[float]], *, num_splits: int = 300, sample_ratio: float = 0.4, seed: int = 1,
+    scores: Mapping[str, Sequence[float] | np.ndarray], *, num_splits: int = 300, sample_ratio: float = 0.4, seed: int = 1,
     alternative: str = "two-sided",
 ) -> list[PairResult]:
     """Every pair of systems (``itertools.combinations`` order), as comet-compare computes them."""

@@ -51,13 +51,40 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.files import InputError
 from . import meteor, rouge, strmetrics, wer
 from .output import UsageError
 
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..metrics.base import Metric, ScoreText
+
 Warn = Callable[[str], None]
+
+
+class MetricDetails(Protocol):
+    """A metric's output beyond sacreBLEU's generic shapes (``details`` of its row: :class:`BLEUDetails`), what
+    :mod:`bleuscope.cli.render` asks of it; ``scorer`` is the metric, ``score`` its corpus score."""
+
+    def json_fields(self, score: ScoreText) -> dict: ...
+
+    def tsv_header(self, scorer: Metric) -> list[str]: ...
+
+    def tsv_values(self, score: ScoreText) -> list: ...
+
+    def table_header(self, scorer: Metric) -> list[str]: ...
+
+    def table_values(self, score: ScoreText) -> list[str]: ...
+
+    def sentence_tsv_header(self, scorer: Metric) -> list[str]: ...
+
+    def sentences(self, scorer: Metric, block: np.ndarray) -> tuple[list[float], list[str], list[list], list[dict]]:
+        """Per-segment scores of ``block`` (statistics rows) and, per segment, its verbose text, its TSV
+        values after the score, and its JSON fields after the score."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -65,11 +92,11 @@ class MetricSpec:
     """One metric of the command line (see the module docstring)."""
 
     name: str
-    build: Callable[[argparse.Namespace, Warn | None], object]
+    build: Callable[[argparse.Namespace, Warn | None], Metric]
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None
     option_names: Mapping[str, str] = field(default_factory=dict)
     keep_segment_rows: bool = False
-    details: object | None = None
+    details: MetricDetails | None = None
 
     def message(self, error: BaseException) -> str:
         """A library error as the command says it: the arguments it names (an

@@ -16,6 +16,12 @@ import argparse
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ..metrics.base import Metric
+    from .metrics import MetricDetails
+    from .scoring import SystemResult
 
 FORMATS = ("json", "text", "latex", "tsv", "jsonl")
 
@@ -32,14 +38,22 @@ class RenderOptions:
         return cls(format=args.format or "json", width=args.width, short=args.short, score_only=args.score_only)
 
 
+class RegistryRow(Protocol):
+    """What the renderers read of a metric's registry row (:class:`bleuscope.cli.metrics.MetricSpec`, or a
+    ``--scores`` column's): its own extra output, if any."""
+
+    @property
+    def details(self) -> MetricDetails | None: ...
+
+
 @dataclass
 class MetricResults:
     """One metric's scores of every system: its registry row, its scorer and one result per system
     (:class:`bleuscope.cli.scoring.SystemResult`: name, stats, nrefs, score)."""
 
-    spec: object
-    scorer: object
-    systems: list
+    spec: RegistryRow
+    scorer: Metric
+    systems: list[SystemResult]
 
     @property
     def label(self) -> str:
@@ -245,7 +259,7 @@ def render_corpus(table: list[MetricResults], options: RenderOptions) -> str:
     if fmt == "json":
         items = []
         for k in range(n_sys):
-            d = {"system": table[0].systems[k].name}
+            d: dict[str, object] = {"system": table[0].systems[k].name}
             d.update({m.label: rounded(m.systems[k].score.score, width) for m in table})
             if details is not None:
                 score = table[0].systems[k].score
@@ -530,10 +544,10 @@ def render_ci_table(results: list, signatures: list[str], options: RenderOptions
             ]
             for cis, signature in zip(results, signatures)
         ]
-        rows = _merged_by_system(per_metric)
+        merged = _merged_by_system(per_metric)
         if fmt == "json":
-            return json.dumps(rows, indent=4) + "\n"
-        return "".join(json.dumps(r) + "\n" for r in rows)
+            return json.dumps(merged, indent=4) + "\n"
+        return "".join(json.dumps(r) + "\n" for r in merged)
     if fmt == "tsv":
         return _metric_tsv(
             labels,

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..core import files as bio
 from .output import UsageError
+
+if TYPE_CHECKING:
+    from .metrics import MetricDetails
 
 
 @dataclass(frozen=True)
@@ -16,7 +20,7 @@ class ScoresSpec:
 
     name: str
     keep_segment_rows: bool = True
-    details: object | None = None
+    details: MetricDetails | None = None
     option_names: tuple = ()
 
 

@@ -23,7 +23,7 @@ from .progress import PROGRESS_MIN_SEGMENTS, Progress, isatty
 from .render import MetricResults
 
 if TYPE_CHECKING:
-    from ..metrics.base import Metric
+    from ..metrics.base import Metric, ScoreText
 
 
 @dataclass
@@ -31,7 +31,7 @@ class SystemResult:
     name: str
     stats: np.ndarray  # per-segment statistics [S, columns] (int32 when they fit), or their int64 sum [1, columns]
     nrefs: str  # signature value: a count or "var"
-    score: object  # the metric's corpus score (BLEUScore for BLEU)
+    score: ScoreText  # the metric's corpus score (BLEUScore for BLEU)
 
 
 def chunk_statistics_of_systems(
@@ -47,7 +47,7 @@ def chunk_statistics_of_systems(
         raise InputError(str(e)) from None
 
 
-def give_input_notes(scorer: Metric, refs: list, args: argparse.Namespace, warn) -> None:
+def give_input_notes(scorer: Metric, refs: Sequence, args: argparse.Namespace, warn) -> None:
     """What a reader of the scores should know about the input (``Metric.input_notes`` of the reference
     streams ``refs[k][i]`` and the target language of ``-l``; TER: a Chinese, Japanese or Korean target
     without ``--ter-asian-support``), as the command's input warnings on stderr."""
@@ -63,7 +63,8 @@ class ReadWhenAsked(Sequence):
     itself, the first rows of a shard), so a metric without notes never reads it again."""
 
     def __init__(self, load) -> None:
-        self._load, self._items = load, None
+        self._load = load
+        self._items: list | None = None
 
     def _read(self) -> list:
         if self._items is None:

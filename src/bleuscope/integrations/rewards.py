@@ -23,6 +23,7 @@ Every value is ``metric.sentence_score(completion, references).score / 100`` of 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol, cast
 
 import numpy as np
 
@@ -126,8 +127,18 @@ chrf_reward = make_reward("chrf")
 rouge_l_reward = make_reward("rouge_l")
 
 
-def make_compute_score(metric: str = "bleu", **options) -> Callable[..., float]:
-    """A verl ``compute_score(data_source, solution_str, ground_truth, extra_info=None) -> float``."""
+class ComputeScore(Protocol):
+    """verl's ``compute_score`` of one sample, carrying its batch form as ``.batch``."""
+
+    __name__: str
+    batch: Callable[..., list[float]]
+
+    def __call__(self, data_source, solution_str, ground_truth, extra_info=None) -> float: ...
+
+
+def make_compute_score(metric: str = "bleu", **options) -> ComputeScore:
+    """A verl ``compute_score(data_source, solution_str, ground_truth, extra_info=None) -> float``, with
+    ``.batch(data_sources, solution_strs, ground_truths, extra_infos=None) -> list[float]``."""
     scorer = _metric(metric, options)
 
     def score(data_source, solution_str, ground_truth, extra_info=None) -> float:
@@ -146,9 +157,10 @@ def make_compute_score(metric: str = "bleu", **options) -> Callable[..., float]:
         streams = reference_streams(ground_truths, len(hyps), "ground_truths")
         return (np.asarray(scorer.sentence_scores(hyps, streams).scores, dtype=np.float64) / 100).tolist()
 
-    score.__name__ = "compute_score"
-    score.batch = batch
-    return score
+    compute = cast(ComputeScore, score)  # a function with one more attribute
+    compute.__name__ = "compute_score"
+    compute.batch = batch
+    return compute
 
 
 compute_score = make_compute_score("bleu")

@@ -54,7 +54,7 @@ from (``score.signature``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -211,7 +211,7 @@ class Metric(ABC):
         clipped n-gram counts of tokens). BLEU gives its own."""
         return None
 
-    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+    def input_notes(self, references: Sequence, trg_lang: str | None = None) -> list[str]:
         """What a reader of this metric's scores should know about the input (reference streams
         ``references[k][i]``, target language ``trg_lang`` when known): one sentence each, none by default
         (TER: a Chinese, Japanese or Korean target without ``asian_support``)."""

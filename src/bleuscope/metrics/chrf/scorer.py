@@ -216,8 +216,9 @@ class CHRF(Metric):
         for i, hyp in enumerate(hyps):
             counters = ngram_counters(self._prepare(hyp), *args)
             for k, counted in enumerate(ref_counters):
-                if present[i, k]:
-                    out[i, k] = match_row(counters, counted[i])
+                ref_counts = counted[i]
+                if ref_counts is not None:  # the reference is present
+                    out[i, k] = match_row(counters, ref_counts)
         return out
 
     def best_rows(self, candidates: np.ndarray, present: np.ndarray) -> np.ndarray:

@@ -185,7 +185,7 @@ class METEOR(Metric):
     #: English function words: a target where they are rare is not English
     _ENGLISH_WORDS = frozenset("the of and to a in is that for it with as on was be are this by not".split())
 
-    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+    def input_notes(self, references: Sequence, trg_lang: str | None = None) -> list[str]:
         """A note when the target is not English (``trg_lang``, else English function words are rare in the
         first reference stream): METEOR's stemmer and synonyms (Porter, WordNet 3.0) are English resources."""
         if trg_lang:

@@ -230,7 +230,7 @@ class ROUGE(Metric):
             "version": version_field(),
         }
 
-    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+    def input_notes(self, references: Sequence, trg_lang: str | None = None) -> list[str]:
         """A note when rouge-score's ASCII-only tokenizer meets a target whose words hold other letters
         (accented Latin, other scripts): it drops those letters, so different words can count as equal."""
         if self.tokenizer != "default" or not references:

@@ -214,7 +214,7 @@ class TER(Metric):
         """float64 per-segment mean reference length (the value sacreBLEU keeps per segment)."""
         return np.asarray(stats, dtype=np.int64)[:, 1] / REF_LENGTH_SCALE
 
-    def input_notes(self, references: list, trg_lang: str | None = None) -> list[str]:
+    def input_notes(self, references: Sequence, trg_lang: str | None = None) -> list[str]:
         """A note when the target is Chinese, Japanese or Korean (``trg_lang``, or at least half of the
         letters of the first reference stream's start) and ``asian_support`` is off."""
         if self.asian_support:

@@ -116,8 +116,9 @@ class EditRateScores(ScoreBatch):
     name: str = "WER"
 
     def __getitem__(self, i: int) -> EditRateScore:
-        return EditRateScore(100 * float(self.rates[i]), float(self.rates[i]), *map(int, self.stats[i]),
-                             self.signature, self.name)
+        hits, subs, dels, ins, ref_len, hyp_len = map(int, self.stats[i])
+        return EditRateScore(100 * float(self.rates[i]), float(self.rates[i]), hits, subs, dels, ins, ref_len,
+                             hyp_len, self.signature, self.name)
 
 
 def rates(measure: str, rows: np.ndarray, empty: str) -> np.ndarray:
@@ -222,7 +223,8 @@ class EditRate(Metric):
                              "(HF evaluate divides by zero)")
         rate = float(rates(self.measure, total, self.profile.empty)[0])
         sig = self.signature(nrefs) if nrefs is not None else ""
-        return EditRateScore(100 * rate, rate, *map(int, total), sig, self.name)
+        hits, subs, dels, ins, ref_len, hyp_len = map(int, total)
+        return EditRateScore(100 * rate, rate, hits, subs, dels, ins, ref_len, hyp_len, sig, self.name)
 
     def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> EditRateScores:
         """The rate of every segment (one reference each), as a batch."""
