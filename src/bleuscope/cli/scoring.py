@@ -155,11 +155,13 @@ def score_systems(
     nref = nrefs_field(sorted(ref_counts))
     results = []
     for k, name in enumerate(streams.hyp_names):
-        stats = (np.concatenate(parts[k]) if len(parts[k]) > 1 else parts[k][0]) if keep_segments else sums[k]
+        total = sums[k]
+        assert total is not None  # every system had a chunk: the readers refuse input without segments
+        stats = (np.concatenate(parts[k]) if len(parts[k]) > 1 else parts[k][0]) if keep_segments else total
         parts[k] = []  # the chunks are in ``stats`` now
         results.append(
             SystemResult(name=name, stats=stats, nrefs=nref,
-                         score=scorer.score_from_statistics(stats if score_needs_rows else sums[k], nref))
+                         score=scorer.score_from_statistics(stats if score_needs_rows else total, nref))
         )
     return results
 

@@ -263,9 +263,11 @@ def sum_statistics(
                 hypotheses, references, size, encoding, metric.input_warning_tokenizer, not metric.warns_if_tokenized
             )
         )
-    total = None
+    total: Totals | None = None
     for part in parts:
         total = part if total is None else total + part
+    if total is None:  # pragma: no cover - the chunk readers refuse input without segments
+        raise ValueError("hypotheses is empty: give at least one segment")
     return total
 
 
