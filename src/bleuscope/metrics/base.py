@@ -319,8 +319,11 @@ class Counter:
     tokenized once, files read without a Python string per line). It must pickle (worker processes count
     with it)."""
 
-    #: whether :meth:`files` reads files (False: the caller reads them and counts the chunks)
-    reads_files: bool = False
+    @property
+    def reads_files(self) -> bool:
+        """Whether :meth:`files` reads files (False, the default: the caller reads them and counts the
+        chunks); read-only, a class attribute or a property of the counter's build."""
+        return False
 
     def rows(self, hyps: list, streams: list, present: np.ndarray | None = None) -> np.ndarray:
         """int64 ``[S, stats_width]`` rows of validated input (``streams[k][i]``: reference k of segment i

@@ -34,12 +34,10 @@ def tokenize(view: TokenView, lines: Sequence[str]) -> list[list[str]]:
     joined = native_tok.tokenize_joined(view.tokenizer, lines) if lines else None
     if joined is None:
         return view.tokenizer.tokenize_batch(lines)
-    out = [None if j is None else j.split() for j in joined]
-    missing = [i for i, toks in enumerate(out) if toks is None]
-    if missing:
-        for i, toks in zip(missing, view.tokenizer.tokenize_batch([lines[i] for i in missing])):
-            out[i] = toks
-    return out  # type: ignore[return-value]
+    missing = [i for i, j in enumerate(joined) if j is None]
+    # the lines the compiled tokenizer left to Python, tokenized in one batch, in order
+    fallback = iter(view.tokenizer.tokenize_batch([lines[i] for i in missing]) if missing else ())
+    return [next(fallback) if j is None else j.split() for j in joined]
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ class BLEUCounter(Counter):
         self.ids = None if self.compiled is not None else IdCounter(order, engine=engine, threads=threads)
 
     @property
-    def reads_files(self) -> bool:  # type: ignore[override]
+    def reads_files(self) -> bool:
         """The compiled core reads plain UTF-8 files itself (:meth:`files`)."""
         return self.compiled is not None
 
