@@ -243,7 +243,7 @@ def _align(reference, hypothesis, reference_transform, hypothesis_transform):
     """(transformed references, hypotheses, chunk lists, summed counts)."""
     units = _default_units(reference_transform, hypothesis_transform)
     plain = None if units is None else _plain_strings(reference, hypothesis)
-    if plain is not None:
+    if units is not None and plain is not None:
         refs, hyps = plain
         _check_lengths(len(refs), len(hyps))
         aligner = _aligner(units)
