@@ -172,6 +172,33 @@ def test_chrf_and_gleu_errors_name_their_arguments(run_main, example):
     one_line_error(code, err, 2, "-cc/--chrf-char-order + -cw/--chrf-word-order must be >= 1")
 
 
+@pytest.mark.parametrize(
+    ("options", "library", "command"),
+    [
+        (["-m", "meteor", "--meteor-tokenize", "nope"], "unknown tokenizer 'nope' for tokenize",
+         "unknown tokenizer 'nope' for --meteor-tokenize"),
+        (["-m", "gleu", "--gleu-tokenize", "n{o}pe"], "unknown tokenizer 'n{o}pe' for tokenize",
+         "unknown tokenizer 'n{o}pe' for --gleu-tokenize"),
+        (["-m", "meteor", "--meteor-beta", "0"], "beta must be > 0", "--meteor-beta must be > 0, got 0.0"),
+    ],
+    ids=["meteor-tokenize", "gleu-tokenize-braces", "meteor-beta"],
+)
+def test_tokenizer_and_meteor_errors_name_the_metrics_options(run_main, example, options, library, command):
+    """The library names its argument (``tokenize``, ``beta``) as a field; each metric's options say it with
+    their own names, never another metric's ``-tok``."""
+    from bleuscope.metrics.gleu import GLEU
+    from bleuscope.metrics.meteor import METEOR
+
+    value = options[-1]
+    build = {"meteor-tokenize": lambda: METEOR(tokenize=value), "gleu-tokenize": lambda: GLEU(tokenize=value),
+             "meteor-beta": lambda: METEOR(beta=float(value))}[options[2].removeprefix("--")]
+    with pytest.raises(ValueError) as caught:
+        build()
+    assert str(caught.value).startswith(library) and caught.value.arguments[0] in ("tokenize", "beta")
+    code, _, err = run_main([REF, "-i", HYP, *options])
+    one_line_error(code, err, 2, command)
+
+
 def test_a_missing_sentencepiece_model_names_the_option(run_main, example, tmp_path):
     pytest.importorskip("sentencepiece")
     from bleuscope.tokenizers.spm import resolve_model

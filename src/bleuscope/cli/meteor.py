@@ -46,8 +46,12 @@ def build_meteor(args: argparse.Namespace, warn=None):
     except (WordNetNotFoundError, WordNetFormatError) as e:
         raise InputError(f"--meteor-wordnet: {e}" if args.meteor_wordnet else str(e)) from None
     except (ValueError, TypeError) as e:
-        message = str(e)
-        for api, option in (("alpha", "--meteor-alpha"), ("beta", "--meteor-beta"), ("gamma", "--meteor-gamma")):
-            message = message.replace(f"{api} must", f"{option} must")
-        raise UsageError(message) from None
+        from ..core.validation import named_message
+
+        raise UsageError(named_message(e, METEOR_OPTION_NAMES)) from None
+
+
+#: the library's argument names -> the command's options, for the errors that name them
+METEOR_OPTION_NAMES = {"alpha": "--meteor-alpha", "beta": "--meteor-beta", "gamma": "--meteor-gamma",
+                       "tokenize": "--meteor-tokenize"}
 

@@ -411,7 +411,8 @@ register_metric(
     MetricSpec(name="chrf++", build=build_chrf_plus_plus, option_names=_METRICS["chrf"].option_names)
 )
 register_metric(MetricSpec(name="ter", build=build_ter, add_arguments=add_ter_options, keep_segment_rows=True))
-register_metric(MetricSpec(name="meteor", build=meteor.build_meteor, add_arguments=meteor.add_meteor_options))
+register_metric(MetricSpec(name="meteor", build=meteor.build_meteor, add_arguments=meteor.add_meteor_options,
+                           option_names=meteor.METEOR_OPTION_NAMES))
 register_metric(MetricSpec(name="rouge", build=rouge.build_rouge, add_arguments=rouge.add_rouge_options))
 register_metric(MetricSpec(name="wer", build=wer.builder("WER"), add_arguments=wer.add_wer_options))
 for _rate in ("CER", "MER", "WIL", "WIP"):  # the options of -m wer

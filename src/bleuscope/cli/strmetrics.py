@@ -27,7 +27,7 @@ def build_gleu(args: argparse.Namespace, warn=None):
                 max_len=args.gleu_max_len)
 
 
-GLEU_OPTION_NAMES = {"min_len": "--gleu-min-len", "max_len": "--gleu-max-len"}
+GLEU_OPTION_NAMES = {"min_len": "--gleu-min-len", "max_len": "--gleu-max-len", "tokenize": "--gleu-tokenize"}
 
 
 def build_character(args: argparse.Namespace, warn=None):

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 
 from .base import BaseTokenizer, WordLocalTokenizer
-from .language import CJKTokenizationWarning, MissingExtraError
+from .language import CJKTokenizationWarning, MissingExtraError, named_error
 
 # name -> "module:Class" (imported lazily) or a zero-argument factory
 _REGISTRY: dict[str, str | Callable[[], BaseTokenizer]] = {
@@ -57,7 +57,10 @@ def get_tokenizer(name: str) -> BaseTokenizer:
     if inst is not None:
         return inst
     if name not in _REGISTRY:
-        raise ValueError(f"unknown tokenizer {name!r}; choose one of: {', '.join(available_tokenizers())}")
+        # the argument is named in the message so that the command says its option (-tok, --meteor-tokenize...)
+        known = ", ".join(available_tokenizers())
+        raise named_error(ValueError, f"unknown tokenizer {name!r} for {{}}; choose one of: {known}".replace(
+            f"{name!r}", repr(name).replace("{", "{{").replace("}", "}}")), "tokenize")
     with _LOCK:
         inst = _INSTANCES.get(name)
         if inst is None:

@@ -31,7 +31,13 @@ from ...core import native, pool
 from ...core.native import tok as native_tok
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
-from ...core.validation import check_bool, check_reference_presence, check_references
+from ...core.validation import (
+    ArgumentError,
+    ArgumentTypeError,
+    check_bool,
+    check_reference_presence,
+    check_references,
+)
 from ...tokenizers import get_tokenizer
 from ..base import Metric, ScoreBatch, ScoreText, one_segment
 from ..rouge.scores import LIMBS, check_fixed_point, exact_mean, to_limbs
@@ -95,12 +101,13 @@ class METEORScores(ScoreBatch):
 
 
 def _check_parameter(value, name: str, low: float, high: float | None) -> float:
+    given = repr(value).replace("{", "{{").replace("}", "}}")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
+        raise ArgumentTypeError(f"{{}} must be a real number, got {given}", name)
     number = cast(float, value)  # any real number, kept as given (an int stays an int)
     if not math.isfinite(number) or number < low or (high is not None and number > high) or (high is None and number <= low):
         bounds = f"in [{low:g}, {high:g}]" if high is not None else f"> {low:g}"
-        raise ValueError(f"{name} must be {bounds}, got {value!r}")
+        raise ArgumentError(f"{{}} must be {bounds}, got {given}", name)
     return number
 
 
