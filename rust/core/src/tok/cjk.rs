@@ -2,10 +2,10 @@
 //! both space out their characters first, then run the 13a rules.
 
 use super::mteval::{tokenize_13a, words_13a, Sim};
+use super::out::Out;
 use super::tables::{CJK_CONT, CJK_START, ZH};
 use super::unicode::{decode, props, py_lstrip};
 use super::unidata::active;
-use super::Out;
 
 /// `text` with " unit " for every unit, written to `spaced`; `false` when there is none (then `spaced`
 /// is not written). `unit_end(bytes, i, c, len)` gives the end of the unit starting with character `c`

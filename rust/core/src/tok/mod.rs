@@ -9,6 +9,7 @@
 
 mod cjk;
 mod mteval;
+mod out;
 #[rustfmt::skip]
 pub mod tables;
 pub(crate) mod unicode;
@@ -20,6 +21,7 @@ mod tests;
 use std::cell::RefCell;
 
 use mteval::Sim;
+use out::Out;
 use unicode::{
     decode, is_ascii_py_space, maybe_ws_lead, non_ascii_ws_len, py_lower_into, py_rstrip,
     skip_py_space,
@@ -49,48 +51,6 @@ pub(crate) const MAX_LINE_BYTES: usize = (u32::MAX / 4) as usize;
 /// What [`Tokenizer::tokenize`] writes after the tokens in `buf`: sixteen bytes past the start of any
 /// token can be read (see [`crate::table::word_key_at`]).
 pub(crate) const TOKEN_PADDING: &str = "                ";
-
-/// Where tokens go. Every token is a substring of the text being tokenized (the lowercased, maybe
-/// 13a-unescaped or CJK-spaced line), so that text is copied into `buf` once ([`Out::set_text`]) and a
-/// token costs only its span; a token from elsewhere (none today) would be appended to `buf`.
-pub(crate) struct Out<'a> {
-    buf: &'a mut String,
-    spans: &'a mut Vec<(u32, u32)>,
-    text_start: usize, // address of the text copied to the start of `buf`
-    text_len: usize,
-}
-
-impl Out<'_> {
-    /// Starts over with the tokens of `text` (a line can be tokenized again after its 13a steps).
-    fn set_text(&mut self, text: &str) {
-        self.buf.clear();
-        self.spans.clear();
-        self.buf.push_str(text);
-        self.text_start = text.as_ptr() as usize;
-        self.text_len = text.len();
-    }
-
-    /// The token `text[start..end]` of the text given to [`Out::set_text`], by its byte positions (which
-    /// the caller found on character boundaries): no slicing, no address arithmetic.
-    #[inline(always)]
-    fn push_span(&mut self, start: usize, end: usize) {
-        debug_assert!(start < end && end <= self.text_len);
-        self.spans.push((start as u32, end as u32));
-    }
-
-    #[inline(always)]
-    fn push(&mut self, tok: &str) {
-        let offset = (tok.as_ptr() as usize).wrapping_sub(self.text_start);
-        if offset <= self.text_len && tok.len() <= self.text_len - offset {
-            self.spans
-                .push((offset as u32, (offset + tok.len()) as u32));
-        } else {
-            let start = self.buf.len() as u32;
-            self.buf.push_str(tok);
-            self.spans.push((start, self.buf.len() as u32));
-        }
-    }
-}
 
 /// Per-thread buffers reused across lines, so tokenizing allocates nothing once they have grown.
 #[derive(Default)]

@@ -9,10 +9,10 @@
 //! other words go through an exact simulation of the substitutions (left-to-right, non-overlapping, as
 //! `re.sub`).
 
+use super::out::Out;
 use super::tables::{INTL_MASK, INTL_N, INTL_P, INTL_S, WS};
 use super::unicode::{decode, non_ascii_ws_len, skip_py_space};
 use super::unidata::{active, UnicodeTables};
-use super::Out;
 
 /// Byte classes of the 13a scanner.
 const K_WS: u8 = 1; // ASCII whitespace
