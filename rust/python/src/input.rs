@@ -331,22 +331,13 @@ fn read_line<'a>(
                 Ok(t) => (Read::Line(Line::Text(t)), t.len()),
                 Err(_) => (Read::Line(Line::Python), 0),
             },
-            Units::Wide(units) => {
-                if units.push_utf8(text) {
+            units => {
+                if push_copy(&s, units, text) {
                     (Read::Copied(start, text.len()), text.len() - start)
                 } else {
-                    text.truncate(start);
                     (Read::Line(Line::Python), 0)
                 }
             }
-            Units::Unknown => match s.encode_utf8() {
-                Ok(bytes) => {
-                    // SAFETY: CPython's strict UTF-8 encoder only returns valid UTF-8
-                    text.push_str(unsafe { std::str::from_utf8_unchecked(bytes.as_bytes()) });
-                    (Read::Copied(start, text.len()), text.len() - start)
-                }
-                Err(_) => (Read::Line(Line::Python), 0),
-            },
         };
         if len > MAX_LINE_BYTES {
             return Err(invalid(format!(
@@ -379,8 +370,16 @@ pub(crate) fn push_str_text(item: Borrowed<'_, '_, PyAny>, text: &mut String) ->
             }
             Err(_) => false,
         },
+        units => push_copy(&s, units, text),
+    }
+}
+
+/// Appends the text of a `str` that is not read in place (its code units, or CPython's encoding of it)
+/// to `text` as UTF-8; false, having appended nothing, when it is not valid UTF-8 (a surrogate).
+fn push_copy(s: &Borrowed<'_, '_, PyString>, units: Units<'_>, text: &mut String) -> bool {
+    match units {
         Units::Wide(units) => units.push_utf8(text),
-        Units::Unknown => match s.encode_utf8() {
+        Units::Ascii | Units::Unknown => match s.encode_utf8() {
             Ok(bytes) => {
                 // SAFETY: CPython's strict UTF-8 encoder only returns valid UTF-8
                 text.push_str(unsafe { std::str::from_utf8_unchecked(bytes.as_bytes()) });
