@@ -28,8 +28,10 @@ README = ROOT / "README.md"
 #: the pages whose examples run: the README and the site's Markdown pages (not the build output)
 PAGES = [README, *sorted(p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts)]
 EXAMPLE = Path(cli.example_dir())
-#: optional modules whose absence skips a block (each is behind an extra)
-OPTIONAL_MODULES = {"torch", "ray", "pyarrow", "playwright", "MeCab", "mecab_ko", "sentencepiece", "sacrebleu", "dask"}
+#: optional modules whose absence skips a block (each is behind an extra, or is the framework its page is
+#: about: lm-evaluation-harness is no test extra, CI installs it without its dependencies)
+OPTIONAL_MODULES = {"torch", "ray", "pyarrow", "playwright", "MeCab", "mecab_ko", "sentencepiece", "sacrebleu", "dask",
+                    "lm_eval", "jinja2"}
 
 
 @dataclass
