@@ -82,16 +82,13 @@ def mtme_modules():
     return stats
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="k = 200 instead of 1,000")
-    ap.add_argument("--mtme-k", type=int, default=20)
-    args = ap.parse_args()
+def measure(quick: bool, mtme_k: int = 20) -> list[tuple]:
+    """``(task, data, tool, wall s, CPU s, note)`` of every task."""
     from bleuscope.analysis.metaeval import pairwise_permutation_sig_diff, permutation_sig_diff
     from bleuscope.analysis.significance import paired_bootstrap
     from bleuscope.metrics.scores import Scores
 
-    k = 200 if args.quick else 1000
+    k = 200 if quick else 1000
     stats = mtme_modules()
     sets = [("13 x 529 MQM-like", *mqm_like(13, 529), 13)]
     real = zh_en_mqm()
@@ -106,16 +103,16 @@ def main() -> None:
         if stats is not None:
             gl = [None if np.isnan(x) else float(x) for x in g]
             c1, c2 = stats.Correlation(n_sys, gl, list(map(float, m1))), stats.Correlation(n_sys, gl, list(map(float, m2)))
-            params = stats.PermutationSigDiffParams(block_size=args.mtme_k)
+            params = stats.PermutationSigDiffParams(block_size=mtme_k)
             np.random.seed(1)
             (p, _, _, _), mw, mc = timed(partial(
-                stats.PermutationSigDiff, c1, c2, stats.KendallVariants, "item", args.mtme_k, params,
+                stats.PermutationSigDiff, c1, c2, stats.KendallVariants, "item", mtme_k, params,
                 variant="acc23"))
             ours = permutation_sig_diff(g, m1, m2, num_sys=n_sys, statistic="kendall_variant", variant="acc23",
-                                        average_by="item", k=args.mtme_k, seed=1, block_size=args.mtme_k).p
-            scale = k / args.mtme_k
+                                        average_by="item", k=mtme_k, seed=1, block_size=mtme_k).p
+            scale = k / mtme_k
             rows.append((f"PERM-BOTH acc23 item k={k}", label, "mtme", mw * scale, mc * scale,
-                         f"k={args.mtme_k} scaled x{scale:g}; p equal to bleuscope's at k={args.mtme_k}: {p == ours}"))
+                         f"k={mtme_k} scaled x{scale:g}; p equal to bleuscope's at k={mtme_k}: {p == ours}"))
     g, m1, m2 = mqm_like(13, 529)
     res, wall, cpu = timed(lambda: pairwise_permutation_sig_diff(g, m1, m2, num_sys=13, average_by="item", k=k,
                                                                  seed=1, block_size=k))
@@ -124,7 +121,7 @@ def main() -> None:
     if stats is not None:
         gl = [None if np.isnan(x) else float(x) for x in g]
         c1, c2 = stats.Correlation(13, gl, list(map(float, m1))), stats.Correlation(13, gl, list(map(float, m2)))
-        mk = max(1, args.mtme_k // 2)
+        mk = max(1, mtme_k // 2)
         np.random.seed(1)
         (p, _, _, _), mw, mc = timed(lambda: stats.PairwisePermutationSigDiff(
             c1, c2, "acc23", "item", mk, stats.PermutationSigDiffParams(block_size=mk), sample_rate=1.0))
@@ -139,6 +136,21 @@ def main() -> None:
     res, wall, cpu = timed(lambda: paired_bootstrap(systems, metric=sc, n_samples=1000))
     rows.append(("paired bootstrap of external scores, 1000 resamples", "16 x 3000", "bleuscope", wall, cpu,
                  "target < 1 s"))
+    return rows
+
+
+def run(quick: bool = False) -> list[dict]:
+    """The rows of ``benchmarks/bench.py``: CPU seconds, the data in the task."""
+    return [{"task": f"{task}, {data}", "tool": tool, "seconds": cpu, "peak_mb": None,
+             "note": f"{note}; wall {wall:.2f} s"} for task, data, tool, wall, cpu, note in measure(quick)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="k = 200 instead of 1,000")
+    ap.add_argument("--mtme-k", type=int, default=20)
+    args = ap.parse_args()
+    rows = measure(args.quick, args.mtme_k)
     print(f"{'task':52} {'data':44} {'tool':10} {'wall s':>8} {'cpu s':>8}  note")
     for task, data, tool, wall, cpu, note in rows:
         print(f"{task:52} {data:44} {tool:10} {wall:8.2f} {cpu:8.2f}  {note}")
