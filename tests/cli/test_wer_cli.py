@@ -51,3 +51,18 @@ def test_what_the_edit_rates_refuse_is_a_one_line_error(capsys, tmp_path):
     assert code != 0 and err.count("\n") == 1 and "one reference per segment" in err
     code, _, err = run(capsys, f, "-i", f, "-m", "wip", "--wer-profile", "torchmetrics")
     assert code == 2 and err.count("\n") == 1 and "has no WIP" in err
+
+
+@requires_wmt
+def test_the_mean_of_segment_rates_on_the_command_line(capsys):
+    from bleuscope.metrics.wer import WER
+
+    ref, hyp = PAIR / "ref.A.txt", PAIR / "sys" / "Online-B.txt"
+    code, out, _ = run(capsys, ref, "-i", hyp, "-m", "wer", "--wer-average", "segments", "-f", "json")
+    assert code == 0
+    got = json.loads(out)
+    want = WER(average="segments").corpus_score(read_lines(hyp), [read_lines(ref)])
+    assert got["score_unrounded"] == want.score
+    assert "avg:segments" in got["signature"]
+    code, _, err = run(capsys, ref, "-i", hyp, "-m", "wer", "--wer-average", "median")
+    assert code == 2 and "--wer-average" in err

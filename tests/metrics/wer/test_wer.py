@@ -185,3 +185,74 @@ def test_bad_input_is_a_clear_error():
         WER().corpus_score([1], [["a"]])
     with pytest.raises(ValueError, match="6 columns"):
         WER().score_rows(np.zeros((1, 5), dtype=np.int64))
+
+
+def correctly_rounded_mean(values) -> float:
+    from fractions import Fraction
+
+    values = list(values)
+    return float(sum(map(Fraction, values)) / len(values))
+
+
+@requires_wmt
+@pytest.mark.parametrize("metric", [WER, CER, MER, WIL, WIP])
+def test_the_mean_of_segment_rates_is_jiwers_per_pair_rates_averaged(metric, engine):
+    peers = {WER: jiwer.wer, CER: jiwer.cer, MER: jiwer.mer, WIL: jiwer.wil, WIP: jiwer.wip}
+    for refs, hyps in list(first_pairs(80 if engine == "native" else 10))[:6]:
+        score = metric(average="segments", engine=engine).corpus_score(hyps, [refs])
+        per_pair = [peers[metric](r, h) for r, h in zip(refs, hyps)]
+        assert score.rate == correctly_rounded_mean(per_pair)
+        assert score.signature.split("|")[3] == "avg:segments"
+        # the counts are the corpus sums, as with the corpus rate
+        corpus = metric(engine=engine).corpus_score(hyps, [refs])
+        assert (score.hits, score.insertions, score.ref_length) == (corpus.hits, corpus.insertions, corpus.ref_length)
+
+
+pair_lists = st.lists(st.tuples(texts, texts), min_size=1, max_size=30)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pair_lists, st.integers(0, 30))
+def test_the_mean_of_segment_rates_adds_up_over_any_split(pairs, cut):
+    refs, hyps = [r for r, _ in pairs], [h for _, h in pairs]
+    metric = WER(average="segments")
+    whole = metric.corpus_score(hyps, [refs])
+    # jiwer 4's per-pair WER (an empty reference gives the number of insertions)
+    assert whole.rate == correctly_rounded_mean(jiwer.wer(r, h) for r, h in pairs)
+    cut = min(cut, len(pairs))
+    parts = [Totals.of(metric.segment_statistics(hyps[a:b], [refs[a:b]])) for a, b in ((0, cut), (cut, len(pairs)))
+             if b > a]
+    total = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    assert total.score(metric).rate == whole.rate
+    assert metric.score_rows(metric.segment_statistics(hyps, [refs]).stats.sum(axis=0))[0] == whole.score
+
+
+@requires_wmt
+def test_paired_bootstrap_of_the_mean_of_segment_rates():
+    from bleuscope.analysis.significance import paired_bootstrap
+
+    base = pair_dir("generaltest2022", "de-en")
+    refs = read_lines(base / "ref.A.txt")[:200]
+    systems = {p.stem: read_lines(p)[:200] for p in sorted((base / "sys").glob("*.txt"))[:2]}
+    metric = WER(average="segments")
+    result = paired_bootstrap(systems, [refs], metric=metric, n_samples=100)
+    assert "avg:segments" in result.signature
+    for row in result.systems:
+        assert row.score == 100 * correctly_rounded_mean(jiwer.wer(r, h) for r, h in zip(refs, systems[row.system]))
+        assert row.lower <= row.mean <= row.upper
+
+
+def test_the_mean_refuses_segments_without_a_rate_and_bad_rows():
+    with pytest.raises(ValueError, match=r"references\[1\] is empty: its WER under profile 'nemo' is inf"):
+        WER(profile="nemo", average="segments").corpus_score(["a", "b"], [["a", ""]])
+    with pytest.raises(ValueError, match=r"references\[0\] is empty: its WER under profile 'hf-evaluate' is an error"):
+        WER(profile="hf-evaluate", average="segments").corpus_score(["a"], [[""]])
+    with pytest.raises(ValueError, match="average must be 'corpus'"):
+        WER(average="mean")
+    metric = WER(average="segments")
+    with pytest.raises(ValueError, match="11 columns"):
+        metric.score_rows(np.zeros((1, 6), dtype=np.int64))
+    row = metric.segment_statistics(["a b"], [["a c"]]).stats[0].copy()
+    row[8] = 1 << 40  # a fraction above the row's one segment
+    with pytest.raises(ValueError, match="more than the row's 1 segment"):
+        metric.score_from_statistics(row[None, :])

@@ -11,6 +11,13 @@ report), never the mean of sentence rates (``sentence_scores(...).scores.mean()`
 * MER = (S + D + I) / (H + S + D + I);
 * WIP = (H / reference length) * (H / hypothesis length); WIL = 1 - WIP.
 
+``average="segments"`` gives the other number users report, the **mean of the segment rates**
+(``statistics.mean(jiwer.wer(r, h) for ...)``, correctly rounded once), still on additive rows: each row
+gains ``[1, the rate's integer part, its fraction as three fixed-point limbs]`` (:mod:`..segment_mean`'s
+exact sums), so shards, streams and resamples give the mean of a single pass. The signature says which
+(``avg:corpus`` or ``avg:segments``); a segment whose rate is not finite (an empty reference under a profile
+that gives NaN, inf or an error) has no mean and is refused.
+
 A score's ``rate`` is the fraction every one of those tools gives (0.25, ``==`` jiwer's float); its
 ``score`` is ``100 * rate``, on the 0-100 scale of bleuscope's other metrics (what the command line, the
 report and the significance tests show).
@@ -45,10 +52,14 @@ from ...core.native import wer as native_wer
 from ...core.signature import nrefs_field, version_field
 from ...core.stats import check_statistics
 from ..base import Metric, ScoreBatch, ScoreText
+from ..rouge.scores import LIMBS, SCALE_BITS, check_fixed_point, limb_total, to_limbs
 from . import alignment
 from .units import tokens
 
 COLUMNS = ["hits", "substitutions", "deletions", "insertions", "ref_length", "hyp_length"]
+#: the columns ``average="segments"`` adds: the segment count, the rate's integer part, its fraction's limbs
+MEAN_COLUMNS = ["segments", "rate_int", "rate_frac_hi", "rate_frac_mid", "rate_frac_lo"]
+AVERAGES = ("corpus", "segments")
 
 
 @dataclass(frozen=True)
@@ -111,12 +122,12 @@ class EditRateScores(ScoreBatch):
 
     scores: np.ndarray  # float64 [S]: 100 x rates
     rates: np.ndarray  # float64 [S]: the fractions
-    stats: np.ndarray  # int64 [S, 6]
+    stats: np.ndarray  # int64 [S, 6] (or [S, 11] with average="segments")
     signature: str = ""
     name: str = "WER"
 
     def __getitem__(self, i: int) -> EditRateScore:
-        hits, subs, dels, ins, ref_len, hyp_len = map(int, self.stats[i])
+        hits, subs, dels, ins, ref_len, hyp_len = map(int, self.stats[i, :6])
         return EditRateScore(100 * float(self.rates[i]), float(self.rates[i]), hits, subs, dels, ins, ref_len,
                              hyp_len, self.signature, self.name)
 
@@ -125,7 +136,7 @@ def rates(measure: str, rows: np.ndarray, empty: str) -> np.ndarray:
     """float64 ``measure`` ("wer", "mer", "wil", "wip") of every summed row, jiwer's arithmetic; rows whose
     reference length is 0 follow ``empty`` ("jiwer": jiwer 4's values; "nan"; "inf"; "error": NaN here,
     the callers refuse such input)."""
-    rows = np.asarray(rows, dtype=np.int64).reshape(-1, 6)
+    rows = np.asarray(rows, dtype=np.int64)[..., :6].reshape(-1, 6)
     h, s, d, i, nr, nh = (rows[:, k].astype(np.float64) for k in range(6))
     errors = s + d + i
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -146,19 +157,24 @@ def rates(measure: str, rows: np.ndarray, empty: str) -> np.ndarray:
 
 class EditRate(Metric):
     """An edit rate over words or characters (:class:`WER`, :class:`CER`, :class:`MER`, :class:`WIL`,
-    :class:`WIP`) with one reference per segment. ``profile``: whose numbers (module docstring);
-    ``engine``/``threads`` as every metric's."""
+    :class:`WIP`) with one reference per segment. ``profile``: whose numbers; ``average``: ``"corpus"``
+    (the ratio of the corpus sums, the default) or ``"segments"`` (the mean of the segment rates; module
+    docstring); ``engine``/``threads`` as every metric's."""
 
     name = "WER"
     measure = "wer"
     characters = False
     higher_is_better = False
-    stats_width = 6
     short_keys = {"profile": "p", "tok": "t", "avg": "a"}
 
     threads = native.ThreadsOption()
 
-    def __init__(self, *, profile: str = "jiwer", engine: str = "auto", threads: int | None = None) -> None:
+    def __init__(self, *, profile: str = "jiwer", average: str = "corpus", engine: str = "auto",
+                 threads: int | None = None) -> None:
+        if not isinstance(average, str) or average not in AVERAGES:
+            raise ValueError(f"average must be 'corpus' (the ratio of the corpus sums) or 'segments' (the mean of "
+                             f"the segment rates), got {average!r}")
+        self.average = average
         if not isinstance(profile, str) or profile not in PROFILES:
             raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
         self.profile = PROFILES[profile]
@@ -176,11 +192,21 @@ class EditRate(Metric):
             self.__dict__["_counter"] = native_wer.edit_aligner(self.units, self.threads) if build else None
         return self.__dict__["_counter"]
 
+    @property
+    def stats_width(self) -> int:
+        """6 columns (the counts), 11 with ``average="segments"`` (the counts and the mean's columns)."""
+        return len(COLUMNS) + (len(MEAN_COLUMNS) if self.average == "segments" else 0)
+
+    @property
+    def columns(self) -> list[str]:
+        """The names of a statistics row's columns."""
+        return COLUMNS + (MEAN_COLUMNS if self.average == "segments" else [])
+
     def signature_fields(self, nrefs: str | int | None = None) -> dict[str, str | None]:
         """``nrefs:1|profile:jiwer|tok:jiwer-words|avg:corpus|version:bleuscope-...``: ``avg:corpus`` says the
-        score is the ratio of the corpus sums (not a mean of sentence rates)."""
+        score is the ratio of the corpus sums, ``avg:segments`` the mean of the segment rates."""
         return {"nrefs": None if nrefs is None else str(nrefs), "profile": self.profile.name, "tok": self.units,
-                "avg": "corpus", "version": version_field()}
+                "avg": self.average, "version": version_field()}
 
     def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
         """One reference stream, a reference for every segment."""
@@ -200,7 +226,34 @@ class EditRate(Metric):
         if self.profile.refuses_empty_segment and len(rows) and not rows[:, 4].all():
             bad = int(np.flatnonzero(rows[:, 4] == 0)[0])
             raise ValueError(f"references[{bad}] is empty, which profile {self.profile.name!r} refuses (jiwer 3 raises on it)")
-        return rows
+        return self.with_mean_columns(rows) if self.average == "segments" else rows
+
+    def with_mean_columns(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` (the counts, ``[S, 6]``) with the columns of the mean of the segment rates appended: the
+        segment count 1, the rate's integer part and its fraction's fixed-point limbs (exact: a float64's
+        fraction is a multiple of 2**-90 down to rates of 2**-38)."""
+        values = rates(self.measure, rows, self.profile.empty)
+        bad = np.flatnonzero(~np.isfinite(values))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"references[{i}] is empty: its {self.name} under profile {self.profile.name!r} is "
+                             f"{'an error' if self.profile.empty == 'error' else values[i]}, so the mean of the "
+                             "segment rates is undefined (average='corpus' gives the corpus rate)")
+        whole = np.floor(values)
+        out = np.empty((len(rows), self.stats_width), dtype=np.int64)
+        out[:, :6] = rows
+        out[:, 6] = 1
+        out[:, 7] = whole.astype(np.int64)
+        out[:, 8:] = to_limbs(values - whole).reshape(len(rows), LIMBS)  # exact: removes the integer part
+        return out
+
+    def mean_rates(self, rows: np.ndarray) -> np.ndarray:
+        """float64 mean rate of every summed row with the mean's columns: exact, rounded once."""
+        out = np.empty(len(rows), dtype=np.float64)
+        for k, row in enumerate(rows.tolist()):
+            count, whole, hi, mid, lo = row[6:]
+            out[k] = ((whole << SCALE_BITS) + limb_total(hi, mid, lo)) / (count << SCALE_BITS) if count > 0 else 0.0
+        return out
 
     def score_rows(self, rows: np.ndarray, *, float32: bool = False) -> np.ndarray:
         """float64 score (100 x rate) of every summed statistics row (``float32`` is ignored: no sacreBLEU
@@ -208,22 +261,33 @@ class EditRate(Metric):
         rows = np.asarray(rows)
         if rows.ndim == 1:
             rows = rows[None, :]
-        if rows.shape[1] != 6:
-            raise ValueError(f"{self.name} statistics rows must have 6 columns ({', '.join(COLUMNS)}), got {rows.shape[1]}")
+        if rows.shape[1] != self.stats_width:
+            raise ValueError(f"{self.name} statistics rows must have {self.stats_width} columns "
+                             f"({', '.join(self.columns)}), got {rows.shape[1]}")
+        if self.average == "segments":
+            return 100 * self.mean_rates(np.asarray(rows, dtype=np.int64))
         return 100 * rates(self.measure, rows, self.profile.empty)
 
     def score_from_statistics(self, stats: np.ndarray, nrefs: str | int | None = None) -> EditRateScore:
         """The corpus rate of per-segment rows (summed) or of one summed row; invalid statistics are a
         ValueError naming the column and row."""
-        stats = check_statistics(stats, COLUMNS, (), f"{self.name} statistics")
+        what = f"{self.name} statistics"
+        stats = check_statistics(stats, self.columns, (), what)
         total = stats.sum(axis=0) if stats.ndim == 2 else stats
         total = np.asarray(total, dtype=np.int64)
-        if self.profile.empty == "error" and total[4] == 0:
+        if self.average == "segments":
+            check_fixed_point(np.asarray(stats, dtype=np.int64).reshape(-1, self.stats_width), 6, [8], self.columns,
+                              what)
+            if total[6] <= 0:
+                raise ValueError(f"the mean of {self.name}'s segment rates needs at least one segment")
+            rate = float(self.mean_rates(total[None, :])[0])
+        elif self.profile.empty == "error" and total[4] == 0:
             raise ValueError(f"the references are all empty: profile {self.profile.name!r} has no {self.name} for them "
                              "(HF evaluate divides by zero)")
-        rate = float(rates(self.measure, total, self.profile.empty)[0])
+        else:
+            rate = float(rates(self.measure, total, self.profile.empty)[0])
         sig = self.signature(nrefs) if nrefs is not None else ""
-        hits, subs, dels, ins, ref_len, hyp_len = map(int, total)
+        hits, subs, dels, ins, ref_len, hyp_len = map(int, total[:6])
         return EditRateScore(100 * rate, rate, hits, subs, dels, ins, ref_len, hyp_len, sig, self.name)
 
     def sentence_scores(self, hypotheses, references, *, n_jobs: int | None = None) -> EditRateScores:
