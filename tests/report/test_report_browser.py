@@ -184,3 +184,38 @@ def test_scores_column_in_the_browser(browser, tmp_path):
     assert want in page.locator("table").first.inner_text()
     assert problems == []
     context.close()
+
+
+# where the first and the last character of an element's text are drawn (x of their boxes' centres)
+ENDS = """el => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  while (walker.nextNode()) { if (walker.currentNode.data.trim()) { nodes.push(walker.currentNode); } }
+  const at = (node, i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                            const b = r.getBoundingClientRect(); return b.left + b.width / 2; };
+  const first = nodes[0], last = nodes[nodes.length - 1];
+  return [at(first, 0), at(last, last.data.trimEnd().length - 1)];
+}"""
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_right_to_left_segments_read_right_to_left(browser, tmp_path, javascript):
+    # an Arabic or Hebrew segment is a right-to-left paragraph in its cell whatever the page's direction: its
+    # first word on the right, its final full stop at its left end (in a left-to-right paragraph the stop
+    # would be drawn at the right, after the last word read)
+    hebrew = "שלום לכם חברים."
+    systems = {"A": ["the cat sat .", hebrew, "مرحبا بالعالم الجميل."], "B": ["the cat sat", "שלום חברים.", "مرحبا."]}
+    refs = [["the cat sat .", hebrew, "مرحبا بالعالم."]]
+    path = tmp_path / "report.html"
+    write_report(path, systems, refs, n_bootstrap=50, pair=("A", "B"))
+    context = browser.new_context(java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    for seg, word in ((1, "שלום"), (2, "مرحبا")):
+        for cell in page.locator(f'#seg-body tr[data-seg="{seg + 1}"] td.text div.cell').all():
+            start, stop = cell.evaluate(ENDS)
+            assert stop < start, (seg, cell.inner_text())
+            assert word in cell.inner_text()
+    start, stop = page.locator('#seg-body tr[data-seg="1"] td.text div.cell').first.evaluate(ENDS)
+    assert start < stop  # the English segment stays left to right
+    context.close()

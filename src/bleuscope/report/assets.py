@@ -67,6 +67,8 @@ white-space:nowrap}
 .warnings ul{margin:4px 0;padding-left:20px}
 #segments{width:100%}td.text{min-width:180px;max-width:420px;overflow-wrap:anywhere}
 .cell{max-height:18em;overflow-y:auto}
+/* each text takes its own direction: Arabic and Hebrew segments read right to left on this left-to-right page */
+.cell,.ref,.allsys li{unicode-bidi:plaintext;text-align:start}
 th[data-key],th[data-sort]{cursor:pointer}
 th button.sort{font:inherit;font-weight:600;background:none;border:0;padding:0;color:inherit;cursor:pointer}
 th button.sort:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible{outline:2px solid var(--link)}
