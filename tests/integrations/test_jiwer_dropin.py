@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuscope import jiwer as bj
+from bleuscope.integrations.jiwer.alignment import display_width
 
 from ..conftest import all_pairs, pair_dir, read_lines, requires_wmt
 
@@ -204,3 +205,90 @@ def test_alignment_chunks_are_dataclasses_as_jiwer_s():
     assert dataclasses.replace(chunk, type="replace").type == "substitute"
     with pytest.raises(ValueError, match="larger than"):
         bj.AlignmentChunk("equal", 2, 1, 0, 0)
+
+
+ascii_texts = st.lists(st.sampled_from(["x", "y", "ab", "*", "c", " ", "  "]), max_size=14).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(ascii_texts, ascii_texts), min_size=1, max_size=4), st.sampled_from([None, 8, 15, 40]))
+def test_the_terminal_view_is_jiwers_text_when_every_character_is_one_column(pairs, line_width):
+    refs = [r if r.strip() else "x" for r, _ in pairs]
+    hyps = [h for _, h in pairs]
+    for mine, theirs in ((bj.process_words(refs, hyps), jiwer.process_words(refs, hyps)),
+                         (bj.process_characters(refs, hyps), jiwer.process_characters(refs, hyps))):
+        want = jiwer.visualize_alignment(theirs, line_width=line_width, skip_correct=False)
+        assert bj.visualize_alignment(mine, line_width=line_width, skip_correct=False, display="terminal") == want
+
+
+def pair_lines(view: str) -> list[list[str]]:
+    """The REF, HYP and operation lines of each pair of a view."""
+    blocks = [b for b in view.split("\n\n") if b.startswith("REF: ")]
+    return [b.split("\n")[:3] for b in blocks]
+
+
+WIDE_AND_RTL = ["中", "文", "字", "ｱ", "é", "e\u0301", "ש", "ל", "ו", "ם", "س", "ل", "ا", "a", "b", " "]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(*[st.lists(st.sampled_from(WIDE_AND_RTL), min_size=1, max_size=12).map("".join)] * 2),
+                min_size=1, max_size=3), st.booleans())
+def test_the_terminal_view_lines_up_wide_combining_and_right_to_left_text(pairs, characters):
+    refs, hyps = [r if r.strip() else "a" for r, _ in pairs], [h for _, h in pairs]
+    out = bj.process_characters(refs, hyps) if characters else bj.process_words(refs, hyps)
+    view = bj.visualize_alignment(out, skip_correct=False, display="terminal")
+    for ref_line, hyp_line, marks in pair_lines(view):
+        # every column has the same display width on the three lines, so the lines end together
+        assert display_width(ref_line) == display_width(hyp_line) >= display_width(marks.rstrip())
+        # a right-to-left word is isolated (each character, in the character view), so it cannot reorder columns
+        for line in (ref_line, hyp_line):
+            for ch in line:
+                if ch in "שלוםسلا":
+                    before = line[: line.index(ch)]
+                    assert before.count("\u2068") == before.count("\u2069") + 1
+    plain = view.replace("\u2068", "").replace("\u2069", "")
+    if not any(display_width(ch) != 1 for r, h in pairs for ch in r + h):
+        assert plain == jiwer.visualize_alignment(jiwer.process_characters(refs, hyps) if characters else
+                                                  jiwer.process_words(refs, hyps), skip_correct=False)
+
+
+def test_the_terminal_view_of_chinese_characters():
+    out = bj.process_characters(["我爱北京天安门"], ["我爱北京"])
+    view = bj.visualize_alignment(out, display="terminal", show_measures=False)
+    assert view == "=== SENTENCE 1 ===\n\nREF: 我爱北京天安门\nHYP: 我爱北京******\n              D D D\n"
+    # jiwer pads by len: its deletion marks stand under the fourth character
+    assert bj.visualize_alignment(out, show_measures=False) == jiwer.visualize_alignment(
+        jiwer.process_characters(["我爱北京天安门"], ["我爱北京"]), show_measures=False)
+
+
+def test_the_html_view_lays_right_to_left_pairs_out_right_to_left():
+    from html.parser import HTMLParser
+
+    out = bj.process_words(["שלום לכם חברים", "the <b>cat</b>"], ["שלום חברים טובים", "the dog"])
+    page = bj.visualize_alignment(out, display="html")
+
+    class Tables(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables, self.cells = [], []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.tables.append(dict(attrs)["dir"])
+                self.cells.append([])
+            if tag == "tr":
+                self.cells[-1].append([])
+
+        def handle_data(self, data):
+            if self.cells and self.cells[-1] and self.lasttag == "td":
+                self.cells[-1][-1].append(data)
+
+    parser = Tables()
+    parser.feed(page)
+    assert parser.tables == ["rtl", "ltr"]
+    assert parser.cells[0][0] == ["שלום", "לכם", "חברים"] and parser.cells[0][1] == ["שלום", "חברים", "טובים"]
+    assert [c for c in parser.cells[0][2] if c.strip()] == ["S", "S"]
+    assert "&lt;b&gt;cat&lt;/b&gt;" in page and "<b>" not in page
+    assert f"wer={out.wer * 100:.2f}%" in page
+    with pytest.raises(ValueError, match="display must be one of"):
+        bj.visualize_alignment(out, display="rtl")
