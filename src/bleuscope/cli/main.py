@@ -40,6 +40,7 @@ SUBCOMMANDS = {
     "report": "bleuscope.report.cli",
     "meta-eval": "bleuscope.cli.metaeval",
     "comet-compare": "bleuscope.cli.comet_compare",
+    "jiwer": "bleuscope.cli.jiwer",
 }
 
 DESCRIPTION = """\

@@ -7,7 +7,7 @@
 jiwer's arguments and give its results: the same floats, counts and alignment chunks (``==``) and the same
 text. The alignment is rapidfuzz's (``Levenshtein.opcodes``: common affixes stripped, Hirschberg's split on
 large inputs, its order of preference among optimal paths), computed by bleuscope's compiled core; jiwer,
-rapidfuzz and click are never imported. jiwer's command line is not part of the drop-in.
+rapidfuzz and click are never imported. jiwer's command line is ``bleuscope jiwer``.
 ``visualize_alignment(..., display="terminal" | "html")`` adds views for wide and right-to-left text.
 
 The numbers of other tools (HF evaluate's ``wer``/``cer`` under jiwer 3 and 4, torchmetrics, NeMo's
