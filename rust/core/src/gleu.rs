@@ -251,83 +251,39 @@ impl<'a> SegmentWords<'a> {
     }
 }
 
-/// The byte ranges of the words of `text[start..end]` as Python's `str.split()` gives them, appended.
+/// The byte ranges of the words of `text[start..end]` as Python's `str.split()` gives them, appended:
+/// whitespace bit masks of 64 bytes at a time, words beginning and ending where the mask changes.
 pub fn split_spans(text: &str, start: usize, end: usize, out: &mut Vec<(u32, u32)>) {
     let line = &text.as_bytes()[start..end];
-    // a whitespace character beyond ASCII begins with one of these bytes in UTF-8 (U+0085, U+00A0:
-    // 0xC2; U+1680: 0xE1; U+2000..U+205F: 0xE2; U+3000: 0xE3): a line without them splits at ASCII
-    // whitespace bytes alone
-    if !line.iter().any(|&b| matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3)) {
-        split_ascii_spaces(line, start, out);
-        return;
+    let blocks = line.len().div_ceil(64);
+    let mut small = [0u64; 8];
+    let mut large = Vec::new();
+    let spaces: &mut [u64] = if blocks <= small.len() {
+        &mut small[..blocks]
+    } else {
+        large.resize(blocks, 0);
+        &mut large
+    };
+    let mut any_lead = 0u64;
+    for (k, block) in line.chunks(64).enumerate() {
+        let (space, lead) = block_masks(block);
+        spaces[k] = space;
+        any_lead |= lead;
     }
-    let line = &text[start..end];
-    let mut word: Option<usize> = None;
-    for (i, c) in line.char_indices() {
-        match (is_python_space(c), word) {
-            (true, Some(w)) => {
-                out.push(((start + w) as u32, (start + i) as u32));
-                word = None;
-            }
-            (false, None) => word = Some(i),
-            _ => {}
-        }
+    if any_lead != 0 {
+        mark_wide_spaces(line, spaces);
     }
-    if let Some(w) = word {
-        out.push(((start + w) as u32, end as u32));
-    }
-}
-
-/// Whether `b` is a byte Python's `str.split()` splits at in ASCII text.
-#[inline(always)]
-fn ascii_space(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b) || (0x1c..=0x1f).contains(&b)
-}
-
-/// The bit mask of the ASCII whitespace bytes of `block` (at most 64 bytes), bit `i` for byte `i`.
-#[inline]
-fn space_mask(block: &[u8]) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if block.len() == 64 {
-        // SAFETY: SSE2 is part of x86_64; the four loads read the 64 bytes of `block`
-        unsafe {
-            use std::arch::x86_64::*;
-            let in_range = |x: __m128i, lo: i8, width: i8| {
-                let d = _mm_sub_epi8(x, _mm_set1_epi8(lo));
-                _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(width)), d)
-            };
-            let mut m = 0u64;
-            for k in 0..4 {
-                let x = _mm_loadu_si128(block.as_ptr().add(16 * k).cast());
-                let sp = _mm_or_si128(
-                    _mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8)),
-                    _mm_or_si128(in_range(x, 9, 4), in_range(x, 0x1c, 3)),
-                );
-                m |= u64::from(_mm_movemask_epi8(sp) as u16) << (16 * k);
-            }
-            return m;
-        }
-    }
-    block
-        .iter()
-        .enumerate()
-        .fold(0u64, |m, (i, &b)| m | u64::from(ascii_space(b)) << i)
-}
-
-/// [`split_spans`] of a line (at byte `start` of its text) that splits at ASCII whitespace bytes only:
-/// 64 bytes at a time, words beginning and ending where the whitespace mask changes.
-fn split_ascii_spaces(line: &[u8], start: usize, out: &mut Vec<(u32, u32)>) {
     // the byte before the line counts as whitespace
     let mut before_space = 1u64;
     let mut word_start = 0usize;
     let mut in_word = false;
-    for (k, block) in line.chunks(64).enumerate() {
-        let spaces = space_mask(block);
-        let mut changes = spaces ^ (spaces << 1 | before_space);
-        if block.len() < 64 {
-            changes &= (1u64 << block.len()) - 1;
+    for (k, &space) in spaces.iter().enumerate() {
+        let mut changes = space ^ (space << 1 | before_space);
+        let len = line.len() - 64 * k;
+        if len < 64 {
+            changes &= (1u64 << len) - 1;
         }
-        before_space = spaces >> 63;
+        before_space = space >> 63;
         while changes != 0 {
             let i = 64 * k + changes.trailing_zeros() as usize;
             changes &= changes - 1;
@@ -342,6 +298,87 @@ fn split_ascii_spaces(line: &[u8], start: usize, out: &mut Vec<(u32, u32)>) {
     if in_word {
         out.push(((start + word_start) as u32, (start + line.len()) as u32));
     }
+}
+
+/// Sets the bits of every byte of the whitespace characters beyond ASCII in `spaces` (the masks of
+/// `line`). Each begins with one of 0xC2 (U+0085, U+00A0), 0xE1 (U+1680), 0xE2 (U+2000..U+205F) or 0xE3
+/// (U+3000); a valid UTF-8 line is decoded from there.
+#[cold]
+fn mark_wide_spaces(line: &[u8], spaces: &mut [u64]) {
+    for (i, &b) in line.iter().enumerate() {
+        if !matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3) {
+            continue;
+        }
+        let n = if b == 0xC2 { 2 } else { 3 };
+        let Some(bytes) = line.get(i..i + n) else {
+            continue;
+        };
+        let space = std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|c| c.chars().next())
+            .is_some_and(is_python_space);
+        if space {
+            for j in i..i + n {
+                spaces[j / 64] |= 1u64 << (j % 64);
+            }
+        }
+    }
+}
+
+/// Whether `b` is a byte Python's `str.split()` splits at in ASCII text.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn ascii_space(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b) || (0x1c..=0x1f).contains(&b)
+}
+
+/// The bit masks of the ASCII whitespace bytes of `block` (at most 64 bytes, bit `i` for byte `i`) and of
+/// its bytes that may begin a whitespace character beyond ASCII (0xC2, 0xE1, 0xE2, 0xE3).
+#[inline]
+fn block_masks(block: &[u8]) -> (u64, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut padded = [0u8; 64];
+        let bytes: &[u8] = if block.len() == 64 {
+            block
+        } else {
+            padded[..block.len()].copy_from_slice(block);
+            &padded
+        };
+        // SAFETY: SSE2 is part of x86_64; the four loads read the 64 bytes of `bytes`
+        unsafe {
+            use std::arch::x86_64::*;
+            let in_range = |x: __m128i, lo: u8, width: u8| {
+                let d = _mm_sub_epi8(x, _mm_set1_epi8(lo as i8));
+                _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(width as i8)), d)
+            };
+            let (mut space, mut lead) = (0u64, 0u64);
+            for k in 0..4 {
+                let x = _mm_loadu_si128(bytes.as_ptr().add(16 * k).cast());
+                let sp = _mm_or_si128(
+                    _mm_cmpeq_epi8(x, _mm_set1_epi8(b' ' as i8)),
+                    _mm_or_si128(in_range(x, 9, 4), in_range(x, 0x1c, 3)),
+                );
+                let ld = _mm_or_si128(
+                    _mm_cmpeq_epi8(x, _mm_set1_epi8(0xC2u8 as i8)),
+                    in_range(x, 0xE1, 2),
+                );
+                space |= u64::from(_mm_movemask_epi8(sp) as u16) << (16 * k);
+                lead |= u64::from(_mm_movemask_epi8(ld) as u16) << (16 * k);
+            }
+            (space, lead)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    block
+        .iter()
+        .enumerate()
+        .fold((0u64, 0u64), |(s, l), (i, &b)| {
+            (
+                s | u64::from(ascii_space(b)) << i,
+                l | u64::from(matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3)) << i,
+            )
+        })
 }
 
 /// A word's key in the table of a hypothesis' words: a word of up to 15 bytes is its own key (its bytes,
@@ -798,6 +835,26 @@ mod tests {
             split_spans(&padded, 1, padded.len() - 1, &mut spans);
             let got: Vec<&str> = spans.iter().map(|&s| word_at(&padded, s)).collect();
             assert_eq!(got, crate::words::split_python(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn block_masks_mark_every_byte_value_right() {
+        let bytes: Vec<u8> = (0..=255u8).collect();
+        for (k, block) in bytes.chunks(64).chain(bytes[3..40].chunks(64)).enumerate() {
+            let (space, lead) = block_masks(block);
+            for (i, &b) in block.iter().enumerate() {
+                assert_eq!(space >> i & 1 == 1, ascii_space(b), "block {k} byte {b:#x}");
+                assert_eq!(
+                    lead >> i & 1 == 1,
+                    matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3),
+                    "{b:#x}"
+                );
+            }
+            assert_eq!(
+                space >> block.len().min(63),
+                u64::from(block.len() == 64 && ascii_space(block[63]))
+            );
         }
     }
 

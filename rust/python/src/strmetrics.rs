@@ -388,6 +388,7 @@ struct InPlace {
     ends: Vec<usize>,
     words: Vec<&'static [u8]>,
     t: gleu::MaskScratch,
+    pieces: Vec<TextPiece>,
 }
 
 /// Why the in-place reader stopped: the input needs the gathering reader (which also raises its errors
@@ -529,6 +530,131 @@ impl InPlace {
     }
 }
 
+/// One `str` piece of a segment as the in-place reader keeps it: its own copy of text that is not
+/// ASCII, and the words the tokenizer wrote (or `str.split()`'s spans of the text).
+#[derive(Default)]
+struct TextPiece {
+    copy: String,
+    words: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl InPlace {
+    /// `(tp, n_all)` of one segment whose pieces (hypothesis first, then the references present) are
+    /// `str`s, read where they lie when ASCII, split like `str.split()` or by `tok`.
+    ///
+    /// # Safety
+    /// The GIL is held and the objects live through the call.
+    unsafe fn text_row(
+        &mut self,
+        py: Python<'_>,
+        offset: usize,
+        pieces: &[*mut ffi::PyObject],
+        tok: Option<(Tokenizer, bool)>,
+        min_len: usize,
+        max_len: usize,
+    ) -> Result<[i64; 2], Gather> {
+        if self.pieces.len() < pieces.len() {
+            self.pieces.resize_with(pieces.len(), TextPiece::default);
+        }
+        // each piece's text and words: its own buffers, each written once, then only read
+        let mut read: Vec<(&[u8], &[(u32, u32)])> = Vec::with_capacity(pieces.len());
+        for (&obj, piece) in pieces.iter().zip(self.pieces.iter_mut()) {
+            let TextPiece { copy, words, spans } = piece;
+            // SAFETY: the caller's guarantees; ASCII read in place is UTF-8
+            let text: &str = match unsafe { ascii_in_place(obj, offset) } {
+                Some(bytes) => unsafe { std::str::from_utf8_unchecked(bytes) },
+                None => {
+                    copy.clear();
+                    // SAFETY: `obj` is live and the GIL held
+                    let obj = unsafe { Borrowed::from_ptr(py, obj) };
+                    if !push_exact_str(obj, copy) || copy.len() > u32::MAX as usize {
+                        return Err(Gather);
+                    }
+                    let copy: &String = copy;
+                    copy
+                }
+            };
+            spans.clear();
+            let base = match tok {
+                Some((tok, lowercase)) => {
+                    tok.tokenize(text, lowercase, words, spans)
+                        .map_err(|_| Gather)?;
+                    let words: &String = words;
+                    words.as_bytes()
+                }
+                None => {
+                    split_spans(text, 0, text.len(), spans);
+                    text.as_bytes()
+                }
+            };
+            let spans: &Vec<(u32, u32)> = spans;
+            read.push((base, spans));
+        }
+        let mut words = gleu::recycle(std::mem::take(&mut self.words));
+        self.ends.clear();
+        for &(base, spans) in &read {
+            words.extend(spans.iter().map(|&(a, b)| &base[a as usize..b as usize]));
+            self.ends.push(words.len());
+        }
+        let row = gleu::row_of_parts(&words, &self.ends, min_len, max_len, &mut self.t);
+        self.words = gleu::recycle(words);
+        Ok(row)
+    }
+}
+
+/// Hypotheses and reference streams of `str`s (None: absent) counted where their text lies, with the
+/// GIL held (one thread): `[S, 2]` rows row-major, or `Err(Gather)` for anything else.
+fn rows_in_place(
+    py: Python<'_>,
+    hyps: &Bound<'_, PyAny>,
+    ref_streams: &Bound<'_, PyAny>,
+    tok: Option<(Tokenizer, bool)>,
+    min_len: usize,
+    max_len: usize,
+) -> Result<Vec<i64>, Gather> {
+    let Some(offset) = ascii_offset(py) else {
+        return Err(Gather);
+    };
+    let sequence = |obj: &Bound<'_, PyAny>| -> Result<Vec<*mut ffi::PyObject>, Gather> {
+        if let Ok(list) = obj.cast_exact::<PyList>() {
+            // SAFETY: a live list, the GIL held
+            return unsafe { list_items(py, list.as_ptr()) }
+                .map(<[_]>::to_vec)
+                .ok_or(Gather);
+        }
+        if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+            return Ok(tuple.iter_borrowed().map(|x| x.as_ptr()).collect());
+        }
+        Err(Gather)
+    };
+    let hyp_items = sequence(hyps)?;
+    let streams_obj = sequence(ref_streams)?;
+    let mut streams = Vec::with_capacity(streams_obj.len());
+    for &obj in &streams_obj {
+        // SAFETY: an item of a live list or tuple, the GIL held
+        let stream = sequence(&unsafe { Borrowed::from_ptr(py, obj) }.to_owned())?;
+        if stream.len() != hyp_items.len() {
+            return Err(Gather);
+        }
+        streams.push(stream);
+    }
+    let none = unsafe { ffi::Py_None() };
+    let mut reader = InPlace::default();
+    let mut out = Vec::with_capacity(2 * hyp_items.len());
+    let mut pieces = Vec::with_capacity(1 + streams.len());
+    for (i, &h) in hyp_items.iter().enumerate() {
+        pieces.clear();
+        pieces.push(h);
+        pieces.extend(streams.iter().map(|s| s[i]).filter(|&r| r != none));
+        // SAFETY: no Python code runs until the end of the loop, so the sequences and their items
+        // stay alive and unchanged
+        let row = unsafe { reader.text_row(py, offset, &pieces, tok, min_len, max_len)? };
+        out.extend_from_slice(&row);
+    }
+    Ok(out)
+}
+
 /// NLTK's layout counted where its tokens lie, with the GIL held (no copy, one thread): `(sum tp, sum
 /// n_all)` of exact lists of token lists, or `Err(Gather)` for anything else.
 fn list_total_in_place(
@@ -663,6 +789,13 @@ impl GleuCounter {
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        if self.threads <= 1 {
+            let tok = self.tok.map(|t| (t, self.lowercase));
+            if let Ok(out) = rows_in_place(py, hyps, ref_streams, tok, self.min_len, self.max_len) {
+                let n = out.len() / 2;
+                return PyArray1::from_vec(py, out).reshape([n, 2]).map(Some);
+            }
+        }
         self.rows_of(py, gather_streams(hyps, ref_streams)?)
     }
 
