@@ -634,20 +634,26 @@ where
         if n_all == 0 {
             continue;
         }
-        t.starts.clear();
+        // the starts written into a vector of their own and the table read through locals: no store
+        // can change the table, so nothing is loaded again per word
+        let mut starts = std::mem::take(&mut t.starts);
+        starts.clear();
+        starts.reserve(words.len() + max_len);
+        let (table, generation) = (&*t, t.generation);
         for &w in words {
             let key = WordKey::of(w);
             let slot = key.slot();
-            let occupied = t.slot_gen[slot] == t.generation;
-            let same = t.slot_key[slot] == key;
+            let occupied = table.slot_gen[slot] == generation;
+            let same = table.slot_key[slot] == key;
             // the first slot decides most lookups, hit or miss, without a branch on which
             let mask = if occupied && !same || same && key.long() {
-                t.probe(hyp, w, key, slot)
+                table.probe(hyp, w, key, slot)
             } else {
-                t.masks[t.slot_id[slot] as usize & 63] & u64::from(occupied).wrapping_neg()
+                table.masks[table.slot_id[slot] as usize & 63] & u64::from(occupied).wrapping_neg()
             };
-            t.starts.push(mask);
+            starts.push(mask);
         }
+        t.starts = starts;
         t.starts.extend(std::iter::repeat_n(0, max_len));
         let tp = shared_ngrams(
             &t.starts,

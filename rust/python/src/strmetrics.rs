@@ -696,6 +696,10 @@ fn list_total_in_place(
 /// n-gram orders and how raw strings become words (``tokenizer`` None: split like ``str.split()``; a
 /// compiled tokenizer's name: as ``tokenizer(line.rstrip()).split()``, lowercased first with
 /// ``lowercase``). Token lists are counted as they are. ``threads=0``: a count for the input size.
+/// With ``threads`` 0 or 1, exact lists and tuples of ``str`` are counted on the calling thread where their
+/// text lies (ASCII read in place, the rest copied once): reading is most of the work and runs on one
+/// thread either way, so a copy for more threads only adds to it; 2 or more copy the input and count it
+/// on that many threads.
 #[pyclass(frozen, module = "bleuscope._core")]
 pub struct GleuCounter {
     #[pyo3(get)]
