@@ -399,14 +399,14 @@ struct Gather;
 /// to `own` (an empty word for now, its index and range in `copied`).
 ///
 /// # Safety
-/// The GIL is held and no Python code runs while the words are used; `'w` does not outlive `obj`.
-unsafe fn read_tokens<'w>(
+/// The GIL is held and no Python code runs while the words are used, and they do not outlive `obj`.
+unsafe fn read_tokens(
     obj: *mut ffi::PyObject,
     offset: usize,
     py: Python<'_>,
     own: &mut String,
     copied: &mut Vec<(usize, u32, u32)>,
-    words: &mut Vec<&'w [u8]>,
+    words: &mut Vec<&[u8]>,
 ) -> Result<(), Gather> {
     // SAFETY: the caller's guarantees; items are read by borrowed references
     unsafe {
@@ -530,6 +530,9 @@ impl InPlace {
     }
 }
 
+/// Byte ranges of words in a text.
+type Spans = Vec<(u32, u32)>;
+
 /// One `str` piece of a segment as the in-place reader keeps it: its own copy of text that is not
 /// ASCII, and the words the tokenizer wrote (or `str.split()`'s spans of the text).
 #[derive(Default)]
@@ -558,11 +561,12 @@ impl InPlace {
             self.pieces.resize_with(pieces.len(), TextPiece::default);
         }
         // each piece's text and words: its own buffers, each written once, then only read
-        let mut read: Vec<(&[u8], &[(u32, u32)])> = Vec::with_capacity(pieces.len());
+        let mut read: Vec<(&[u8], &Spans)> = Vec::with_capacity(pieces.len());
         for (&obj, piece) in pieces.iter().zip(self.pieces.iter_mut()) {
             let TextPiece { copy, words, spans } = piece;
-            // SAFETY: the caller's guarantees; ASCII read in place is UTF-8
+            // SAFETY: the caller's guarantees
             let text: &str = match unsafe { ascii_in_place(obj, offset) } {
+                // SAFETY: ASCII is UTF-8
                 Some(bytes) => unsafe { std::str::from_utf8_unchecked(bytes) },
                 None => {
                     copy.clear();
@@ -588,7 +592,7 @@ impl InPlace {
                     text.as_bytes()
                 }
             };
-            let spans: &Vec<(u32, u32)> = spans;
+            let spans: &Spans = spans;
             read.push((base, spans));
         }
         let mut words = gleu::recycle(std::mem::take(&mut self.words));
@@ -639,6 +643,7 @@ fn rows_in_place(
         }
         streams.push(stream);
     }
+    // SAFETY: the GIL is held; None is immortal while the interpreter runs
     let none = unsafe { ffi::Py_None() };
     let mut reader = InPlace::default();
     let mut out = Vec::with_capacity(2 * hyp_items.len());
