@@ -76,3 +76,24 @@ def test_nltk_edge_cases():
         nltk.corpus_gleu([[["a"]]], [])
     with pytest.raises(GLEUInputError, match="list_of_references has 1 entries, hypotheses has 0"):
         ours.corpus_gleu([[["a"]]], [])
+
+
+# words of the core's reader and counter: ASCII read where it lies, other text copied, 15/16-byte words
+# (keyed exactly / by hash), hypotheses past 64 tokens (counted without position masks)
+WIDE_TOKENS = st.lists(st.sampled_from(["a", "b", "é", "字", "fifteen bytes..", "sixteen bytes...",
+                                        "sixteen bytes..!", "seventeen bytes..", "ab"]), max_size=70)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(WIDE_TOKENS, st.lists(WIDE_TOKENS, max_size=3), st.booleans()), max_size=5),
+       st.integers(1, 3), st.integers(1, 5))
+def test_equals_nltk_and_the_python_definition_on_wide_tokens(segments, min_len, max_len):
+    from bleuscope.metrics.gleu.reference import corpus_value, segment_row
+
+    max_len = max(min_len, max_len)
+    hyps = [h for h, _, _ in segments]
+    refs = [tuple(r) if as_tuple else r for _, r, as_tuple in segments]
+    got = ours.corpus_gleu(refs, hyps, min_len, max_len)
+    assert got == nltk.corpus_gleu(refs, hyps, min_len, max_len)
+    if hyps:
+        assert got == corpus_value([segment_row(h, r, min_len, max_len) for r, h in zip(refs, hyps)])

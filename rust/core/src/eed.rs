@@ -279,7 +279,19 @@ pub fn preprocess_en(line: &str, out: &mut String) -> bool {
     out.clear();
     let t = joined.as_str();
     let mut i = 0;
+    let bytes = t.as_bytes();
     'scan: while i < t.len() {
+        // up to the next byte a title can begin with, no title can match: copied as a run (that byte
+        // is ASCII, so the run ends on a character boundary)
+        let run = bytes[i..]
+            .iter()
+            .position(|b| matches!(b, b'D' | b'J' | b'P' | b'R' | b'G' | b'M'))
+            .map_or(t.len(), |k| i + k);
+        out.push_str(&t[i..run]);
+        i = run;
+        if i == t.len() {
+            break;
+        }
         let rest = &t[i..];
         for title in TITLES {
             if let Some(after) = rest.strip_prefix(title) {

@@ -304,10 +304,407 @@ fn gather_lists(
     Ok(Some(g))
 }
 
+/// `state.compact` and `state.ascii` of a `str`'s state word (the fourth pointer-sized field on).
+const COMPACT_ASCII: u32 = (1 << 5) | (1 << 6);
+
+/// The state word of the `str` at `obj`.
+///
+/// # Safety
+/// `obj` is a live `str`.
+#[inline(always)]
+unsafe fn state_word(obj: *mut ffi::PyObject) -> u32 {
+    // SAFETY: every `str` is at least four pointer-sized fields and the 4-byte state word long
+    unsafe {
+        obj.cast::<u8>()
+            .add(4 * size_of::<usize>())
+            .cast::<u32>()
+            .read()
+    }
+}
+
+/// Where a compact ASCII `str` holds its text, in bytes from its start, on this interpreter (found
+/// once, from where CPython itself says the text is: its UTF-8 of such a `str` is the text in place), or
+/// None: then every token is copied.
+fn ascii_offset(py: Python<'_>) -> Option<usize> {
+    static OFFSET: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *OFFSET.get_or_init(|| {
+        if !cfg!(target_endian = "little") {
+            return None;
+        }
+        let probe = |text: &str| -> Option<(u32, usize)> {
+            let s = PyString::new(py, text);
+            let obj = s.as_ptr();
+            let mut len: ffi::Py_ssize_t = 0;
+            // SAFETY: `s` is a live `str`; the GIL is held
+            let data = unsafe { ffi::PyUnicode_AsUTF8AndSize(obj, &mut len) };
+            if data.is_null() || len as usize != text.len() {
+                return None;
+            }
+            // SAFETY: as above
+            let state = unsafe { state_word(obj) };
+            Some((state, (data as usize).wrapping_sub(obj as usize)))
+        };
+        let (state, offset) = probe("layout probe")?;
+        let (short_state, short_offset) = probe("a")?;
+        let (wide_state, _) = probe("\u{e9}t\u{e9}")?;
+        let right = state & COMPACT_ASCII == COMPACT_ASCII
+            && short_state & COMPACT_ASCII == COMPACT_ASCII
+            && wide_state & COMPACT_ASCII != COMPACT_ASCII
+            && offset == short_offset
+            && (offset == 5 * size_of::<usize>() || offset == 6 * size_of::<usize>());
+        right.then_some(offset)
+    })
+}
+
+/// The text of `obj` where it lies when it is an exact, compact ASCII `str` (None otherwise).
+///
+/// # Safety
+/// `obj` is a live object and stays alive, and unchanged, for `'w` (a `str` never changes its text);
+/// `offset` is [`ascii_offset`]'s.
+#[inline(always)]
+unsafe fn ascii_in_place<'w>(obj: *mut ffi::PyObject, offset: usize) -> Option<&'w [u8]> {
+    // SAFETY: `obj` is live; its state word is read only once it is known to be a `str`, and a compact
+    // ASCII `str` holds its `length` (the third field) bytes at `offset`, checked at first use
+    unsafe {
+        if ffi::Py_TYPE(obj) != std::ptr::addr_of_mut!(ffi::PyUnicode_Type)
+            || state_word(obj) & COMPACT_ASCII != COMPACT_ASCII
+        {
+            return None;
+        }
+        let len = obj.cast::<ffi::Py_ssize_t>().add(2).read() as usize;
+        Some(std::slice::from_raw_parts(
+            obj.cast::<u8>().add(offset),
+            len,
+        ))
+    }
+}
+
+/// What the in-place reader keeps between segments (vectors of slices recycled per segment).
+#[derive(Default)]
+struct InPlace {
+    /// copies of the tokens that are not ASCII, and where their words are (index, byte range)
+    own: String,
+    copied: Vec<(usize, u32, u32)>,
+    ends: Vec<usize>,
+    words: Vec<&'static [u8]>,
+    t: gleu::MaskScratch,
+    pieces: Vec<TextPiece>,
+}
+
+/// Why the in-place reader stopped: the input needs the gathering reader (which also raises its errors
+/// and leaves to Python what the core does not count).
+struct Gather;
+
+/// Appends the tokens of a list or tuple `obj` to `words`: ASCII `str`s where they lie, others copied
+/// to `own` (an empty word for now, its index and range in `copied`).
+///
+/// # Safety
+/// The GIL is held and no Python code runs while the words are used, and they do not outlive `obj`.
+unsafe fn read_tokens(
+    obj: *mut ffi::PyObject,
+    offset: usize,
+    py: Python<'_>,
+    own: &mut String,
+    copied: &mut Vec<(usize, u32, u32)>,
+    words: &mut Vec<&[u8]>,
+) -> Result<(), Gather> {
+    // SAFETY: the caller's guarantees; items are read by borrowed references
+    unsafe {
+        let mut read = |tok: *mut ffi::PyObject| -> Result<(), Gather> {
+            if let Some(w) = ascii_in_place(tok, offset) {
+                words.push(w);
+                return Ok(());
+            }
+            let start = own.len();
+            if !push_exact_str(Borrowed::from_ptr(py, tok), own) || own.len() > u32::MAX as usize {
+                return Err(Gather);
+            }
+            copied.push((words.len(), start as u32, own.len() as u32));
+            words.push(&[]);
+            Ok(())
+        };
+        if let Some(items) = list_items(py, obj) {
+            items.iter().try_for_each(|&tok| read(tok))?;
+        } else if ffi::Py_TYPE(obj) == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
+            (0..ffi::PyTuple_Size(obj)).try_for_each(|j| read(ffi::PyTuple_GetItem(obj, j)))?;
+        } else {
+            return Err(Gather);
+        }
+        Ok(())
+    }
+}
+
+/// Whether a list's items are where this reader looks for them (`ob_item`, the fourth pointer-sized
+/// field, `ob_size` the third), checked once against CPython's own accessors.
+fn list_layout(py: Python<'_>) -> bool {
+    static RIGHT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *RIGHT.get_or_init(|| {
+        let list = PyList::new(py, ["a", "b", "c"]).expect("a list of three strings");
+        let obj = list.as_ptr();
+        // SAFETY: `list` is a live list of three items; its first four fields are pointer-sized
+        unsafe {
+            let size = obj.cast::<ffi::Py_ssize_t>().add(2).read();
+            let items = obj.cast::<*mut *mut ffi::PyObject>().add(3).read();
+            size == 3
+                && !items.is_null()
+                && (0..3).all(|k| *items.add(k) == ffi::PyList_GetItem(obj, k as ffi::Py_ssize_t))
+        }
+    })
+}
+
+/// The items of an exact list, read in place where [`list_layout`] holds, else None.
+///
+/// # Safety
+/// The GIL is held, `obj` is live, and no Python code runs while the items are used.
+#[inline]
+unsafe fn list_items<'a>(
+    py: Python<'_>,
+    obj: *mut ffi::PyObject,
+) -> Option<&'a [*mut ffi::PyObject]> {
+    // SAFETY: the caller's guarantees; the list's fields are read where `list_layout` found them
+    unsafe {
+        if ffi::Py_TYPE(obj) != std::ptr::addr_of_mut!(ffi::PyList_Type) || !list_layout(py) {
+            return None;
+        }
+        let size = obj.cast::<ffi::Py_ssize_t>().add(2).read().max(0) as usize;
+        if size == 0 {
+            return Some(&[]);
+        }
+        let items = obj.cast::<*const *mut ffi::PyObject>().add(3).read();
+        Some(std::slice::from_raw_parts(items, size))
+    }
+}
+
+impl InPlace {
+    /// `(tp, n_all)` of one segment of NLTK's layout (`hyp` a token list, `refs` a list or tuple of
+    /// them), read where the tokens lie.
+    ///
+    /// # Safety
+    /// The GIL is held and the objects live through the call.
+    unsafe fn list_row(
+        &mut self,
+        py: Python<'_>,
+        offset: usize,
+        hyp: *mut ffi::PyObject,
+        refs: *mut ffi::PyObject,
+        min_len: usize,
+        max_len: usize,
+    ) -> Result<[i64; 2], Gather> {
+        // SAFETY: the caller's guarantees; items are read by borrowed references
+        unsafe {
+            let ty = ffi::Py_TYPE(refs);
+            let (n_refs, get): (ffi::Py_ssize_t, unsafe extern "C" fn(_, _) -> _) =
+                if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+                    (ffi::PyList_Size(refs), ffi::PyList_GetItem)
+                } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
+                    (ffi::PyTuple_Size(refs), ffi::PyTuple_GetItem)
+                } else {
+                    return Err(Gather);
+                };
+            let mut own = std::mem::take(&mut self.own);
+            let mut copied = std::mem::take(&mut self.copied);
+            let mut words = gleu::recycle(std::mem::take(&mut self.words));
+            own.clear();
+            copied.clear();
+            self.ends.clear();
+            let mut read = || -> Result<(), Gather> {
+                read_tokens(hyp, offset, py, &mut own, &mut copied, &mut words)?;
+                self.ends.push(words.len());
+                for k in 0..n_refs {
+                    read_tokens(get(refs, k), offset, py, &mut own, &mut copied, &mut words)?;
+                    self.ends.push(words.len());
+                }
+                Ok(())
+            };
+            let row = read().map(|()| {
+                for &(i, a, b) in &copied {
+                    words[i] = &own.as_bytes()[a as usize..b as usize];
+                }
+                gleu::row_of_parts(&words, &self.ends, min_len, max_len, &mut self.t)
+            });
+            self.words = gleu::recycle(words);
+            self.own = own;
+            self.copied = copied;
+            row
+        }
+    }
+}
+
+/// Byte ranges of words in a text.
+type Spans = Vec<(u32, u32)>;
+
+/// One `str` piece of a segment as the in-place reader keeps it: its own copy of text that is not
+/// ASCII, and the words the tokenizer wrote (or `str.split()`'s spans of the text).
+#[derive(Default)]
+struct TextPiece {
+    copy: String,
+    words: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl InPlace {
+    /// `(tp, n_all)` of one segment whose pieces (hypothesis first, then the references present) are
+    /// `str`s, read where they lie when ASCII, split like `str.split()` or by `tok`.
+    ///
+    /// # Safety
+    /// The GIL is held and the objects live through the call.
+    unsafe fn text_row(
+        &mut self,
+        py: Python<'_>,
+        offset: usize,
+        pieces: &[*mut ffi::PyObject],
+        tok: Option<(Tokenizer, bool)>,
+        min_len: usize,
+        max_len: usize,
+    ) -> Result<[i64; 2], Gather> {
+        if self.pieces.len() < pieces.len() {
+            self.pieces.resize_with(pieces.len(), TextPiece::default);
+        }
+        // each piece's text and words: its own buffers, each written once, then only read
+        let mut read: Vec<(&[u8], &Spans)> = Vec::with_capacity(pieces.len());
+        for (&obj, piece) in pieces.iter().zip(self.pieces.iter_mut()) {
+            let TextPiece { copy, words, spans } = piece;
+            // SAFETY: the caller's guarantees
+            let text: &str = match unsafe { ascii_in_place(obj, offset) } {
+                // SAFETY: ASCII is UTF-8
+                Some(bytes) => unsafe { std::str::from_utf8_unchecked(bytes) },
+                None => {
+                    copy.clear();
+                    // SAFETY: `obj` is live and the GIL held
+                    let obj = unsafe { Borrowed::from_ptr(py, obj) };
+                    if !push_exact_str(obj, copy) || copy.len() > u32::MAX as usize {
+                        return Err(Gather);
+                    }
+                    let copy: &String = copy;
+                    copy
+                }
+            };
+            spans.clear();
+            let base = match tok {
+                Some((tok, lowercase)) => {
+                    tok.tokenize(text, lowercase, words, spans)
+                        .map_err(|_| Gather)?;
+                    let words: &String = words;
+                    words.as_bytes()
+                }
+                None => {
+                    split_spans(text, 0, text.len(), spans);
+                    text.as_bytes()
+                }
+            };
+            let spans: &Spans = spans;
+            read.push((base, spans));
+        }
+        let mut words = gleu::recycle(std::mem::take(&mut self.words));
+        self.ends.clear();
+        for &(base, spans) in &read {
+            words.extend(spans.iter().map(|&(a, b)| &base[a as usize..b as usize]));
+            self.ends.push(words.len());
+        }
+        let row = gleu::row_of_parts(&words, &self.ends, min_len, max_len, &mut self.t);
+        self.words = gleu::recycle(words);
+        Ok(row)
+    }
+}
+
+/// Hypotheses and reference streams of `str`s (None: absent) counted where their text lies, with the
+/// GIL held (one thread): `[S, 2]` rows row-major, or `Err(Gather)` for anything else.
+fn rows_in_place(
+    py: Python<'_>,
+    hyps: &Bound<'_, PyAny>,
+    ref_streams: &Bound<'_, PyAny>,
+    tok: Option<(Tokenizer, bool)>,
+    min_len: usize,
+    max_len: usize,
+) -> Result<Vec<i64>, Gather> {
+    let Some(offset) = ascii_offset(py) else {
+        return Err(Gather);
+    };
+    let sequence = |obj: &Bound<'_, PyAny>| -> Result<Vec<*mut ffi::PyObject>, Gather> {
+        if let Ok(list) = obj.cast_exact::<PyList>() {
+            // SAFETY: a live list, the GIL held
+            return unsafe { list_items(py, list.as_ptr()) }
+                .map(<[_]>::to_vec)
+                .ok_or(Gather);
+        }
+        if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+            return Ok(tuple.iter_borrowed().map(|x| x.as_ptr()).collect());
+        }
+        Err(Gather)
+    };
+    let hyp_items = sequence(hyps)?;
+    let streams_obj = sequence(ref_streams)?;
+    let mut streams = Vec::with_capacity(streams_obj.len());
+    for &obj in &streams_obj {
+        // SAFETY: an item of a live list or tuple, the GIL held
+        let stream = sequence(&unsafe { Borrowed::from_ptr(py, obj) }.to_owned())?;
+        if stream.len() != hyp_items.len() {
+            return Err(Gather);
+        }
+        streams.push(stream);
+    }
+    // SAFETY: the GIL is held; None is immortal while the interpreter runs
+    let none = unsafe { ffi::Py_None() };
+    let mut reader = InPlace::default();
+    let mut out = Vec::with_capacity(2 * hyp_items.len());
+    let mut pieces = Vec::with_capacity(1 + streams.len());
+    for (i, &h) in hyp_items.iter().enumerate() {
+        pieces.clear();
+        pieces.push(h);
+        pieces.extend(streams.iter().map(|s| s[i]).filter(|&r| r != none));
+        // SAFETY: no Python code runs until the end of the loop, so the sequences and their items
+        // stay alive and unchanged
+        let row = unsafe { reader.text_row(py, offset, &pieces, tok, min_len, max_len)? };
+        out.extend_from_slice(&row);
+    }
+    Ok(out)
+}
+
+/// NLTK's layout counted where its tokens lie, with the GIL held (no copy, one thread): `(sum tp, sum
+/// n_all)` of exact lists of token lists, or `Err(Gather)` for anything else.
+fn list_total_in_place(
+    py: Python<'_>,
+    hypotheses: &Bound<'_, PyAny>,
+    list_of_references: &Bound<'_, PyAny>,
+    min_len: usize,
+    max_len: usize,
+) -> Result<(i64, i64), Gather> {
+    let (Ok(hyps), Ok(refs)) = (
+        hypotheses.cast_exact::<PyList>(),
+        list_of_references.cast_exact::<PyList>(),
+    ) else {
+        return Err(Gather);
+    };
+    let Some(offset) = ascii_offset(py) else {
+        return Err(Gather);
+    };
+    if hyps.len() != refs.len() {
+        return Err(Gather);
+    }
+    let mut reader = InPlace::default();
+    let (mut tp, mut n_all) = (0i64, 0i64);
+    for i in 0..hyps.len() {
+        // SAFETY: the GIL is held and no Python code runs until the end of the loop, so the lists and
+        // their items stay alive and unchanged; the indices are within both lists (equal lengths)
+        let row = unsafe {
+            let h = ffi::PyList_GetItem(hyps.as_ptr(), i as ffi::Py_ssize_t);
+            let r = ffi::PyList_GetItem(refs.as_ptr(), i as ffi::Py_ssize_t);
+            reader.list_row(py, offset, h, r, min_len, max_len)?
+        };
+        tp += row[0];
+        n_all += row[1];
+    }
+    Ok((tp, n_all))
+}
+
 /// GLEU's counter: ``(tp, n_all)`` rows of the best reference of every segment, built once with the
 /// n-gram orders and how raw strings become words (``tokenizer`` None: split like ``str.split()``; a
 /// compiled tokenizer's name: as ``tokenizer(line.rstrip()).split()``, lowercased first with
 /// ``lowercase``). Token lists are counted as they are. ``threads=0``: a count for the input size.
+/// With ``threads`` 0 or 1, exact lists and tuples of ``str`` are counted on the calling thread where their
+/// text lies (ASCII read in place, the rest copied once): reading is most of the work and runs on one
+/// thread either way, so a copy for more threads only adds to it; 2 or more copy the input and count it
+/// on that many threads.
 #[pyclass(frozen, module = "bleuscope._core")]
 pub struct GleuCounter {
     #[pyo3(get)]
@@ -401,6 +798,13 @@ impl GleuCounter {
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+        if self.threads <= 1 {
+            let tok = self.tok.map(|t| (t, self.lowercase));
+            if let Ok(out) = rows_in_place(py, hyps, ref_streams, tok, self.min_len, self.max_len) {
+                let n = out.len() / 2;
+                return PyArray1::from_vec(py, out).reshape([n, 2]).map(Some);
+            }
+        }
         self.rows_of(py, gather_streams(hyps, ref_streams)?)
     }
 
@@ -422,6 +826,17 @@ impl GleuCounter {
         hypotheses: &Bound<'_, PyAny>,
         list_of_references: &Bound<'_, PyAny>,
     ) -> PyResult<Option<(i64, i64)>> {
+        if self.threads <= 1 {
+            if let Ok(total) = list_total_in_place(
+                py,
+                hypotheses,
+                list_of_references,
+                self.min_len,
+                self.max_len,
+            ) {
+                return Ok(Some(total));
+            }
+        }
         let Some(g) = gather_lists(hypotheses, list_of_references)? else {
             return Ok(None);
         };

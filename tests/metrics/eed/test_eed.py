@@ -108,7 +108,7 @@ def test_compiled_preprocessing_equals_python_on_generated_and_wmt_text():
     if module is None:
         pytest.skip("the compiled core is not built")
     rng = random.Random(4)
-    pieces = ["Mr", "Mrs", "Dr", "Ms", "Prof", "Gen", "e", "g", "i", "U", "S", "3", "5", "x", "é", ".", ",", "!",
+    pieces = ["Mr", "Mrs", "Dr", "Ms", "Prof", "Gen", "Jr", "Rev", "Mt", "M", "R", "D", "Pr", "e", "g", "i", "U", "S", "3", "5", "x", "é", ".", ",", "!",
               "?", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "\x1c", "\x85", "\u2028", "字", "٣", "²"]
     lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(5000)]
     lines += _wmt_lines()
