@@ -701,10 +701,15 @@ fn list_total_in_place(
 /// n-gram orders and how raw strings become words (``tokenizer`` None: split like ``str.split()``; a
 /// compiled tokenizer's name: as ``tokenizer(line.rstrip()).split()``, lowercased first with
 /// ``lowercase``). Token lists are counted as they are. ``threads=0``: a count for the input size.
-/// With ``threads`` 0 or 1, exact lists and tuples of ``str`` are counted on the calling thread where their
-/// text lies (ASCII read in place, the rest copied once): reading is most of the work and runs on one
-/// thread either way, so a copy for more threads only adds to it; 2 or more copy the input and count it
-/// on that many threads.
+/// With ``threads`` 1, or 0 and at most [`IN_PLACE_SEGMENTS`] segments, exact lists and tuples of ``str``
+/// are counted on the calling thread where their text lies (ASCII read in place, the rest copied once):
+/// reading is most of the work and runs on one thread either way, so a copy for more threads only adds to
+/// it. Larger inputs with ``threads`` 0, and 2 or more, copy the input and count it on that many threads
+/// without the GIL, where Ctrl-C is polled.
+/// The most segments an automatic thread count counts in place, holding the GIL (about 0.2 s): above it
+/// the input is copied and counted without the GIL, on every core the size allows, and Ctrl-C stops it.
+const IN_PLACE_SEGMENTS: usize = 100_000;
+
 #[pyclass(frozen, module = "bleuscope._core")]
 pub struct GleuCounter {
     #[pyo3(get)]
@@ -721,6 +726,11 @@ pub struct GleuCounter {
 }
 
 impl GleuCounter {
+    /// Whether `hyps` is counted in place on the calling thread (see the class's documentation).
+    fn in_place(&self, hyps: &Bound<'_, PyAny>) -> bool {
+        self.threads == 1 || (self.threads == 0 && hyps.len().is_ok_and(|n| n <= IN_PLACE_SEGMENTS))
+    }
+
     fn count(&self, py: Python<'_>, g: Gathered) -> PyResult<Option<Vec<i64>>> {
         let mut out = vec![0i64; 2 * g.len()];
         let tok = self.tok.map(|t| (t, self.lowercase));
@@ -798,7 +808,7 @@ impl GleuCounter {
         hyps: &Bound<'py, PyAny>,
         ref_streams: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
-        if self.threads <= 1 {
+        if self.in_place(hyps) {
             let tok = self.tok.map(|t| (t, self.lowercase));
             if let Ok(out) = rows_in_place(py, hyps, ref_streams, tok, self.min_len, self.max_len) {
                 let n = out.len() / 2;
@@ -826,7 +836,7 @@ impl GleuCounter {
         hypotheses: &Bound<'_, PyAny>,
         list_of_references: &Bound<'_, PyAny>,
     ) -> PyResult<Option<(i64, i64)>> {
-        if self.threads <= 1 {
+        if self.in_place(hypotheses) {
             if let Ok(total) = list_total_in_place(
                 py,
                 hypotheses,
