@@ -578,14 +578,15 @@ const ASCII_SPACE: [bool; 128] = {
     t
 };
 
-/// `id(c)` of each code point of `text` into the first items of `out` (without whitespace unless
-/// `whitespace`); returns how many. ASCII bytes, most of any text, are written one by one and the
-/// whitespace not kept (no branch); longer characters are decoded from their bytes (`text` is valid
-/// UTF-8). `out` only grows (no zeroing per text).
+/// The id of each code point of `text` into the first items of `out` (without whitespace unless
+/// `whitespace`); returns how many. ASCII bytes, most of any text, take theirs from `ascii` and are
+/// written one by one, the whitespace not kept (no branch); longer characters are decoded from their
+/// bytes (`text` is valid UTF-8) and take `id(c)`. `out` only grows (no zeroing per text).
 fn decode(
     text: &str,
     whitespace: bool,
     out: &mut Vec<u32>,
+    ascii: &[u32; 128],
     mut id: impl FnMut(u32) -> u32,
 ) -> usize {
     let bytes = text.as_bytes();
@@ -599,7 +600,8 @@ fn decode(
     let (mut n, mut i) = (0, 0);
     while let Some(&b) = bytes.get(i) {
         if b < 0x80 {
-            out[n] = id(u32::from(b));
+            // SAFETY: `n` <= `i` (one item at most per byte read) and `i` < `bytes.len()` = `out.len()`
+            *unsafe { at_mut(out, n) } = ascii[usize::from(b)];
             n += usize::from(keep[usize::from(b)]);
             i += 1;
             continue;
@@ -701,7 +703,8 @@ impl ChrfCounter {
         3 * (self.char_order + self.word_order)
     }
 
-    /// The hypothesis's characters as ids 1..=n (in order of first appearance); returns n.
+    /// The hypothesis's characters as ids 1..=n (its ASCII characters first, the others in order of
+    /// first appearance); returns n.
     fn hyp_char_ids(&mut self, text: &str) -> usize {
         for &c in &self.seen_chars {
             if let Some(id) = self.char_ids.get_mut(c as usize) {
@@ -710,6 +713,17 @@ impl ChrfCounter {
         }
         self.wide_ids.clear();
         self.seen_chars.clear();
+        // the ASCII characters' ids before decoding, so that its loop only reads them
+        let mut present = [false; 128];
+        for &b in text.as_bytes() {
+            present[usize::from(b & 0x7f)] |= b < 0x80;
+        }
+        for (b, &here) in present.iter().enumerate() {
+            if here && (self.whitespace || !ASCII_SPACE[b]) {
+                first_seen(&mut self.seen_chars, &mut self.char_ids[b], b as u32);
+            }
+        }
+        let ascii = self.ascii_ids();
         let (ids, wide, seen, out) = (
             &mut self.char_ids,
             &mut self.wide_ids,
@@ -727,19 +741,31 @@ impl ChrfCounter {
             *id
         };
         // the closure itself, not a reference to it: called through `&mut F` it is not inlined
-        self.n_hyp_chars = decode(text, self.whitespace, out, id_of);
+        self.n_hyp_chars = decode(text, self.whitespace, out, &ascii, id_of);
         self.seen_chars.len()
+    }
+
+    /// The hypothesis's ids of the ASCII characters (0: not in it).
+    fn ascii_ids(&self) -> [u32; 128] {
+        let mut ascii = [0; 128];
+        ascii.copy_from_slice(&self.char_ids[..128]);
+        ascii
     }
 
     /// A reference's characters as the hypothesis's ids (0: not in the hypothesis).
     fn ref_char_ids(&mut self, text: &str) {
+        let ascii = self.ascii_ids();
         let (ids, wide) = (&self.char_ids, &self.wide_ids);
-        self.n_ref_chars = decode(text, self.whitespace, &mut self.ref_chars, |c| {
-            match ids.get(c as usize) {
+        self.n_ref_chars = decode(
+            text,
+            self.whitespace,
+            &mut self.ref_chars,
+            &ascii,
+            |c| match ids.get(c as usize) {
                 Some(&id) => id,
                 None => wide_id(wide, c),
-            }
-        });
+            },
+        );
     }
 
     /// Candidate rows of `hyp` against each reference (`None`: absent, row left untouched) into `out`
