@@ -11,7 +11,9 @@
 //! starting at the positions whose n-gram both texts have, each keyed by that n-gram's id (numbered in
 //! the round before, among the shared ones only) and its next unit. The key spaces stay small (shared
 //! n-grams times units), so a round's counts are an array indexed by key; an n-gram one text lacks
-//! drops its positions from the later rounds, where few are left.
+//! drops its positions from the later rounds, where few are left. Orders 1 and 2 of a text with few
+//! units (characters, the words of a sentence) are counted in one sweep keyed by units and unit pairs,
+//! as nearly every position survives them.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
