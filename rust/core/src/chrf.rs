@@ -11,7 +11,9 @@
 //! starting at the positions whose n-gram both texts have, each keyed by that n-gram's id (numbered in
 //! the round before, among the shared ones only) and its next unit. The key spaces stay small (shared
 //! n-grams times units), so a round's counts are an array indexed by key; an n-gram one text lacks
-//! drops its positions from the later rounds, where few are left.
+//! drops its positions from the later rounds, where few are left. Orders 1 and 2 of a text with few
+//! units (characters, the words of a sentence) are counted in one sweep keyed by units and unit pairs,
+//! as nearly every position survives them.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -162,14 +164,21 @@ impl HashEntries {
 /// The clipped matches of two unit sequences at every order, one order per round (see the module's
 /// text). A position of round n (order n + 1) is kept with the id of the n-gram starting there, among
 /// the n-grams both texts have; the key of its (n + 1)-gram is that id times the units plus its next
-/// unit. Its buffers are reused from pair to pair.
+/// unit. Orders 1 and 2 of few units are keyed by the units themselves (see [`first_two_rounds`]). Its
+/// buffers are reused from pair to pair and only ever grow, so no round zeroes a buffer.
 #[derive(Default)]
 struct Matcher {
     /// every round after the first on the hash table (the tests' switch for its path)
     hashed_only: bool,
+    /// orders 1 and 2 always through [`first_round`] and the rounds (the tests' switch for that path)
+    no_pairs: bool,
     dense: Vec<Entry>,
+    /// the entries of order 1 and of order 2 by unit pair, for [`first_two_rounds`]
+    singles: Vec<Entry>,
+    pairs: Vec<Entry>,
     table: HashEntries,
-    /// this round's (position, n-gram id) of each side, and the next round's
+    /// this round's (position, n-gram id) of each side (the first items, as many as the round before
+    /// found), and the next round's
     hyp: Vec<(u32, u32)>,
     refs: Vec<(u32, u32)>,
     hyp_next: Vec<(u32, u32)>,
@@ -177,6 +186,15 @@ struct Matcher {
     /// the key of each hypothesis position of the round at hand (in the array, in the hash table)
     dense_keys: Vec<u32>,
     keys: Vec<usize>,
+}
+
+/// The first `n` items of `v`, grown to hold them (never shrunk: a buffer is zeroed only when it grows,
+/// where `resize` after `truncate` would zero the items past the kept ones on every round).
+fn room<T: Copy + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
+    if v.len() < n {
+        v.resize(n, T::default());
+    }
+    &mut v[..n]
 }
 
 impl Entry {
@@ -208,19 +226,29 @@ struct Round<'a> {
     more: bool,
 }
 
-/// Where a round puts the next round's positions (those whose longer n-gram both texts have, with its id).
+/// Where a round puts the next round's positions (those whose longer n-gram both texts have, with its
+/// id): the first items of each buffer; the round returns how many.
 struct NextRound<'a> {
     hyp: &'a mut Vec<(u32, u32)>,
     refs: &'a mut Vec<(u32, u32)>,
 }
 
-/// One round on the hash table (emptied by the caller); returns the clipped matches and the ids given.
+/// What a round found: its clipped matches, the ids it gave (the next round's n-grams), and the number
+/// of the next round's positions of each side.
+struct Found {
+    matches: i64,
+    ids: usize,
+    n_hyp: usize,
+    n_refs: usize,
+}
+
+/// One round on the hash table (emptied by the caller).
 fn round(
     store: &mut HashEntries,
     x: Round<'_>,
     next: NextRound<'_>,
     keys: &mut Vec<usize>,
-) -> (i64, usize) {
+) -> Found {
     keys.clear();
     for &(i, id) in x.hyp {
         let key = id as usize * x.units + x.h[i as usize + x.off] as usize;
@@ -248,71 +276,121 @@ fn round(
             }
         }
     }
-    (matches, ids as usize)
+    Found {
+        matches,
+        ids: ids as usize,
+        n_hyp: next.hyp.len(),
+        n_refs: next.refs.len(),
+    }
 }
 
-/// The `n` positions of `positions` (`(position, key)` pairs) whose entry has a next-round id and which
-/// have a unit after `last` into `out`, with that id, without branches.
+/// `slice[i]`, unchecked where the caller has shown `i < slice.len()` (checked in debug builds).
+///
+/// # Safety
+/// `i < slice.len()`.
 #[inline(always)]
-fn kept_positions(
+unsafe fn at<T>(slice: &[T], i: usize) -> &T {
+    debug_assert!(i < slice.len(), "index {i} of {}", slice.len());
+    // SAFETY: the caller's contract
+    unsafe { slice.get_unchecked(i) }
+}
+
+/// `&mut slice[i]`, as [`at`].
+///
+/// # Safety
+/// `i < slice.len()`.
+#[inline(always)]
+unsafe fn at_mut<T>(slice: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < slice.len(), "index {i} of {}", slice.len());
+    // SAFETY: the caller's contract
+    unsafe { slice.get_unchecked_mut(i) }
+}
+
+/// The `n` positions of `positions` (`(position, key)` pairs, keys below `store.len()`) whose entry has
+/// a next-round id and which have a unit after `last` into `out`, with that id, without branches;
+/// returns how many.
+///
+/// # Safety
+/// Every key is below `store.len()` and `positions` yields at most `n` items.
+#[inline(always)]
+unsafe fn kept_positions(
     store: &[Entry],
     n: usize,
     positions: impl Iterator<Item = (u32, usize)>,
     last: usize,
     out: &mut Vec<(u32, u32)>,
-) {
-    out.resize(n, (0, 0));
+) -> usize {
+    let out = room(out, n);
     let mut kept = 0;
     for (i, key) in positions {
-        let id = store[key].next;
-        out[kept] = (i, id.wrapping_sub(1));
+        // SAFETY: keys are below `store.len()`
+        let id = unsafe { at(store, key) }.next;
+        // SAFETY: `kept` counts fewer items than were yielded (at most `n` = `out.len()`)
+        *unsafe { at_mut(out, kept) } = (i, id.wrapping_sub(1));
         kept += usize::from((id > 0) & ((i as usize) < last));
     }
-    out.truncate(kept);
+    kept
 }
 
 /// [`round`] on the array of entries (every entry zero before and after), without branches on the data:
-/// an unpredictable branch per position costs more than the work it would skip.
+/// an unpredictable branch per position costs more than the work it would skip. `store` holds the
+/// round's key space (the ids of the round before times the units).
 fn round_dense(
     store: &mut [Entry],
     x: Round<'_>,
     next: NextRound<'_>,
     keys: &mut Vec<u32>,
-) -> (i64, usize) {
+) -> Found {
     // the units at offset `off` of each position; the positions before `*_last` have one more unit
     let (h_at, r_at) = (&x.h[x.off..], &x.r[x.off..]);
     let (h_last, r_last) = (h_at.len().saturating_sub(1), r_at.len().saturating_sub(1));
     let units = x.units as u32;
+    // every key is below `store.len()`: an id of the round before is below its count, a unit below
+    // `units`, and the caller sized `store` for their product; a position of this round has a unit at
+    // `off` (the round before kept only those), so `h_at[i]` and `r_at[j]` are in bounds too
     keys.clear();
     keys.extend(x.hyp.iter().map(|&(i, id)| {
-        let key = id * units + h_at[i as usize];
-        store[key as usize].h += 1;
+        // SAFETY: see above
+        let key = id * units + unsafe { *at(h_at, i as usize) };
+        // SAFETY: see above
+        unsafe { at_mut(store, key as usize) }.h += 1;
         key
     }));
     let (mut matches, mut ids) = (0i64, 0u32);
-    next.refs.resize(x.refs.len(), (0, 0));
+    let refs_out = room(next.refs, x.refs.len());
     let mut kept = 0;
     for &(j, id) in x.refs {
-        let e = &mut store[(id * units + r_at[j as usize]) as usize];
+        // SAFETY: see above
+        let key = id * units + unsafe { *at(r_at, j as usize) };
+        // SAFETY: see above
+        let e = unsafe { at_mut(store, key as usize) };
         let has = e.reference(&mut matches, &mut ids);
-        next.refs[kept] = (j, e.next.wrapping_sub(1));
+        // SAFETY: `kept` is below the positions read so far, at most `refs_out.len()`
+        *unsafe { at_mut(refs_out, kept) } = (j, e.next.wrapping_sub(1));
         kept += usize::from(has & ((j as usize) < r_last));
     }
-    next.refs.truncate(if x.more { kept } else { 0 });
-    if x.more {
+    let n_refs = if x.more { kept } else { 0 };
+    let n_hyp = if x.more {
         let positions = x
             .hyp
             .iter()
             .zip(keys.iter())
             .map(|(&(i, _), &key)| (i, key as usize));
-        kept_positions(store, x.hyp.len(), positions, h_last, next.hyp);
+        // SAFETY: the keys of this round (see above), one per position of `x.hyp`
+        unsafe { kept_positions(store, x.hyp.len(), positions, h_last, next.hyp) }
     } else {
-        next.hyp.clear();
-    }
+        0
+    };
     for &key in keys.iter() {
-        store[key as usize] = Entry::default();
+        // SAFETY: see above
+        *unsafe { at_mut(store, key as usize) } = Entry::default();
     }
-    (matches, ids as usize)
+    Found {
+        matches,
+        ids: ids as usize,
+        n_hyp,
+        n_refs,
+    }
 }
 
 /// The first round (order 1) on the array of entries, keyed by the units themselves: [`round_dense`]
@@ -323,25 +401,102 @@ fn first_round(
     r: &[u32],
     units: usize,
     next: NextRound<'_>,
-) -> (i64, usize) {
+) -> Found {
     let store = &mut store[..units];
     for &u in h {
         store[u as usize].h += 1;
     }
     let (mut matches, mut ids) = (0i64, 0u32);
-    next.refs.resize(r.len(), (0, 0));
+    let refs_out = room(next.refs, r.len());
     let mut kept = 0;
     for (j, &u) in r.iter().enumerate() {
         let e = &mut store[u as usize];
         let has = e.reference(&mut matches, &mut ids);
-        next.refs[kept] = (j as u32, e.next.wrapping_sub(1));
+        refs_out[kept] = (j as u32, e.next.wrapping_sub(1));
         kept += usize::from(has & (j + 1 < r.len()));
     }
-    next.refs.truncate(kept);
     let positions = h.iter().enumerate().map(|(i, &u)| (i as u32, u as usize));
-    kept_positions(store, h.len(), positions, h.len() - 1, next.hyp);
+    // SAFETY: the units of `h` are below `units` (they indexed `store` above), one per position
+    let n_hyp = unsafe { kept_positions(store, h.len(), positions, h.len() - 1, next.hyp) };
     store.fill(Entry::default());
-    (matches, ids as usize)
+    Found {
+        matches,
+        ids: ids as usize,
+        n_hyp,
+        n_refs: kept,
+    }
+}
+
+/// Units up to this many have orders 1 and 2 keyed by the units and by unit pairs (`units²` entries,
+/// 768 kB at most): a text's characters, or the words of a sentence.
+const PAIR_UNITS: usize = 256;
+
+/// Orders 1 and 2 in one sweep of each text, keyed by the unit (`singles`) and by the pair of units
+/// (`pairs`, `units²` entries): where (nearly) every position survives the first round, this skips
+/// building and reading its position lists and the ids of order 1. Returns the clipped matches of both
+/// orders and what the second round found (its ids number the pairs both texts have, for order 3).
+/// Both texts have at least two units, every unit below `units`; every entry is zero before and after.
+fn first_two_rounds(
+    singles: &mut [Entry],
+    pairs: &mut [Entry],
+    h: &[u32],
+    r: &[u32],
+    units: usize,
+    more: bool,
+    next: NextRound<'_>,
+) -> (i64, Found) {
+    let (singles, pairs) = (&mut singles[..units], &mut pairs[..units * units]);
+    // every unit is below `units` (checked once here, not per access), so a pair's key is below units²
+    assert!(h.iter().chain(r).all(|&u| (u as usize) < units), "unit ids");
+    let pair = |w: &[u32]| w[0] as usize * units + w[1] as usize;
+    for (i, &u) in h.iter().enumerate() {
+        // SAFETY: units are below `units` = `singles.len()` (asserted above)
+        unsafe { at_mut(singles, u as usize) }.h += 1;
+        if let Some(&v) = h.get(i + 1) {
+            // SAFETY: both units below `units`, so the key is below units² = `pairs.len()`
+            unsafe { at_mut(pairs, u as usize * units + v as usize) }.h += 1;
+        }
+    }
+    let mut single_matches = 0i64;
+    for &u in r {
+        // SAFETY: as above
+        let e = unsafe { at_mut(singles, u as usize) };
+        single_matches += i64::from(e.r < e.h);
+        e.r += 1;
+    }
+    singles.fill(Entry::default());
+    let (mut matches, mut ids) = (0i64, 0u32);
+    let refs_out = room(next.refs, r.len() - 1);
+    let mut kept = 0;
+    // a pair at j has a unit after it when j + 2 < len
+    let r_last = r.len() - 2;
+    for (j, w) in r.windows(2).enumerate() {
+        // SAFETY: as above
+        let e = unsafe { at_mut(pairs, pair(w)) };
+        let has = e.reference(&mut matches, &mut ids);
+        // SAFETY: `kept` <= j < r.len() - 1 = `refs_out.len()`
+        *unsafe { at_mut(refs_out, kept) } = (j as u32, e.next.wrapping_sub(1));
+        kept += usize::from(has & (j < r_last));
+    }
+    let n_refs = if more { kept } else { 0 };
+    let n_hyp = if more {
+        let positions = h.windows(2).enumerate().map(|(i, w)| (i as u32, pair(w)));
+        // SAFETY: keys below units² (as above), one per pair of `h`
+        unsafe { kept_positions(pairs, h.len() - 1, positions, h.len() - 2, next.hyp) }
+    } else {
+        0
+    };
+    for w in h.windows(2) {
+        // SAFETY: as above
+        *unsafe { at_mut(pairs, pair(w)) } = Entry::default();
+    }
+    let found = Found {
+        matches,
+        ids: ids as usize,
+        n_hyp,
+        n_refs,
+    };
+    (single_matches, found)
 }
 
 impl Matcher {
@@ -357,44 +512,57 @@ impl Matcher {
         } else {
             DENSE_ENTRIES.max(h.len() + r.len()).max(units)
         };
-        if self.dense.len() < units {
-            self.dense.resize(units, Entry::default());
-        }
         let next = NextRound {
             hyp: &mut self.hyp,
             refs: &mut self.refs,
         };
-        let (matches, mut ids) = first_round(&mut self.dense, h, r, units, next);
-        out[0] += matches;
-        for (n, total) in out.iter_mut().enumerate().take(orders).skip(1) {
-            if self.hyp.is_empty() || self.refs.is_empty() {
+        let pairs = orders >= 2 && h.len() >= 2 && r.len() >= 2 && units <= PAIR_UNITS;
+        let (first, mut found) = if pairs && !self.no_pairs {
+            room(&mut self.singles, units);
+            room(&mut self.pairs, units * units);
+            let more = orders > 2;
+            let (single_matches, found) =
+                first_two_rounds(&mut self.singles, &mut self.pairs, h, r, units, more, next);
+            out[1] += found.matches;
+            (
+                2,
+                Found {
+                    matches: single_matches,
+                    ..found
+                },
+            )
+        } else {
+            room(&mut self.dense, units);
+            (1, first_round(&mut self.dense, h, r, units, next))
+        };
+        out[0] += found.matches;
+        for (n, total) in out.iter_mut().enumerate().take(orders).skip(first) {
+            let (n_hyp, n_refs) = (found.n_hyp, found.n_refs);
+            if n_hyp == 0 || n_refs == 0 {
                 break;
             }
-            let space = ids * units;
+            let space = found.ids * units;
             let x = Round {
                 h,
                 r,
                 units,
                 off: n,
-                hyp: &self.hyp,
-                refs: &self.refs,
+                hyp: &self.hyp[..n_hyp],
+                refs: &self.refs[..n_refs],
                 more: n + 1 < orders,
             };
             let next = NextRound {
                 hyp: &mut self.hyp_next,
                 refs: &mut self.refs_next,
             };
-            let (matches, next_ids) = if space <= dense_limit && space <= u32::MAX as usize {
-                if self.dense.len() < space {
-                    self.dense.resize(space, Entry::default());
-                }
+            found = if space <= dense_limit && space <= u32::MAX as usize {
+                room(&mut self.dense, space);
                 round_dense(&mut self.dense, x, next, &mut self.dense_keys)
             } else {
-                self.table.reset(self.hyp.len());
+                self.table.reset(n_hyp);
                 round(&mut self.table, x, next, &mut self.keys)
             };
-            *total += matches;
-            ids = next_ids;
+            *total += found.matches;
             std::mem::swap(&mut self.hyp, &mut self.hyp_next);
             std::mem::swap(&mut self.refs, &mut self.refs_next);
         }
@@ -412,10 +580,17 @@ const ASCII_SPACE: [bool; 128] = {
     t
 };
 
-/// `id(c)` of each code point of `text` into `out` (without whitespace unless `whitespace`). ASCII
-/// bytes, most of any text, are written one by one and the whitespace not kept (no branch); longer
-/// characters are decoded from their bytes (`text` is valid UTF-8).
-fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u32) -> u32) {
+/// The id of each code point of `text` into the first items of `out` (without whitespace unless
+/// `whitespace`); returns how many. ASCII bytes, most of any text, take theirs from `ascii` and are
+/// written one by one, the whitespace not kept (no branch); longer characters are decoded from their
+/// bytes (`text` is valid UTF-8) and take `id(c)`. `out` only grows (no zeroing per text).
+fn decode(
+    text: &str,
+    whitespace: bool,
+    out: &mut Vec<u32>,
+    ascii: &[u32; 128],
+    mut id: impl FnMut(u32) -> u32,
+) -> usize {
     let bytes = text.as_bytes();
     let mut keep = [1u8; 128];
     if !whitespace {
@@ -423,12 +598,12 @@ fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u
             *k = u8::from(!space);
         }
     }
-    out.clear();
-    out.resize(bytes.len(), 0);
+    let out = room(out, bytes.len());
     let (mut n, mut i) = (0, 0);
     while let Some(&b) = bytes.get(i) {
         if b < 0x80 {
-            out[n] = id(u32::from(b));
+            // SAFETY: `n` <= `i` (one item at most per byte read) and `i` < `bytes.len()` = `out.len()`
+            *unsafe { at_mut(out, n) } = ascii[usize::from(b)];
             n += usize::from(keep[usize::from(b)]);
             i += 1;
             continue;
@@ -450,7 +625,7 @@ fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u
             n += 1;
         }
     }
-    out.truncate(n);
+    n
 }
 
 /// Code points below this (the alphabets, their marks and punctuation) have their id in an array;
@@ -458,6 +633,29 @@ fn decode(text: &str, whitespace: bool, out: &mut Vec<u32>, mut id: impl FnMut(u
 const DIRECT_CODE_POINTS: usize = 0x3000;
 
 type CharMap = HashMap<u32, u32, BuildHasherDefault<Fnv>>;
+
+/// The id slot of a code point past [`DIRECT_CODE_POINTS`]: out of line, so that the closure giving ids
+/// stays small enough to be inlined into [`decode`]'s loop.
+#[cold]
+#[inline(never)]
+fn wide_slot(wide: &mut CharMap, c: u32) -> &mut u32 {
+    wide.entry(c).or_insert(0)
+}
+
+/// The hypothesis's id of a code point past [`DIRECT_CODE_POINTS`] (0: not in it), out of line.
+#[cold]
+#[inline(never)]
+fn wide_id(wide: &CharMap, c: u32) -> u32 {
+    wide.get(&c).copied().unwrap_or(0)
+}
+
+/// A character's first occurrence in the hypothesis: the next id (out of line, as [`wide_slot`]).
+#[cold]
+#[inline(never)]
+fn first_seen(seen: &mut Vec<u32>, id: &mut u32, c: u32) {
+    seen.push(c);
+    *id = seen.len() as u32;
+}
 
 /// Counts candidate rows segment by segment, reusing its buffers.
 pub(crate) struct ChrfCounter {
@@ -468,8 +666,11 @@ pub(crate) struct ChrfCounter {
     char_ids: Vec<u32>,
     wide_ids: CharMap,
     seen_chars: Vec<u32>,
+    /// the characters' ids of the hypothesis and of the reference at hand (the first `n_*_chars`)
     hyp_chars: Vec<u32>,
     ref_chars: Vec<u32>,
+    n_hyp_chars: usize,
+    n_ref_chars: usize,
     hyp_words: Vec<u32>,
     ref_words: Vec<u32>,
     spans: Vec<(usize, usize)>,
@@ -489,6 +690,8 @@ impl ChrfCounter {
             seen_chars: Vec::new(),
             hyp_chars: Vec::new(),
             ref_chars: Vec::new(),
+            n_hyp_chars: 0,
+            n_ref_chars: 0,
             hyp_words: Vec::new(),
             ref_words: Vec::new(),
             spans: Vec::new(),
@@ -502,7 +705,8 @@ impl ChrfCounter {
         3 * (self.char_order + self.word_order)
     }
 
-    /// The hypothesis's characters as ids 1..=n (in order of first appearance); returns n.
+    /// The hypothesis's characters as ids 1..=n (its ASCII characters first, the others in order of
+    /// first appearance); returns n.
     fn hyp_char_ids(&mut self, text: &str) -> usize {
         for &c in &self.seen_chars {
             if let Some(id) = self.char_ids.get_mut(c as usize) {
@@ -511,36 +715,59 @@ impl ChrfCounter {
         }
         self.wide_ids.clear();
         self.seen_chars.clear();
+        // the ASCII characters' ids before decoding, so that its loop only reads them
+        let mut present = [false; 128];
+        for &b in text.as_bytes() {
+            present[usize::from(b & 0x7f)] |= b < 0x80;
+        }
+        for (b, &here) in present.iter().enumerate() {
+            if here && (self.whitespace || !ASCII_SPACE[b]) {
+                first_seen(&mut self.seen_chars, &mut self.char_ids[b], b as u32);
+            }
+        }
+        let ascii = self.ascii_ids();
         let (ids, wide, seen, out) = (
             &mut self.char_ids,
             &mut self.wide_ids,
             &mut self.seen_chars,
             &mut self.hyp_chars,
         );
-        let mut id_of = |c: u32| {
+        let id_of = |c: u32| {
             let id = match ids.get_mut(c as usize) {
                 Some(id) => id,
-                None => wide.entry(c).or_insert(0),
+                None => wide_slot(wide, c),
             };
             if *id == 0 {
-                seen.push(c);
-                *id = seen.len() as u32;
+                first_seen(seen, id, c);
             }
             *id
         };
-        decode(text, self.whitespace, out, &mut id_of);
+        // the closure itself, not a reference to it: called through `&mut F` it is not inlined
+        self.n_hyp_chars = decode(text, self.whitespace, out, &ascii, id_of);
         self.seen_chars.len()
+    }
+
+    /// The hypothesis's ids of the ASCII characters (0: not in it).
+    fn ascii_ids(&self) -> [u32; 128] {
+        let mut ascii = [0; 128];
+        ascii.copy_from_slice(&self.char_ids[..128]);
+        ascii
     }
 
     /// A reference's characters as the hypothesis's ids (0: not in the hypothesis).
     fn ref_char_ids(&mut self, text: &str) {
+        let ascii = self.ascii_ids();
         let (ids, wide) = (&self.char_ids, &self.wide_ids);
-        decode(text, self.whitespace, &mut self.ref_chars, |c| {
-            match ids.get(c as usize) {
+        self.n_ref_chars = decode(
+            text,
+            self.whitespace,
+            &mut self.ref_chars,
+            &ascii,
+            |c| match ids.get(c as usize) {
                 Some(&id) => id,
-                None => wide.get(&c).copied().unwrap_or(0),
-            }
-        });
+                None => wide_id(wide, c),
+            },
+        );
     }
 
     /// Candidate rows of `hyp` against each reference (`None`: absent, row left untouched) into `out`
@@ -563,7 +790,8 @@ impl ChrfCounter {
             self.matches.fill(0);
             if co > 0 {
                 self.ref_char_ids(r);
-                let (h, rc) = (&self.hyp_chars, &self.ref_chars);
+                let h = &self.hyp_chars[..self.n_hyp_chars];
+                let rc = &self.ref_chars[..self.n_ref_chars];
                 self.matcher
                     .count(h, rc, n_chars, co, &mut self.matches[..co]);
             }
@@ -582,7 +810,7 @@ impl ChrfCounter {
             let row = &mut out[k * width..(k + 1) * width];
             for order in 0..co + wo {
                 let (hl, rl, n) = if order < co {
-                    (self.hyp_chars.len(), self.ref_chars.len(), order + 1)
+                    (self.n_hyp_chars, self.n_ref_chars, order + 1)
                 } else {
                     (self.hyp_words.len(), self.ref_words.len(), order - co + 1)
                 };
@@ -735,6 +963,30 @@ mod tests {
     }
 
     #[test]
+    fn short_texts_and_both_first_round_paths_count_as_the_definition() {
+        // one or two units on a side, a unit only one side has, orders past the texts' lengths; the same
+        // counter throughout, so every buffer is reused from a longer pair to a shorter one
+        let texts = [
+            "", " ", "a", "ab", "ba", "aa", "aaa", "abab", "a b a", "xyz", "é", "éé a", "ab.",
+            "(a) b",
+        ];
+        for no_pairs in [false, true] {
+            for (co, wo) in [(6, 2), (2, 2), (1, 1), (3, 0)] {
+                let mut c = ChrfCounter::new(co, wo, false);
+                c.matcher.no_pairs = no_pairs;
+                for hyp in texts {
+                    for reference in texts {
+                        let mut got = vec![0; c.width()];
+                        c.count(hyp, &[Some(reference)], &mut got);
+                        let want = naive_rows(hyp, reference, co, wo);
+                        assert_eq!(got, want, "{hyp:?} {reference:?} orders {co} {wo}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_long_hypothesis_grows_its_table_and_counts_as_the_definition() {
         // about 200k characters of n-grams, many distinct: the table grows past its start size many times
         let mut state = 12345u64;
@@ -781,10 +1033,11 @@ mod tests {
             .collect();
         let wide_ref: String = wide.chars().rev().chain(wide.chars().skip(100)).collect();
         for (hyp, reference) in [(&small, &small_ref), (&wide, &wide_ref), (&small, &small)] {
-            for hashed in [false, true] {
-                for (co, wo) in [(6, 2), (9, 0), (1, 3)] {
+            for (hashed, no_pairs) in [(false, false), (true, false), (false, true), (true, true)] {
+                for (co, wo) in [(6, 2), (9, 0), (1, 3), (2, 2)] {
                     let mut c = ChrfCounter::new(co, wo, false);
                     c.matcher.hashed_only = hashed;
+                    c.matcher.no_pairs = no_pairs;
                     let mut got = vec![0; c.width()];
                     c.count(hyp, &[Some(reference)], &mut got);
                     assert_eq!(got, naive_rows(hyp, reference, co, wo), "orders {co} {wo}");

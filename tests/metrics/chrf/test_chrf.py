@@ -470,3 +470,22 @@ def test_streamed_inputs_paths_and_generators(tmp_path):
     for metric, theirs in ((CHRF(word_order=2), sacrebleu.CHRF(word_order=2)), (TER(), sacrebleu.TER())):
         got = metric.score_stream(iter(hyps), [path], chunk_size=7)
         assert got.score == metric.corpus_score((h for h in hyps), [path]).score == theirs.corpus_score(hyps, refs).score
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(st.lists(st.integers(0, 40), min_size=3 * 8, max_size=3 * 8), min_size=1, max_size=12),
+    order=st.integers(1, 8),
+    beta=st.integers(0, 3),
+    eps_smoothing=st.booleans(),
+)
+def test_property_float64_scores_equal_the_mixed_precision_arithmetic(rows, order, beta, eps_smoothing):
+    """The float64 score path (sentence and corpus scores) computes what the per-row float32/float64 path does
+    with every row in float64, bit for bit, including rows with empty orders and nothing matched."""
+    from bleuscope.metrics.chrf.scorer import _f_scores64, _f_scores_mixed
+
+    stats = np.array(rows, dtype=np.int64)[:, :3 * order]
+    stats[:, 2::3] = np.minimum(stats[:, 2::3], np.minimum(stats[:, 0::3], stats[:, 1::3]))
+    fast = _f_scores64(stats, order, beta, eps_smoothing)
+    assert fast.tolist() == _f_scores_mixed(stats, order, beta, eps_smoothing, False).tolist()
+    assert fast.dtype == np.float64 and fast.shape == (len(rows),)
