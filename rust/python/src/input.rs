@@ -137,6 +137,19 @@ impl<'a> ReadLines<'a> {
         self.hyps[j].line(&self.text)
     }
 
+    /// Whether every line is text or missing (none needs the Python tokenizer).
+    pub(crate) fn all_utf8(&self) -> bool {
+        let python = |r: &Read<'_>| matches!(r, Read::Line(Line::Python));
+        !self.hyps.iter().chain(self.refs.iter().flatten()).any(python)
+    }
+
+    /// The first segment whose reference of stream `k` is missing.
+    pub(crate) fn first_missing_reference(&self, k: usize) -> Option<usize> {
+        self.refs[k]
+            .iter()
+            .position(|r| matches!(r, Read::Line(Line::Missing)))
+    }
+
     /// How many references segment `j` has.
     pub(crate) fn present_refs(&self, j: usize) -> usize {
         let missing = |r: &Read<'_>| matches!(r, Read::Line(Line::Missing));
