@@ -140,7 +140,11 @@ impl<'a> ReadLines<'a> {
     /// Whether every line is text or missing (none needs the Python tokenizer).
     pub(crate) fn all_utf8(&self) -> bool {
         let python = |r: &Read<'_>| matches!(r, Read::Line(Line::Python));
-        !self.hyps.iter().chain(self.refs.iter().flatten()).any(python)
+        !self
+            .hyps
+            .iter()
+            .chain(self.refs.iter().flatten())
+            .any(python)
     }
 
     /// The first segment whose reference of stream `k` is missing.
