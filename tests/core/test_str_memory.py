@@ -116,6 +116,29 @@ def test_text_of_every_width_reads_as_the_python_engines(pairs, tokenize):
         CHRF(engine="numpy").corpus_score(hyps, [refs]).score, abs=1e-9)
 
 
+#: long lines that are mostly ASCII, with characters of every width (and now and then a lone surrogate)
+#: between runs of it: the reader stores 16 code units at a time where they are ASCII
+_run = st.text(st.sampled_from("abcdefghij klmnop"), min_size=0, max_size=40)
+_long_line = st.lists(st.tuples(_run, st.text(_chars, max_size=3)), min_size=1, max_size=12).map(
+    lambda parts: "".join(a + b for a, b in parts))
+
+
+@pytest.mark.filterwarnings("ignore")
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(_long_line, _long_line), min_size=1, max_size=6))
+def test_long_mostly_ascii_text_reads_as_the_python_engine(pairs):
+    """Long lines of ASCII runs between other characters (in every width, at every offset of the reader's
+    16-unit steps) give the rows of the numpy engine, which reads the text through Python. The first
+    reference of each is its hypothesis as a str subclass, whose text CPython encodes: every character
+    read wrong, lost or added is an n-gram that does not match."""
+    hyps = [h for h, _ in pairs]
+    refs = [[_Str(h) for h in hyps], [r for _, r in pairs]]
+    for tokenize in ("none", "char"):
+        native = BLEU(tokenize=tokenize, engine="native").segment_statistics(hyps, refs).stats
+        np.testing.assert_array_equal(native, BLEU(tokenize=tokenize, engine="numpy")
+                                      .segment_statistics(hyps, refs).stats)
+
+
 def _readers():
     """Every way a list of str reaches the compiled core's reader."""
     import bleuscope.jiwer

@@ -137,6 +137,23 @@ impl<'a> ReadLines<'a> {
         self.hyps[j].line(&self.text)
     }
 
+    /// Whether every line is text or missing (none needs the Python tokenizer).
+    pub(crate) fn all_utf8(&self) -> bool {
+        let python = |r: &Read<'_>| matches!(r, Read::Line(Line::Python));
+        !self
+            .hyps
+            .iter()
+            .chain(self.refs.iter().flatten())
+            .any(python)
+    }
+
+    /// The first segment whose reference of stream `k` is missing.
+    pub(crate) fn first_missing_reference(&self, k: usize) -> Option<usize> {
+        self.refs[k]
+            .iter()
+            .position(|r| matches!(r, Read::Line(Line::Missing)))
+    }
+
     /// How many references segment `j` has.
     pub(crate) fn present_refs(&self, j: usize) -> usize {
         let missing = |r: &Read<'_>| matches!(r, Read::Line(Line::Missing));
@@ -427,11 +444,103 @@ impl Wide<'_> {
     /// cannot hold.
     fn push_utf8(&self, text: &mut String) -> bool {
         match *self {
-            Wide::Latin1(units) => push_units(text, units, 2),
-            Wide::Ucs2(units) => push_units(text, units, 3),
+            Wide::Latin1(units) => push_ascii_runs(text, units, 2),
+            Wide::Ucs2(units) => push_ascii_runs(text, units, 3),
             Wide::Ucs4(units) => push_units(text, units, 4),
         }
     }
+}
+
+/// Code units that [`push_ascii_runs`] tests and stores 16 at a time.
+trait Units16: Copy + Into<u32> {
+    /// Writes `units[i..i + 16]` (in bounds) to `out[..16]` as bytes (meaningful where a unit is
+    /// ASCII); returns the mask of those that are not ASCII (bit k: unit `i + k`).
+    fn store16(units: &[Self], i: usize, out: &mut [MaybeUninit<u8>]) -> u32;
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Units16 for u8 {
+    #[inline(always)]
+    fn store16(units: &[u8], i: usize, out: &mut [MaybeUninit<u8>]) -> u32 {
+        use std::arch::x86_64::*;
+        let (src, dst) = (&units[i..i + 16], &mut out[..16]);
+        // SAFETY: SSE2 is in the x86-64 baseline; both slices are 16 bytes long
+        unsafe {
+            let x = _mm_loadu_si128(src.as_ptr().cast());
+            _mm_storeu_si128(dst.as_mut_ptr().cast(), x);
+            _mm_movemask_epi8(x) as u32
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Units16 for u16 {
+    #[inline(always)]
+    fn store16(units: &[u16], i: usize, out: &mut [MaybeUninit<u8>]) -> u32 {
+        use std::arch::x86_64::*;
+        let (src, dst) = (&units[i..i + 16], &mut out[..16]);
+        // SAFETY: SSE2 is in the x86-64 baseline; `src` is 32 bytes long, `dst` 16
+        unsafe {
+            let a = _mm_loadu_si128(src.as_ptr().cast());
+            let b = _mm_loadu_si128(src.as_ptr().add(8).cast());
+            // the low byte of each unit (saturated where it is above 255: not ASCII, not kept)
+            _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm_packus_epi16(a, b));
+            let high = _mm_set1_epi16(0xff80u16 as i16);
+            let zero = _mm_setzero_si128();
+            let ascii_a = _mm_cmpeq_epi16(_mm_and_si128(a, high), zero);
+            let ascii_b = _mm_cmpeq_epi16(_mm_and_si128(b, high), zero);
+            !(_mm_movemask_epi8(_mm_packs_epi16(ascii_a, ascii_b)) as u32) & 0xffff
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl<T: Copy + Into<u32>> Units16 for T {
+    #[inline(always)]
+    fn store16(units: &[T], i: usize, out: &mut [MaybeUninit<u8>]) -> u32 {
+        let mut not_ascii = 0;
+        for (k, &u) in units[i..i + 16].iter().enumerate() {
+            let c: u32 = u.into();
+            out[k].write(c as u8);
+            not_ascii |= u32::from(c >= 0x80) << k;
+        }
+        not_ascii
+    }
+}
+
+/// [`push_units`] for text that is mostly ASCII between other characters (as most languages written in
+/// Latin letters): 16 code units are stored at a time as bytes, and where some are not ASCII the ASCII
+/// ones before the first are kept, that character is encoded and the next 16 start after it.
+fn push_ascii_runs<T: Units16>(text: &mut String, units: &[T], max_bytes: usize) -> bool {
+    // SAFETY: only complete UTF-8 sequences of characters are committed to the string (set_len at the
+    // end, after every code point is checked)
+    let bytes = unsafe { text.as_mut_vec() };
+    bytes.reserve(max_bytes * units.len());
+    // `n <= max_bytes * i` and `max_bytes >= 2`, so the 16 bytes stored for units `i..i + 16` fit
+    let spare = &mut bytes.spare_capacity_mut()[..max_bytes * units.len()];
+    let (mut n, mut i) = (0, 0);
+    while i + 16 <= units.len() {
+        let not_ascii = T::store16(units, i, &mut spare[n..]);
+        if not_ascii == 0 {
+            n += 16;
+            i += 16;
+            continue;
+        }
+        let k = not_ascii.trailing_zeros() as usize;
+        n += k;
+        i += k;
+        if !push_slow(spare, &mut n, &units[i..i + 1]) {
+            return false;
+        }
+        i += 1;
+    }
+    if !push_slow(spare, &mut n, &units[i..]) {
+        return false;
+    }
+    let len = bytes.len() + n;
+    // SAFETY: the first `n` spare bytes were written above
+    unsafe { bytes.set_len(len) };
+    true
 }
 
 /// Appends code points (`units`, each at most `max_bytes` long in UTF-8) to `text` as UTF-8; false,

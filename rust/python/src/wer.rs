@@ -13,8 +13,10 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
-use crate::errors::{detached, invalid};
-use crate::input::TextInput;
+use bleuscope_core::par::{fed, pick_threads};
+
+use crate::errors::{detached, invalid, panic_error};
+use crate::input::{ReadLines, TextInput};
 
 /// What `EditAligner.alignments` returns: opcodes int64 ``[M, 5]`` (kind 0 equal, 1 replace,
 /// 2 delete, 3 insert; ``i1, i2, j1, j2``), the number of opcodes of each pair int64 ``[S]``, and the
@@ -91,17 +93,20 @@ impl EditAligner {
         hypotheses: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
         let input = read(references, hypotheses)?;
-        let read = input.read_all()?;
-        let Some((hyps, refs)) = read.utf8_texts() else {
-            return Ok(None);
-        };
-        let refs = present(&refs[0])?;
-        let n = hyps.len();
+        let n = input.hyps.len();
         let mut out = vec![0i64; n * ROW_WIDTH];
-        let (units, threads) = (self.parsed, self.threads);
-        detached(py, || {
-            count_pairs(n, |i| (refs[i], hyps[i]), units, threads, &mut out)
-        })?;
+        let units = self.parsed;
+        let counted = fed_pairs(
+            py,
+            &input,
+            self.threads,
+            Some(&mut out),
+            || (),
+            |(), refs, hyps, rows| count_pairs(refs.len(), |i| (refs[i], hyps[i]), units, 1, rows),
+        )?;
+        if counted.is_none() {
+            return Ok(None);
+        }
         Ok(Some(PyArray1::from_vec(py, out).reshape([n, ROW_WIDTH])?))
     }
 
@@ -123,16 +128,30 @@ impl EditAligner {
             return Ok(None);
         }
         let input = read(refs.as_any(), hyps.as_any())?;
-        let lines = input.read_all()?;
-        let Some((hyp_texts, ref_texts)) = lines.utf8_texts() else {
+        let units = self.parsed;
+        let Some(totals) = fed_pairs(
+            py,
+            &input,
+            self.threads,
+            None,
+            || [0i64; 3],
+            |total, refs, hyps, _| {
+                let part = distance_pairs(refs.len(), |i| (refs[i], hyps[i]), units, 1);
+                for (t, x) in total.iter_mut().zip(part) {
+                    *t += x;
+                }
+            },
+        )?
+        else {
             return Ok(None);
         };
-        let ref_texts = present(&ref_texts[0])?;
-        let (units, threads) = (self.parsed, self.threads);
-        let n = hyp_texts.len();
-        let [d, r, h] = detached(py, || {
-            distance_pairs(n, |i| (ref_texts[i], hyp_texts[i]), units, threads)
-        })?;
+        let mut total = [0i64; 3];
+        for part in totals {
+            for (t, x) in total.iter_mut().zip(part) {
+                *t += x;
+            }
+        }
+        let [d, r, h] = total;
         Ok(Some((d, r, h)))
     }
 
@@ -325,6 +344,87 @@ fn plain_strings<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyTuple>> {
         .iter_borrowed()
         .all(|item| item.cast_exact::<PyString>().is_ok());
     plain.then_some(items)
+}
+
+/// Pairs read from Python at a time by [`fed_pairs`].
+const PAIRS_PER_CHUNK: usize = 1024;
+
+/// A chunk of pairs for [`fed_pairs`]' threads: its lines, and its statistics rows if they are kept.
+struct PairChunk<'i, 'o> {
+    lines: ReadLines<'i>,
+    rows: Option<&'o mut [i64]>,
+}
+
+/// Has `work(state, references, hypotheses, rows)` count the pairs of `input` a chunk at a time on
+/// `threads` threads (0: a count for the input size), each thread with its own `state`; `rows` is the
+/// chunk's part of `out` (`ROW_WIDTH` a pair) where given. This thread reads the chunks from Python
+/// (holding the GIL) while the others count the ones before, and counts too when enough are queued
+/// ([`fed`]): reading the strings is no serial step before the counting. Returns the threads' states; None
+/// when a line is not valid UTF-8 (the caller leaves the job to Python). A missing reference is an error
+/// naming the first (as [`present`] names it), unless a line is not valid UTF-8.
+fn fed_pairs<S, N, W>(
+    py: Python<'_>,
+    input: &TextInput<'_>,
+    threads: usize,
+    out: Option<&mut [i64]>,
+    new_state: N,
+    work: W,
+) -> PyResult<Option<Vec<S>>>
+where
+    S: Send,
+    N: Fn() -> S + Sync,
+    W: Fn(&mut S, &[&str], &[&str], &mut [i64]) + Sync,
+{
+    let n = input.hyps.len();
+    let threads = pick_threads(threads, n, 4000, n.div_ceil(PAIRS_PER_CHUNK));
+    // chunks queued before this thread counts one itself: the others do not run dry meanwhile
+    let read_ahead = 4 * threads - 3;
+    let mut outputs = out.map(|o| o.chunks_mut(PAIRS_PER_CHUNK * ROW_WIDTH));
+    let count = |state: &mut S, job: PairChunk<'_, '_>| -> Option<()> {
+        let (hyps, refs) = job.lines.utf8_texts().expect("lines checked when read");
+        let refs: Vec<&str> = refs[0].iter().map(|r| r.unwrap_or_default()).collect();
+        let hyps: Vec<&str> = hyps;
+        work(state, &refs, &hyps, job.rows.unwrap_or_default());
+        None
+    };
+    let counted = fed(threads - 1, &new_state, count, |feed| -> PyResult<_> {
+        let mut mine = new_state();
+        let mut missing = None;
+        for start in (0..n).step_by(PAIRS_PER_CHUNK) {
+            if feed.failed() {
+                break;
+            }
+            // Ctrl-C between chunks (this thread holds the GIL: the handler runs here)
+            py.check_signals()?;
+            let lines = input.read(start..n.min(start + PAIRS_PER_CHUNK))?;
+            if !lines.all_utf8() {
+                return Ok(None);
+            }
+            let rows = outputs.as_mut().map(|o| o.next().expect("a chunk of rows"));
+            if missing.is_none() {
+                missing = lines.first_missing_reference(0).map(|j| start + j);
+            }
+            // after a missing reference, the rest is only read: a line that is not UTF-8 still says None
+            if missing.is_some() {
+                continue;
+            }
+            feed.push(PairChunk { lines, rows });
+            while feed.queued() >= read_ahead {
+                detached(py, || feed.help(&mut mine))?;
+            }
+        }
+        detached(py, || feed.finish(&mut mine))?;
+        if let Some(i) = missing {
+            return Err(invalid(format!("references[{i}] is missing (None)")));
+        }
+        Ok(Some(mine))
+    });
+    let (mine, mut helpers) = counted.map_err(panic_error)?;
+    let Some(mine) = mine? else {
+        return Ok(None);
+    };
+    helpers.push(mine);
+    Ok(Some(helpers))
 }
 
 fn present<'a>(refs: &[Option<&'a str>]) -> PyResult<Vec<&'a str>> {

@@ -256,3 +256,34 @@ def test_the_mean_refuses_segments_without_a_rate_and_bad_rows():
     row[8] = 1 << 40  # a fraction above the row's one segment
     with pytest.raises(ValueError, match="more than the row's 1 segment"):
         metric.score_from_statistics(row[None, :])
+
+
+@requires_core
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_native_rows_of_many_chunks_equal_the_python_reference(threads):
+    """Input of several of the chunks the core reads at a time (1,024 pairs), counted on threads while
+    the next chunk is read: the rows and totals of the Python reference, in order."""
+    from bleuscope.core.native import wer as native_wer
+
+    rnd = np.random.default_rng(threads)
+    words = ["a", "b", "c", "dé", "中", "\U0001f600"]
+    refs = [" ".join(rnd.choice(words, size=rnd.integers(0, 9))) for _ in range(5000)]
+    hyps = [" ".join(rnd.choice(words, size=rnd.integers(0, 9))) for _ in range(5000)]
+    expected = [reference.counts(tokens(r, "jiwer-words"), tokens(h, "jiwer-words")) for r, h in zip(refs, hyps)]
+    aligner = native_wer.edit_aligner("jiwer-words", threads)
+    assert aligner.counts(refs, hyps).tolist() == expected
+    assert aligner.distance_totals(refs, hyps) == (sum(s + d + i for _, s, d, i, _, _ in expected),
+                                                   *(sum(row[k] for row in expected) for k in (4, 5)))
+
+
+@requires_core
+def test_a_missing_reference_in_a_later_chunk_is_named_unless_a_line_needs_python():
+    from bleuscope.core.native import wer as native_wer
+
+    aligner = native_wer.edit_aligner("jiwer-words", 2)
+    refs, hyps = ["a b"] * 5000, ["a c"] * 5000
+    refs[2500] = None
+    with pytest.raises(ValueError, match=r"references\[2500\] is missing"):
+        aligner.counts(refs, hyps)
+    hyps[4900] = "a \ud800"  # not UTF-8, in a chunk after the missing reference: the job goes to Python
+    assert aligner.counts(refs, hyps) is None

@@ -50,7 +50,7 @@ import numpy as np
 from ...core import native
 from ...core.native import wer as native_wer
 from ...core.signature import nrefs_field, version_field
-from ...core.stats import check_statistics
+from ...core.stats import SegmentStatistics, check_statistics
 from ..base import Metric, ScoreBatch, ScoreText
 from ..rouge.scores import LIMBS, SCALE_BITS, check_fixed_point, limb_total, to_limbs
 from . import alignment
@@ -207,6 +207,37 @@ class EditRate(Metric):
         score is the ratio of the corpus sums, ``avg:segments`` the mean of the segment rates."""
         return {"nrefs": None if nrefs is None else str(nrefs), "profile": self.profile.name, "tok": self.units,
                 "avg": self.average, "version": version_field()}
+
+    def segment_statistics(self, hypotheses, references, *, n_jobs: int | None = None) -> SegmentStatistics:
+        """Per-segment statistics rows (:meth:`Metric.segment_statistics`). Lists of strings go to the compiled
+        core unchecked: it checks the items while it reads them, on one thread while the others count (the
+        checks here would be a pass over every item before any thread counts); where it refuses an item,
+        the checked path names it."""
+        if n_jobs is None:
+            rows = self._unchecked_rows(hypotheses, references)
+            if rows is not None:
+                return SegmentStatistics(stats=rows, nrefs=np.ones(len(rows), dtype=np.int64))
+        return super().segment_statistics(hypotheses, references, n_jobs=n_jobs)
+
+    def _unchecked_rows(self, hypotheses, references) -> np.ndarray | None:
+        """The compiled core's rows of a list of hypotheses and one list of references whose items are not
+        checked yet; None where the checked path decides (other containers, a refused item, a missing
+        or, with a profile that refuses them, an empty reference)."""
+        aligner = self._compiled()
+        if aligner is None or type(hypotheses) is not list or not hypotheses:
+            return None
+        if type(references) not in (list, tuple) or len(references) != 1:
+            return None
+        refs = references[0]
+        if type(refs) is not list or len(refs) != len(hypotheses):
+            return None
+        try:
+            rows = aligner.counts(refs, hypotheses)
+        except (TypeError, ValueError):
+            return None
+        if rows is None or (self.profile.refuses_empty_segment and not rows[:, 4].all()):
+            return None
+        return self.with_mean_columns(rows) if self.average == "segments" else rows
 
     def check_reference_streams(self, references, n_segments: int) -> tuple[list, np.ndarray]:
         """One reference stream, a reference for every segment."""
