@@ -50,15 +50,9 @@ impl Tokens {
         // SAFETY: `item` is alive and the GIL held; its items are read by borrowed references while no
         // Python code runs
         unsafe {
-            let ty = ffi::Py_TYPE(obj);
-            let (len, get): (ffi::Py_ssize_t, unsafe extern "C" fn(_, _) -> _) =
-                if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
-                    (ffi::PyList_Size(obj), ffi::PyList_GetItem)
-                } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
-                    (ffi::PyTuple_Size(obj), ffi::PyTuple_GetItem)
-                } else {
-                    return Ok(false);
-                };
+            let Some((len, get)) = list_or_tuple(obj) else {
+                return Ok(false);
+            };
             for j in 0..len {
                 let tok = Borrowed::from_ptr(item.py(), get(obj, j));
                 let start = self.buf.len();
@@ -492,15 +486,9 @@ impl InPlace {
     ) -> Result<[i64; 2], Gather> {
         // SAFETY: the caller's guarantees; items are read by borrowed references
         unsafe {
-            let ty = ffi::Py_TYPE(refs);
-            let (n_refs, get): (ffi::Py_ssize_t, unsafe extern "C" fn(_, _) -> _) =
-                if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
-                    (ffi::PyList_Size(refs), ffi::PyList_GetItem)
-                } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
-                    (ffi::PyTuple_Size(refs), ffi::PyTuple_GetItem)
-                } else {
-                    return Err(Gather);
-                };
+            let Some((n_refs, get)) = list_or_tuple(refs) else {
+                return Err(Gather);
+            };
             let mut own = std::mem::take(&mut self.own);
             let mut copied = std::mem::take(&mut self.copied);
             let mut words = gleu::recycle(std::mem::take(&mut self.words));
@@ -532,6 +520,27 @@ impl InPlace {
 
 /// Byte ranges of words in a text.
 type Spans = Vec<(u32, u32)>;
+
+/// `PyList_GetItem` or `PyTuple_GetItem`: a borrowed item by index.
+type GetItem = unsafe extern "C" fn(*mut ffi::PyObject, ffi::Py_ssize_t) -> *mut ffi::PyObject;
+
+/// The length and the item getter of `obj` when it is an exact list or tuple, else None.
+///
+/// # Safety
+/// `obj` is a live object and the GIL is held.
+unsafe fn list_or_tuple(obj: *mut ffi::PyObject) -> Option<(ffi::Py_ssize_t, GetItem)> {
+    // SAFETY: the caller's guarantees
+    unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        if ty == std::ptr::addr_of_mut!(ffi::PyList_Type) {
+            Some((ffi::PyList_Size(obj), ffi::PyList_GetItem as GetItem))
+        } else if ty == std::ptr::addr_of_mut!(ffi::PyTuple_Type) {
+            Some((ffi::PyTuple_Size(obj), ffi::PyTuple_GetItem as GetItem))
+        } else {
+            None
+        }
+    }
+}
 
 /// One `str` piece of a segment as the in-place reader keeps it: its own copy of text that is not
 /// ASCII, and the words the tokenizer wrote (or `str.split()`'s spans of the text).

@@ -27,23 +27,13 @@ examples (in a copy of the folder that `bleuscope --example-dir` prints):
   bleuscope jiwer -r ref.A.txt -h hyp.Online-B.txt -c -a     CER with the alignment of every sentence"""
 
 
-class HelpAction(argparse.Action):
-    """``--help`` alone: ``-h`` is the hypothesis file, as in jiwer."""
-
-    def __init__(self, option_strings, dest, **kwargs) -> None:
-        super().__init__(option_strings, dest, nargs=0, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        parser.print_help()
-        parser.exit()
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="bleuscope jiwer", add_help=False, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="jiwer 4.0.0's command line: the WER (or CER) of a hypothesis file against a reference file, "
                     "one sentence per line.")
-    p.add_argument("--help", action=HelpAction, help="show this help message and exit")
+    # --help alone: -h is the hypothesis file, as in jiwer
+    p.add_argument("--help", action="help", help="show this help message and exit")
     p.add_argument("-r", "--reference", required=True, metavar="FILE", help="reference sentences, one per line")
     p.add_argument("-h", "--hypothesis", required=True, metavar="FILE", help="hypothesis sentences, one per line")
     p.add_argument("-c", "--cer", action="store_true", help="compute CER instead of WER")

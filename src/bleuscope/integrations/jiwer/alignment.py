@@ -128,59 +128,24 @@ def _html_view(output, show_measures: bool, skip_correct: bool, is_cer: bool) ->
 
 def _comparison(reference: list, hypothesis: list, chunks: list, spaced: bool, line_width,
                 terminal: bool = False) -> str:
-    """The three lines (REF, HYP, operations) of one pair, in blocks of at most ``line_width``; with
-    ``terminal``, padded by display width and right-to-left words isolated."""
-    if terminal:
-        return _terminal_comparison(reference, hypothesis, chunks, spaced, line_width)
+    """The three lines (REF, HYP, operations) of one pair, in blocks of at most ``line_width`` columns:
+    jiwer's, padded by ``len``; with ``terminal``, padded by display width and right-to-left words
+    isolated."""
     sep = " " if spaced else ""
-    lines = ["REF: ", "HYP: ", "     "]
-    done = ""
-    for chunk in chunks:
-        if chunk.type in ("equal", "substitute"):
-            refs = reference[chunk.ref_start_idx : chunk.ref_end_idx]
-            hyps = hypothesis[chunk.hyp_start_idx : chunk.hyp_end_idx]
-            mark = " " if chunk.type == "equal" else "S"
-        elif chunk.type == "delete":
-            refs = reference[chunk.ref_start_idx : chunk.ref_end_idx]
-            hyps = ["*"] * len(refs)
-            mark = "D"
-        elif chunk.type == "insert":
-            hyps = hypothesis[chunk.hyp_start_idx : chunk.hyp_end_idx]
-            refs = ["*"] * len(hyps)
-            mark = "I"
-        else:
-            raise ValueError(f"unparseable op name={chunk.type}")
-        for r, h in zip(refs, hyps):
-            width = max(len(r), len(h), 1)
-            if line_width is not None and len(lines[0]) + width > line_width:
-                done += "\n".join(line[:-1] if spaced else line for line in lines) + "\n\n"
-                lines = ["REF: ", "HYP: ", "     "]
-            if r == "*":
-                r = "*" * width
-            elif h == "*":
-                h = "*" * width
-            lines[0] += f"{r:>{width}}{sep}"
-            lines[1] += f"{h:>{width}}{sep}"
-            lines[2] += f"{mark:>{width}}{sep}"
-    return done + "\n".join(line[:-1] if spaced else line for line in lines) + "\n"
-
-
-def _terminal_comparison(reference: list, hypothesis: list, chunks: list, spaced: bool, line_width) -> str:
-    """:func:`_comparison`'s lines with columns of equal display width (``line_width`` in columns)."""
-    sep = " " if spaced else ""
-    lines, used = ["REF: ", "HYP: ", "     "], 5
-    done = ""
+    width_of = display_width if terminal else len
 
     def shown(token: str, width: int) -> str:
-        pad = " " * (width - display_width(token))
-        return pad + (_ISOLATE + token + _POP_ISOLATE if _holds_right_to_left(token) else token)
+        pad = " " * (width - width_of(token))
+        return pad + (_ISOLATE + token + _POP_ISOLATE if terminal and _holds_right_to_left(token) else token)
 
+    lines, used = ["REF: ", "HYP: ", "     "], 5
+    done = ""
     for r, h, mark in _columns(reference, hypothesis, chunks):
-        width = max(display_width(r or ""), display_width(h or ""), 1)
+        r, h = "*" if r is None else r, "*" if h is None else h
+        width = max(width_of(r), width_of(h), 1)
         if line_width is not None and used + width > line_width:
             done += "\n".join(line[:-1] if spaced else line for line in lines) + "\n\n"
             lines, used = ["REF: ", "HYP: ", "     "], 5
-        r, h = "*" if r is None else r, "*" if h is None else h
         # as jiwer: a star (a missing word, or a word "*") fills the column, on one side only
         if r == "*":
             r = "*" * width
