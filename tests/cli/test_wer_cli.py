@@ -66,3 +66,20 @@ def test_the_mean_of_segment_rates_on_the_command_line(capsys):
     assert "avg:segments" in got["signature"]
     code, _, err = run(capsys, ref, "-i", hyp, "-m", "wer", "--wer-average", "median")
     assert code == 2 and "--wer-average" in err
+
+
+def test_the_mean_of_segment_rates_in_the_report(tmp_path, capsys):
+    from pathlib import Path
+
+    import bleuscope
+    from bleuscope.metrics.wer import WER
+    from bleuscope.report.cli import main as report_main
+
+    example = Path(bleuscope.__file__).parent / "data" / "example"
+    ref, hyp = example / "ref.A.txt", example / "hyp.Online-B.txt"
+    out = tmp_path / "r.html"
+    assert report_main([str(ref), "-i", str(hyp), str(example / "hyp.OpenNMT.txt"), "-m", "wer", "--wer-average",
+                        "segments", "-o", str(out), "--n-bootstrap", "50"]) == 0
+    page = out.read_text(encoding="utf-8")
+    want = WER(average="segments").corpus_score(read_lines(hyp), [read_lines(ref)])
+    assert want.signature in page and f"{want.score:.2f}" in page
